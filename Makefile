@@ -1,0 +1,133 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# reviewbot: one non-recursive Makefile.
+#
+#   make            build ./reviewbot
+#   make run        the main job on the bundled examples (no server needed)
+#   make check      build and run every test (SANITIZE=1: under ASan+UBSan)
+#   make compat     per-type agreement with checkpatch.pl 6.1 on the corpus
+#   make bench      speed and memory against checkpatch.pl, measured together
+#   make install    PREFIX=/usr/local DESTDIR=
+#
+# Quiet unless V=1.  Every library is found with pkg-config.
+
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+CC ?= cc
+CFLAGS ?= -O2 -g
+PKG_CONFIG ?= pkg-config
+BUILD ?= build
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+WARNINGS := -Wall -Wextra -Wformat=2 -Wno-format-nonliteral -Wshadow \
+	-Wstrict-prototypes -Wmissing-prototypes -Wpointer-arith -Wvla
+BASE_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARNINGS)
+
+ifeq ($(SANITIZE),1)
+BUILD := $(BUILD)/sanitize
+SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
+	-fno-sanitize-recover=undefined
+CFLAGS := -O1 -g
+endif
+
+# The lean front binary links pcre2 and sqlite3 only (DESIGN.md).
+FRONT_PKGS := libpcre2-8 sqlite3
+TEST_PKGS := cmocka
+
+DEPS_STAMP := $(BUILD)/.deps-ok
+HAVE_PKGS := $(shell $(PKG_CONFIG) --exists $(FRONT_PKGS) $(TEST_PKGS) 2>/dev/null && echo yes)
+
+PC_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(FRONT_PKGS) 2>/dev/null)
+PC_LIBS = $(shell $(PKG_CONFIG) --libs $(FRONT_PKGS) 2>/dev/null)
+TEST_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(TEST_PKGS) 2>/dev/null)
+TEST_LIBS = $(shell $(PKG_CONFIG) --libs $(TEST_PKGS) 2>/dev/null)
+
+ALL_CFLAGS = $(BASE_CFLAGS) $(PC_CFLAGS) $(SAN_FLAGS) $(CFLAGS)
+ALL_LDFLAGS = $(SAN_FLAGS) $(LDFLAGS)
+
+CHECKER_SRCS := $(sort $(wildcard checker/*.c))
+FRONT_SRCS := bot/main.c bot/cmd_check.c bot/getopt_long.c bot/fileio.c
+CHECKER_OBJS := $(CHECKER_SRCS:%.c=$(BUILD)/obj/%.o)
+FRONT_OBJS := $(FRONT_SRCS:%.c=$(BUILD)/obj/%.o)
+
+UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+
+ifeq ($(SANITIZE),1)
+PROGRAM := $(BUILD)/reviewbot
+else
+PROGRAM := reviewbot
+endif
+
+.PHONY: all check run compat bench clean install uninstall deps unit-tests \
+	golden-tests corpus-sanitize
+
+all: $(PROGRAM)
+
+# Install what the build needs when it is missing (the README's commands
+# work on a fresh machine).
+$(DEPS_STAMP):
+	$(Q)mkdir -p $(@D)
+	$(Q)if [ "$(HAVE_PKGS)" != yes ]; then bash deploy/install-deps.sh; fi
+	$(Q)touch $@
+
+deps:
+	$(Q)bash deploy/install-deps.sh
+
+$(BUILD)/obj/%.o: %.c $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(PROGRAM): $(FRONT_OBJS) $(CHECKER_OBJS)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PC_LIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c $(CHECKER_OBJS) $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  TEST-CC $<")
+	$(Q)$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) -MMD -MP -o $@ $< $(CHECKER_OBJS) \
+		$(ALL_LDFLAGS) $(PC_LIBS) $(TEST_LIBS)
+
+unit-tests: $(UNIT_BINS)
+	$(Q)fail=0; for t in $(UNIT_BINS); do \
+		$$t || fail=1; \
+	done; exit $$fail
+
+golden-tests: $(PROGRAM)
+	$(Q)REVIEWBOT=$(abspath $(PROGRAM)) bash tests/checker/run-golden.sh
+
+# The whole corpus through an ASan+UBSan build: no crash, no leak.
+corpus-sanitize:
+	$(Q)$(MAKE) --no-print-directory SANITIZE=1 all
+	$(Q)bash tests/sanitize/corpus.sh $(BUILD)/sanitize/reviewbot
+
+ifeq ($(SANITIZE),1)
+check: unit-tests golden-tests
+else
+check: unit-tests golden-tests corpus-sanitize
+endif
+
+run: $(PROGRAM)
+	$(Q)./$(PROGRAM) check --no-tree --show-types examples/*.patch; \
+		st=$$?; echo; echo "reviewbot check exit status: $$st (0 clean, 1 findings)"; \
+		[ $$st -le 1 ]
+
+compat: $(PROGRAM)
+	$(Q)bash tests/compat/run.sh
+
+clean:
+	rm -rf $(BUILD) reviewbot
+
+install: $(PROGRAM)
+	install -d $(DESTDIR)$(BINDIR)
+	install -m 0755 $(PROGRAM) $(DESTDIR)$(BINDIR)/reviewbot
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/reviewbot
+
+-include $(CHECKER_OBJS:.o=.d) $(FRONT_OBJS:.o=.d) $(UNIT_BINS:=.d)

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * reviewbot: a mailing-list patch review bot.  This is the lean front
+ * binary (checker, store, pcre2, sqlite3); the parts that need the network
+ * libraries live in a helper under libexec/.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "version.h"
+#include "../checker/banned.h"
+
+static void usage(FILE *f)
+{
+	fputs("Usage: reviewbot COMMAND [ARGS]...\n"
+	      "\n"
+	      "Commands:\n"
+	      "  check [OPTIONS] [FILE...|-]   check patches like checkpatch.pl\n"
+	      "\n"
+	      "Run 'reviewbot COMMAND --help' for a command's options.\n"
+	      "Options: --help, --version\n",
+	      f);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("reviewbot %s\n", REVIEWBOT_VERSION);
+		return 0;
+	}
+	if (!strcmp(argv[1], "check"))
+		return cmd_check(argc - 2, argv + 2);
+	fprintf(stderr, "reviewbot: '%s' is not a reviewbot command\n", argv[1]);
+	usage(stderr);
+	return 2;
+}

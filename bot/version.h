@@ -1,0 +1,7 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef RB_VERSION_H
+#define RB_VERSION_H
+
+#define REVIEWBOT_VERSION "0.1.0"
+
+#endif

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * checker: a reimplementation of the Linux kernel's scripts/checkpatch.pl
+ * as a library.  Bytes in, findings out: no I/O, no exit, no printing.
+ *
+ * One call checks one input the way one checkpatch.pl run checks one file
+ * argument: a git format-patch file, a mail, an mbox of several (checked as
+ * one input, as checkpatch.pl does), a plain unified diff, or with
+ * opts.file a source file.  The caller owns everything it passes in; the
+ * result owns its findings until chk_result_release().
+ */
+#ifndef RB_CHECKER_H
+#define RB_CHECKER_H
+
+#include <stddef.h>
+
+#include "rules.h"
+#include "sbuf.h"
+
+#define CHK_MAX_INPUT		(256u << 20)	/* bytes of one input */
+#define CHK_MAX_LINES		(8u << 20)	/* lines of one input */
+#define CHK_MAX_REPORT		(64u << 20)	/* bytes of one report */
+
+struct chk_opts {
+	int strict;		/* --strict / --subjective: show CHECKs */
+	int file;		/* -f: the input is a source file */
+	int max_line_length;	/* default 100 */
+	int tabsize;		/* default 8 */
+	int min_conf_desc_length; /* default 4 */
+	int quiet;		/* -q, counted */
+	int terse;
+	int emacs;
+	int showfile;
+	int show_types;
+	int summary;		/* default on */
+	int summary_file;
+	int signoff;		/* check sign-offs, default on */
+	int patch;		/* treat input as a patch, default on */
+	int color;		/* 0: never */
+	unsigned char ignore[RULE__COUNT];	/* --ignore */
+	unsigned char use[RULE__COUNT];		/* --types; all 0: all */
+	int use_any;		/* some --types given */
+	unsigned categories;	/* bit per enum rule_cat; 0: all */
+	int ignore_c99_comment_tolerance; /* --ignore C99_COMMENT_TOLERANCE */
+	const char *test_only;	/* --test-only: only messages containing it */
+	/* checkpatch.pl's spelling.txt-style word list ("typo||fix" lines), or NULL */
+	const char *spelling;
+	size_t spelling_len;
+};
+
+void chk_opts_init(struct chk_opts *o);
+/* Parses a comma-separated list of type names into ignore/use; unknown
+ * names are accepted as checkpatch.pl does. */
+void chk_opts_types(struct chk_opts *o, const char *list, int use);
+int chk_opts_categories(struct chk_opts *o, const char *list);
+
+struct chk_finding {
+	enum rule_id rule;
+	enum rule_sev sev;
+	char *msg;		/* the message's first line, no newline */
+	char *file;		/* path in the new tree, or NULL */
+	long line;		/* line in the new file, 0 when none */
+	long patch_line;	/* checkpatch's #N, 0 when none */
+	char *text;		/* the report exactly as checkpatch.pl prints it */
+};
+
+struct chk_result {
+	struct chk_finding *f;
+	size_t n, alloc;
+	long errors, warnings, checks;
+	long lines_checked;
+	int clean;		/* no finding shown */
+	int is_patch;
+	int empty;		/* no input at all: nothing to say */
+	int silent;		/* checkpatch.pl would print nothing (e.g. --no-patch) */
+	int rpt_cleaners;	/* whitespace errors seen: say so */
+	int show_checks;	/* the total line counts checks ($check at the end) */
+	char *error;		/* an internal problem (limit, memory), or NULL */
+};
+
+/*
+ * Checks buf[0, len).  name is the file name checkpatch.pl prints
+ * ("Your patch" for stdin is the caller's business).  Returns 0, or -1
+ * with res->error set; the findings up to the failure are kept.
+ */
+int chk_run(const struct chk_opts *o, const char *name, const char *buf,
+	    size_t len, struct chk_result *res);
+void chk_result_release(struct chk_result *res);
+
+/*
+ * The text checkpatch.pl prints for one input: findings, total line,
+ * notes and the verdict line.  vname is the name in the verdict line.
+ */
+void chk_format_text(const struct chk_opts *o, const struct chk_result *res,
+		     const char *filename, const char *vname, struct sbuf *out);
+/* One JSON object (one line, newline-terminated) for one input. */
+void chk_format_json(const struct chk_opts *o, const struct chk_result *res,
+		     const char *filename, struct sbuf *out);
+
+#endif

@@ -1,0 +1,258 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The checker's engine: the state of checkpatch.pl's process() and the
+ * helpers the rule segments (seg_*.c) share.  Private to checker/.
+ *
+ * The segments are checkpatch.pl's per-line loop cut into consecutive
+ * pieces, called in the original order so reports come out in the same
+ * order.  A segment returns SEG_NEXT where the Perl says "next" (skip the
+ * rest of this line) and SEG_GO otherwise.
+ *
+ * Strings: the input lines (rawlines, lines) live for the whole run.
+ * Everything a segment computes for the current line comes from the
+ * per-line arena (eng_*dup, eng_printf), which is emptied before the next
+ * line: never keep an arena pointer across lines.
+ */
+#ifndef RB_ENG_H
+#define RB_ENG_H
+
+#include <stddef.h>
+
+#include "checker.h"
+#include "re.h"
+#include "sbuf.h"
+
+#define ENG_ARENA_MAX	(256u << 20)	/* scratch bytes per line */
+#define ENG_MAX_SUPPRESS 65536		/* entries in a suppression set */
+
+enum { SEG_GO = 0, SEG_NEXT = 1 };
+
+struct arena_chunk;
+
+struct lineset {		/* a set of line numbers (Perl's %suppress_*) */
+	long *v;
+	size_t n, alloc;
+};
+
+struct eng {
+	const struct chk_opts *o;
+	struct chk_result *res;
+	struct re_ctx *rc;
+	struct re_m m;		/* the last successful match: $1, $2, ... */
+	const char *filename;
+
+	/* the input: rawlines[i] and sanitised lines[i], 0-based */
+	char **rawlines;
+	char **lines;
+	size_t nlines;
+
+	/* per-line scratch */
+	struct arena_chunk *arena;
+	size_t arena_used;
+
+	/* sanitise_line() */
+	const char *sanitise_quote;
+	/* annotate_values() */
+	int av_preprocessor;
+	char av_pending;
+	struct sbuf av_paren_type;
+	char av_pend_colon;
+
+	/* process()'s variables, named as there */
+	long linenr;
+	const char *prevline, *prevrawline, *stashline, *stashrawline;
+	int length, indent, previndent, stashindent;
+	int signoff;
+	struct sbuf author;
+	int authorsignoff;
+	struct sbuf author_sob;
+	int is_patch;
+	int is_binding_patch;
+	int in_header_lines;
+	int in_commit_log;
+	int has_patch_separator;
+	int has_commit_log;
+	int commit_log_lines;
+	int commit_log_possible_stack_dump;
+	int commit_log_long_line;
+	int commit_log_has_diff;
+	int reported_maintainer_file;
+	int non_utf8_charset;
+	long last_git_commit_id_linenr;
+	long last_blank_line;
+	long last_coalesced_string_linenr;
+	struct sbuf realfile;
+	long realline;
+	long realcnt;
+	struct sbuf here;
+	struct sbuf context_function;
+	int has_context_function;
+	int in_comment;
+	int comment_edge;
+	long first_line;
+	struct sbuf p1_prefix;
+	char prev_values;
+	struct lineset suppress_ifbraces;
+	struct lineset suppress_whiletrailers;
+	struct lineset suppress_export;
+	long suppress_statement;
+	struct lineset signatures_unused;
+	struct sbuf signatures;	/* "\n"-separated seen signature lines */
+	int setup_docs;
+	int checklicenseline;
+	int check;		/* CHECKs on for this file (strict or net/) */
+	int rpt_cleaners;
+	int clean;
+	const char *prefix;	/* emacs/showfile report prefix (arena) */
+	struct sbuf prefix_sb;
+
+	/* the current line, valid inside the loop */
+	const char *line;	/* sanitised */
+	const char *rawline;
+	const char *sline;	/* sanitised, comments as spaces (arena) */
+	const char *raw_comment;
+	int hunk_line;
+	const char *herecurr;	/* "$here\n$rawline\n" (arena) */
+	const char *hereprev;
+	const char *hereline;
+	int here_has_file;	/* $here names a file and line */
+
+	/* statement context of the current line ("Check for potential
+	 * 'bare' types" onwards) */
+	const char *stat, *cond;
+	long line_nr_next, remain_next, off_next, realline_next;
+	int has_stat;
+
+	int in_loop;		/* inside the per-line loop: reports carry #N */
+	int failed;		/* a limit was hit: stop */
+};
+
+/* ---- scratch strings ---- */
+void *eng_alloc(struct eng *e, size_t n);
+char *eng_strndup(struct eng *e, const char *s, size_t n);
+char *eng_strdup(struct eng *e, const char *s);
+char *eng_printf(struct eng *e, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+char *eng_cat(struct eng *e, const char *a, const char *b);
+void eng_arena_reset(struct eng *e);
+void arena_free_all(struct eng *e);
+
+/* ---- matching: M() sets e->m, the $1.. of the Perl ---- */
+static inline int M(struct eng *e, const char *pat, const char *s)
+{
+	return s && re_match(e->rc, pat, s, &e->m);
+}
+/* match without touching $1.. */
+static inline int MQ(struct eng *e, const char *pat, const char *s)
+{
+	return s && re_match(e->rc, pat, s, NULL);
+}
+/* $N of the last match as a scratch string ("" when unset) */
+char *eng_cap(struct eng *e, int n);
+int eng_cap_def(struct eng *e, int n);
+/* s =~ s/pat/repl/(g) on a scratch copy */
+char *eng_subst(struct eng *e, const char *pat, const char *repl,
+		const char *s, int global);
+/* a pattern built at run time (interpolating a value): interned */
+const char *eng_pat(struct eng *e, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* \Q..\E of s */
+char *eng_quote(struct eng *e, const char *s);
+
+/* ---- reporting: checkpatch.pl's ERROR(), WARN(), CHK() ---- */
+int eng_report(struct eng *e, enum rule_sev sev, enum rule_id id,
+	       const char *msg);
+int ERROR(struct eng *e, enum rule_id id, const char *msg);
+int WARN(struct eng *e, enum rule_id id, const char *msg);
+int CHK(struct eng *e, enum rule_id id, const char *msg);
+int eng_show_type(struct eng *e, enum rule_id id);
+
+/* ---- checkpatch.pl's helper subs ---- */
+char *expand_tabs(struct eng *e, const char *s);
+char *copy_spacing(struct eng *e, const char *s);
+void line_stats(struct eng *e, const char *line, int *length, int *indent);
+char *cat_vet(struct eng *e, const char *s);
+char *trim(struct eng *e, const char *s);
+char *ltrim(struct eng *e, const char *s);
+char *rtrim(struct eng *e, const char *s);
+char *tabify(struct eng *e, const char *leading);
+int pos_last_openparen(struct eng *e, const char *line);
+char *get_raw_comment(struct eng *e, const char *line, const char *rawline);
+char *get_quoted_string(struct eng *e, const char *line, const char *rawline);
+/* lines[n - 1] / rawlines[n - 1] with Perl's undef as NULL */
+const char *eng_line(struct eng *e, long n1);
+const char *eng_rawline(struct eng *e, long n1);
+
+/* sanitise.c */
+void sanitise_line_reset(struct eng *e, int in_comment);
+char *sanitise_line(struct eng *e, const char *line);
+
+/* ctx.c: the statement and block context of checkpatch.pl */
+struct stmt_block {
+	const char *statement, *condition;
+	long linenr, remain, off;
+	int level;
+};
+void ctx_statement_block(struct eng *e, long linenr, long remain, long off,
+			 struct stmt_block *out);
+int statement_lines(struct eng *e, const char *stmt);
+int statement_rawlines(struct eng *e, const char *stmt);
+int statement_block_size(struct eng *e, const char *stmt);
+/* ctx_statement_full: chunks of (condition, statement) */
+struct stmt_chunk {
+	const char *condition, *statement;
+};
+int ctx_statement_full(struct eng *e, long linenr, long remain, long off,
+		       struct stmt_chunk **chunks, size_t *nchunks,
+		       long *linenr_out);
+/* ctx_block_get and friends: lines as an arena array, count in *n */
+const char **ctx_block_get(struct eng *e, long linenr, long remain,
+			   int outer, char open, char close, long off,
+			   int *level, size_t *n);
+const char **ctx_block_outer(struct eng *e, long linenr, long remain,
+			     size_t *n);
+const char **ctx_block(struct eng *e, long linenr, long remain, size_t *n);
+const char **ctx_statement(struct eng *e, long linenr, long remain, long off,
+			   size_t *n);
+const char **ctx_block_level(struct eng *e, long linenr, long remain,
+			     int *level, size_t *n);
+const char **ctx_statement_level(struct eng *e, long linenr, long remain,
+				 long off, int *level, size_t *n);
+char *ctx_locate_comment(struct eng *e, long first_line, long end_line);
+int ctx_has_comment(struct eng *e, long first_line, long end_line);
+const char *raw_line(struct eng *e, long linenr, long cnt);
+char *get_stat_real(struct eng *e, long linenr, long lc);
+char *get_stat_here(struct eng *e, long linenr, long cnt, const char *here);
+void annotate_reset(struct eng *e);
+/* annotate_values($stream, $type): *res and *var are scratch strings */
+void annotate_values(struct eng *e, const char *stream, char type,
+		     char **res, char **var);
+void possible(struct eng *e, const char *possible, const char *line);
+
+/* email.c: parse_email() and friends */
+struct email_parts {
+	char *name, *name_comment, *address, *comment;
+};
+void parse_email(struct eng *e, const char *formatted, struct email_parts *p);
+char *format_email(struct eng *e, const struct email_parts *p);
+char *reformat_email(struct eng *e, const char *email);
+int same_email_addresses(struct eng *e, const char *a, const char *b);
+
+/* lineset */
+int lineset_has(const struct lineset *s, long v);
+int lineset_add(struct lineset *s, long v);
+void lineset_clear(struct lineset *s);
+void lineset_release(struct lineset *s);
+
+/* The segments, in checkpatch.pl's order. */
+int seg_commit(struct eng *e);		/* commit message and mail headers */
+int seg_text(struct eng *e);		/* any added line: whitespace, Kconfig, ... */
+int seg_source(struct eng *e);		/* C, perl, dts: indentation, comments */
+int seg_c_lines(struct eng *e);		/* C: per-line checks before the statement scan */
+int seg_c_stmt(struct eng *e);		/* C: statement scan, braces, indentation */
+int seg_c_ops(struct eng *e);		/* C: spacing, operators, expressions */
+int seg_c_macros(struct eng *e);	/* C: macros, blocks, declarations */
+int seg_c_api(struct eng *e);		/* C: kernel API usage */
+void seg_final(struct eng *e);		/* after the last line */
+
+#endif

@@ -1,0 +1,589 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The engine: checkpatch.pl's process() -- input split into lines, the
+ * pre-scan that sanitises them, the per-line loop that tracks files, hunks
+ * and line numbers and calls the rule segments in order, the checks made
+ * after the last line, and report().
+ */
+#include "eng.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "banned.h"
+
+/* ---- arena ---- */
+
+struct arena_chunk {
+	struct arena_chunk *next;
+	size_t size, used;
+	char data[];
+};
+
+#define ARENA_CHUNK (64u << 10)
+
+void *eng_alloc(struct eng *e, size_t n)
+{
+	struct arena_chunk *c = e->arena;
+
+	n = (n + 15) & ~(size_t)15;
+	if (!c || c->size - c->used < n) {
+		size_t sz = n > ARENA_CHUNK ? n : ARENA_CHUNK;
+
+		if (e->arena_used + sz > ENG_ARENA_MAX) {
+			e->failed = 1;
+			return NULL;
+		}
+		c = malloc(sizeof(*c) + sz);
+		if (!c) {
+			e->failed = 1;
+			return NULL;
+		}
+		c->size = sz;
+		c->used = 0;
+		c->next = e->arena;
+		e->arena = c;
+		e->arena_used += sz;
+	}
+	c->used += n;
+	return c->data + c->used - n;
+}
+
+void eng_arena_reset(struct eng *e)
+{
+	struct arena_chunk *c = e->arena, *next;
+
+	/* keep the newest chunk, drop the rest */
+	if (!c)
+		return;
+	for (next = c->next; next; ) {
+		struct arena_chunk *n2 = next->next;
+
+		free(next);
+		next = n2;
+	}
+	c->next = NULL;
+	c->used = 0;
+	e->arena_used = c->size;
+}
+
+void arena_free_all(struct eng *e)
+{
+	struct arena_chunk *c = e->arena;
+
+	while (c) {
+		struct arena_chunk *n = c->next;
+
+		free(c);
+		c = n;
+	}
+	e->arena = NULL;
+	e->arena_used = 0;
+}
+
+char *eng_strndup(struct eng *e, const char *s, size_t n)
+{
+	char *p = eng_alloc(e, n + 1);
+
+	if (!p) {
+		static const char empty[1];
+
+		return (char *)empty;
+	}
+	if (n)
+		memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *eng_strdup(struct eng *e, const char *s)
+{
+	return eng_strndup(e, s ? s : "", s ? strlen(s) : 0);
+}
+
+char *eng_printf(struct eng *e, const char *fmt, ...)
+{
+	va_list ap;
+	struct sbuf sb;
+	char *p;
+
+	sbuf_init(&sb, ENG_ARENA_MAX);
+	va_start(ap, fmt);
+	sbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	p = eng_strndup(e, sb.buf, sb.len);
+	sbuf_release(&sb);
+	return p;
+}
+
+char *eng_cat(struct eng *e, const char *a, const char *b)
+{
+	size_t na = strlen(a), nb = strlen(b);
+	char *p = eng_alloc(e, na + nb + 1);
+
+	if (!p)
+		return eng_strdup(e, "");
+	memcpy(p, a, na);
+	memcpy(p + na, b, nb + 1);
+	return p;
+}
+
+char *eng_cap(struct eng *e, int n)
+{
+	size_t len;
+	const char *p = re_cap(&e->m, n, &len);
+
+	return eng_strndup(e, p ? p : "", p ? len : 0);
+}
+
+int eng_cap_def(struct eng *e, int n)
+{
+	return re_cap_defined(&e->m, n);
+}
+
+char *eng_subst(struct eng *e, const char *pat, const char *repl,
+		const char *s, int global)
+{
+	struct sbuf out;
+	char *p;
+
+	sbuf_init(&out, ENG_ARENA_MAX);
+	re_subst(e->rc, pat, repl, s, strlen(s), global, &out);
+	p = eng_strndup(e, out.buf, out.len);
+	sbuf_release(&out);
+	return p;
+}
+
+const char *eng_pat(struct eng *e, const char *fmt, ...)
+{
+	va_list ap;
+	struct sbuf sb;
+	const char *p;
+
+	sbuf_init(&sb, 1u << 24);
+	va_start(ap, fmt);
+	sbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	p = re_intern(e->rc, sb.buf, sb.len);
+	sbuf_release(&sb);
+	return p ? p : "(*FAIL)";
+}
+
+char *eng_quote(struct eng *e, const char *s)
+{
+	struct sbuf sb;
+	char *p;
+
+	sbuf_init(&sb, ENG_ARENA_MAX);
+	re_quote(s, strlen(s), &sb);
+	p = eng_strndup(e, sb.buf, sb.len);
+	sbuf_release(&sb);
+	return p;
+}
+
+/* ---- line sets ---- */
+
+int lineset_has(const struct lineset *s, long v)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->v[i] == v)
+			return 1;
+	return 0;
+}
+
+int lineset_add(struct lineset *s, long v)
+{
+	if (lineset_has(s, v))
+		return 0;
+	if (s->n >= ENG_MAX_SUPPRESS)
+		return -1;
+	if (s->n == s->alloc) {
+		size_t na = s->alloc ? s->alloc * 2 : 16;
+		long *nv = realloc(s->v, na * sizeof(*nv));
+
+		if (!nv)
+			return -1;
+		s->v = nv;
+		s->alloc = na;
+	}
+	s->v[s->n++] = v;
+	return 1;
+}
+
+void lineset_clear(struct lineset *s)
+{
+	s->n = 0;
+}
+
+void lineset_release(struct lineset *s)
+{
+	free(s->v);
+	s->v = NULL;
+	s->n = s->alloc = 0;
+}
+
+/* ---- checkpatch.pl's small helpers ---- */
+
+const char *eng_line(struct eng *e, long n1)
+{
+	if (n1 < 1 || (size_t)n1 > e->nlines)
+		return NULL;
+	return e->lines[n1 - 1];
+}
+
+const char *eng_rawline(struct eng *e, long n1)
+{
+	if (n1 < 1 || (size_t)n1 > e->nlines)
+		return NULL;
+	return e->rawlines[n1 - 1];
+}
+
+char *expand_tabs(struct eng *e, const char *s)
+{
+	size_t n = 0, tabs = 0, i, len = strlen(s), ts = (size_t)e->o->tabsize;
+	char *res, *p;
+
+	for (i = 0; i < len; i++)
+		if (s[i] == '\t')
+			tabs++;
+	res = eng_alloc(e, len + tabs * ts + 1);
+	if (!res)
+		return eng_strdup(e, "");
+	p = res;
+	for (i = 0; i < len; i++) {
+		if (s[i] == '\t') {
+			*p++ = ' ';
+			n++;
+			for (; n % ts; n++)
+				*p++ = ' ';
+			continue;
+		}
+		*p++ = s[i];
+		n++;
+	}
+	*p = '\0';
+	return res;
+}
+
+char *copy_spacing(struct eng *e, const char *s)
+{
+	char *r = eng_strdup(e, s), *p;
+
+	for (p = r; *p; p++)
+		if (*p != '\t')
+			*p = ' ';
+	return r;
+}
+
+void line_stats(struct eng *e, const char *line, int *length, int *indent)
+{
+	char *x = expand_tabs(e, line[0] ? line + 1 : line);
+	const char *p = x;
+
+	/* Perl's \s: space, \t, \n, \v, \f, \r */
+	while (*p && strchr(" \t\n\v\f\r", *p))
+		p++;
+	*length = (int)strlen(x);
+	*indent = (int)(p - x);
+}
+
+char *cat_vet(struct eng *e, const char *s)
+{
+	struct sbuf sb;
+	char *r;
+	const unsigned char *p;
+
+	sbuf_init(&sb, ENG_ARENA_MAX);
+	for (p = (const unsigned char *)s; *p; p++) {
+		/* [[:cntrl:]] in Perl's byte semantics: 0-31 and 127 */
+		if (*p < 32 || *p == 127) {
+			sbuf_addch(&sb, '^');
+			sbuf_addch(&sb, (*p + 64) & 0xff);
+		} else {
+			sbuf_addch(&sb, *p);
+		}
+	}
+	sbuf_addch(&sb, '$');
+	r = eng_strndup(e, sb.buf, sb.len);
+	sbuf_release(&sb);
+	return r;
+}
+
+static int is_perl_space(int c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
+	       c == '\v';
+}
+
+char *ltrim(struct eng *e, const char *s)
+{
+	while (is_perl_space((unsigned char)*s))
+		s++;
+	return eng_strdup(e, s);
+}
+
+char *rtrim(struct eng *e, const char *s)
+{
+	size_t n = strlen(s);
+
+	while (n && is_perl_space((unsigned char)s[n - 1]))
+		n--;
+	return eng_strndup(e, s, n);
+}
+
+char *trim(struct eng *e, const char *s)
+{
+	while (is_perl_space((unsigned char)*s))
+		s++;
+	return rtrim(e, s);
+}
+
+char *tabify(struct eng *e, const char *leading)
+{
+	int ts = e->o->tabsize;
+	char *spaces = eng_alloc(e, (size_t)ts + 1);
+	const char *p1, *p2;
+	char *cur = eng_strdup(e, leading);
+
+	if (!spaces)
+		return cur;
+	memset(spaces, ' ', (size_t)ts);
+	spaces[ts] = '\0';
+	p1 = eng_pat(e, "^([\\t]*)%s", spaces);
+	p2 = eng_pat(e, "^([\\t]*)( {1,%d})\\t", ts - 1);
+	while (re_match(e->rc, p1, cur, NULL))
+		cur = eng_subst(e, p1, "$1\t", cur, 1);
+	while (re_match(e->rc, p2, cur, NULL))
+		cur = eng_subst(e, p2, "$1\t", cur, 1);
+	return cur;
+}
+
+int pos_last_openparen(struct eng *e, const char *line)
+{
+	size_t len = strlen(line), pos;
+	int opens = 0, closes = 0;
+	size_t last_openparen = 0;
+	struct re_m m;
+
+	for (pos = 0; pos < len; pos++) {
+		if (line[pos] == '(')
+			opens++;
+		else if (line[pos] == ')')
+			closes++;
+	}
+	if (opens == 0 || closes >= opens)
+		return -1;
+	for (pos = 0; pos < len; pos++) {
+		const char *string = line + pos;
+
+		if (re_match(e->rc, "^($FuncArg|$balanced_parens)", string, &m)) {
+			pos += re_end(&m, 1) - re_start(&m, 1) - 1;
+		} else if (line[pos] == '(') {
+			last_openparen = pos;
+		} else if (!strchr(string, '(')) {
+			break;
+		}
+	}
+	return (int)strlen(expand_tabs(e, eng_strndup(e, line, last_openparen))) + 1;
+}
+
+char *get_raw_comment(struct eng *e, const char *line, const char *rawline)
+{
+	size_t n = strlen(line), rn = strlen(rawline), i, k = 0;
+	char *r = eng_alloc(e, n + 1);
+
+	if (!r)
+		return eng_strdup(e, "");
+	for (i = 0; i < n; i++)
+		if (line[i] == '\x1c' && i < rn)
+			r[k++] = rawline[i];
+	r[k] = '\0';
+	return r;
+}
+
+char *get_quoted_string(struct eng *e, const char *line, const char *rawline)
+{
+	struct re_m m;
+	size_t s, en, rn;
+
+	if (!line || !rawline)
+		return eng_strdup(e, "");
+	if (!re_match(e->rc, "($String)", line, &m))
+		return eng_strdup(e, "");
+	s = re_start(&m, 0);
+	en = re_end(&m, 0);
+	rn = strlen(rawline);
+	if (s > rn)
+		return eng_strdup(e, "");
+	if (en > rn)
+		en = rn;
+	return eng_strndup(e, rawline + s, en - s);
+}
+
+/* ---- reports ---- */
+
+int eng_show_type(struct eng *e, enum rule_id id)
+{
+	const struct chk_opts *o = e->o;
+
+	if (o->use_any)
+		return o->use[id];
+	return !o->ignore[id];
+}
+
+static char *xstrndup(const char *s, size_t n)
+{
+	char *p = malloc(n + 1);
+
+	if (p) {
+		memcpy(p, s, n);
+		p[n] = '\0';
+	}
+	return p;
+}
+
+int eng_report(struct eng *e, enum rule_sev sev, enum rule_id id,
+	       const char *msg)
+{
+	struct chk_result *res = e->res;
+	struct chk_finding *f;
+	struct sbuf out;
+	const char *nl;
+
+	if (!eng_show_type(e, id))
+		return 0;
+	if (e->o->test_only && !strstr(msg, e->o->test_only))
+		return 0;
+	if (e->o->categories && !(e->o->categories & (1u << rule_table[id].cat)))
+		return 0;
+	if (res->n == res->alloc) {
+		size_t na = res->alloc ? res->alloc * 2 : 32;
+		struct chk_finding *nf;
+
+		if (na > (1u << 22)) {
+			e->failed = 1;
+			return 0;
+		}
+		nf = realloc(res->f, na * sizeof(*nf));
+		if (!nf) {
+			e->failed = 1;
+			return 0;
+		}
+		res->f = nf;
+		res->alloc = na;
+	}
+
+	/* checkpatch.pl's report(): prefix, level, type, message */
+	sbuf_init(&out, CHK_MAX_REPORT);
+	/* Term::ANSIColor's RED, YELLOW, GREEN, BLUE and RESET */
+	if (e->o->color)
+		sbuf_addstr(&out, sev == SEV_ERROR ? "\033[31m" :
+			    sev == SEV_WARNING ? "\033[33m" : "\033[32m");
+	sbuf_addstr(&out, e->prefix ? e->prefix : "");
+	sbuf_addstr(&out, rule_sev_name(sev));
+	sbuf_addch(&out, ':');
+	if (e->o->show_types) {
+		if (e->o->color)
+			sbuf_addstr(&out, "\033[34m");
+		sbuf_addstr(&out, rule_table[id].name);
+		sbuf_addch(&out, ':');
+	}
+	if (e->o->color)
+		sbuf_addstr(&out, "\033[0m");
+	sbuf_addch(&out, ' ');
+	sbuf_addstr(&out, msg);
+	sbuf_addch(&out, '\n');
+	if (e->o->showfile) {
+		/* drop the second line (the "#N: FILE: ..." one) */
+		const char *l1 = memchr(out.buf, '\n', out.len);
+
+		if (l1) {
+			const char *l2 = memchr(l1 + 1, '\n',
+						out.len - (size_t)(l1 + 1 - out.buf));
+			size_t cut0 = (size_t)(l1 - out.buf);
+
+			if (l2) {
+				size_t cut1 = (size_t)(l2 - out.buf);
+
+				memmove(out.buf + cut0, out.buf + cut1,
+					out.len - cut1 + 1);
+				out.len -= cut1 - cut0;
+			} else {
+				/* split/join on "\n" keeps one line */
+				sbuf_truncate(&out, cut0);
+			}
+		}
+	}
+	if (e->o->terse) {
+		const char *l1 = memchr(out.buf, '\n', out.len);
+
+		if (l1)
+			sbuf_truncate(&out, (size_t)(l1 - out.buf) + 1);
+		else
+			sbuf_addch(&out, '\n');
+	}
+	if (out.err) {
+		sbuf_release(&out);
+		e->failed = 1;
+		return 0;
+	}
+
+	f = &res->f[res->n];
+	memset(f, 0, sizeof(*f));
+	f->rule = id;
+	f->sev = sev;
+	nl = strchr(msg, '\n');
+	f->msg = xstrndup(msg, nl ? (size_t)(nl - msg) : strlen(msg));
+	f->text = sbuf_detach(&out, NULL);
+	/* location: only when the message quotes the current line's $here */
+	if (e->in_loop && e->here.len && strstr(msg, e->here.buf)) {
+		f->patch_line = e->linenr;
+		if (e->realfile.len && e->here_has_file) {
+			f->file = xstrndup(e->realfile.buf, e->realfile.len);
+			f->line = e->realline;
+		}
+	}
+	if (!f->msg || !f->text) {
+		free(f->msg);
+		free(f->text);
+		free(f->file);
+		e->failed = 1;
+		return 0;
+	}
+	res->n++;
+	return 1;
+}
+
+int ERROR(struct eng *e, enum rule_id id, const char *msg)
+{
+	if (eng_report(e, SEV_ERROR, id, msg)) {
+		e->clean = 0;
+		e->res->errors++;
+		return 1;
+	}
+	return 0;
+}
+
+int WARN(struct eng *e, enum rule_id id, const char *msg)
+{
+	if (eng_report(e, SEV_WARNING, id, msg)) {
+		e->clean = 0;
+		e->res->warnings++;
+		return 1;
+	}
+	return 0;
+}
+
+int CHK(struct eng *e, enum rule_id id, const char *msg)
+{
+	if (e->check && eng_report(e, SEV_CHECK, id, msg)) {
+		e->clean = 0;
+		e->res->checks++;
+		return 1;
+	}
+	return 0;
+}

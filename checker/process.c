@@ -1,0 +1,594 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * checkpatch.pl's process(): split the input into lines, sanitise them in a
+ * pre-scan, then walk them tracking files, hunks and line numbers, calling
+ * the rule segments for each line; the whole-patch checks come last.
+ */
+#include "eng.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "banned.h"
+
+void chk_opts_init(struct chk_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->max_line_length = 100;
+	o->tabsize = 8;
+	o->min_conf_desc_length = 4;
+	o->summary = 1;
+	o->signoff = 1;
+	o->patch = 1;
+}
+
+void chk_opts_types(struct chk_opts *o, const char *list, int use)
+{
+	const char *p = list;
+
+	/* hash_save_array_words(): split on ',', trim, upper-case */
+	while (*p) {
+		const char *q = strchr(p, ',');
+		size_t n = q ? (size_t)(q - p) : strlen(p);
+		const char *s = p;
+		int id;
+
+		while (n && strchr(" \t\n", *s)) {
+			s++;
+			n--;
+		}
+		while (n && strchr(" \t\n", s[n - 1]))
+			n--;
+		if (n && *s != '#') {
+			id = rule_find(s, n);
+			if (id >= 0) {
+				if (use) {
+					o->use[id] = 1;
+				} else {
+					o->ignore[id] = 1;
+				}
+			}
+			if (n == 21 && !strncasecmp(s, "C99_COMMENT_TOLERANCE", n) && !use)
+				o->ignore_c99_comment_tolerance = 1;
+			if (use)
+				o->use_any = 1;
+		}
+		if (!q)
+			break;
+		p = q + 1;
+	}
+}
+
+int chk_opts_categories(struct chk_opts *o, const char *list)
+{
+	const char *p = list;
+
+	while (*p) {
+		const char *q = strchr(p, ',');
+		size_t n = q ? (size_t)(q - p) : strlen(p);
+		int c;
+
+		if (n) {
+			c = rule_cat_find(p, n);
+			if (c < 0)
+				return -1;
+			o->categories |= 1u << c;
+		}
+		if (!q)
+			break;
+		p = q + 1;
+	}
+	return 0;
+}
+
+void chk_result_release(struct chk_result *res)
+{
+	size_t i;
+
+	for (i = 0; i < res->n; i++) {
+		free(res->f[i].msg);
+		free(res->f[i].file);
+		free(res->f[i].text);
+	}
+	free(res->f);
+	free(res->error);
+	memset(res, 0, sizeof(*res));
+}
+
+/* Splits buf into lines as Perl's "while (<$FILE>) { chomp; ... }". */
+static int split_lines(struct eng *e, const char *buf, size_t len)
+{
+	size_t n = 0, i, start;
+
+	for (i = 0; i < len; i++)
+		if (buf[i] == '\n')
+			n++;
+	if (len && buf[len - 1] != '\n')
+		n++;
+	if (n > CHK_MAX_LINES)
+		return -1;
+	e->rawlines = calloc(n ? n : 1, sizeof(char *));
+	e->lines = calloc(n ? n : 1, sizeof(char *));
+	if (!e->rawlines || !e->lines)
+		return -1;
+	start = 0;
+	for (i = 0; i <= len && e->nlines < n; i++) {
+		if (i == len || buf[i] == '\n') {
+			size_t l = i - start;
+			char *p = malloc(l + 1);
+
+			if (!p)
+				return -1;
+			memcpy(p, buf + start, l);
+			p[l] = '\0';
+			/* a NUL byte ends the line for the rules */
+			e->rawlines[e->nlines++] = p;
+			start = i + 1;
+		}
+	}
+	return 0;
+}
+
+/* -f: what "diff -u /dev/null FILE" prints, as checkpatch.pl reads it. */
+static int file_as_diff(struct eng *e, const char *name, const char *buf,
+			size_t len, struct sbuf *out)
+{
+	size_t nl = 0, i;
+
+	(void)e;
+	for (i = 0; i < len; i++)
+		if (buf[i] == '\n')
+			nl++;
+	if (len && buf[len - 1] != '\n')
+		nl++;
+	if (!len)
+		return 0;
+	sbuf_addstr(out, "--- /dev/null\n");
+	sbuf_addf(out, "+++ %s\n", name);
+	if (nl == 1)
+		sbuf_addstr(out, "@@ -0,0 +1 @@\n");
+	else
+		sbuf_addf(out, "@@ -0,0 +1,%zu @@\n", nl);
+	for (i = 0; i < len; ) {
+		const char *q = memchr(buf + i, '\n', len - i);
+		size_t l = q ? (size_t)(q - (buf + i)) : len - i;
+
+		sbuf_addch(out, '+');
+		sbuf_add(out, buf + i, l);
+		sbuf_addch(out, '\n');
+		if (!q) {
+			sbuf_addstr(out, "\\ No newline at end of file\n");
+			break;
+		}
+		i += l + 1;
+	}
+	return out->err ? -1 : 0;
+}
+
+static void sb_set(struct sbuf *sb, const char *s, size_t n)
+{
+	sbuf_reset(sb);
+	sbuf_add(sb, s, n);
+}
+
+/* The pre-scan: sanitise lines, guess comment state at hunk starts. */
+static void prescan(struct eng *e)
+{
+	long linenr = 0, realcnt = 0;
+	size_t i;
+	struct re_m m;
+
+	sanitise_line_reset(e, 0);
+	for (i = 0; i < e->nlines; i++) {
+		const char *rawline = e->rawlines[i];
+		char *line = NULL;
+
+		linenr++;
+		eng_arena_reset(e);
+		if (re_match(e->rc, "^\\@\\@ -\\d+(?:,\\d+)? \\+(\\d+)(,(\\d+))? \\@\\@",
+			     rawline, &m)) {
+			const char *edge = NULL;
+			long cnt, ln;
+			int in_comment = 0;
+
+			realcnt = re_cap_defined(&m, 2) ?
+				  strtol(re_cap(&m, 3, NULL), NULL, 10) + 1 : 2;
+			cnt = realcnt;
+			for (ln = linenr + 1; cnt > 0; ln++) {
+				const char *r = eng_rawline(e, ln);
+				struct re_m m2;
+
+				if (r && r[0] == '-')
+					continue;
+				cnt--;
+				if (!r)
+					break;
+				if (re_match(e->rc, "(/\\*|\\*/)", r, &m2) &&
+				    !re_match(e->rc, "\"[^\"]*(?:/\\*|\\*/)[^\"]*\"", r, NULL)) {
+					edge = r + re_start(&m2, 1);
+					break;
+				}
+			}
+			if (edge && !strncmp(edge, "*/", 2))
+				in_comment = 1;
+			if (!edge && eng_rawline(e, linenr + 1) &&
+			    re_match(e->rc, "^.\\s*(?:\\*\\*+| \\*)(?:\\s|$)",
+				     eng_rawline(e, linenr + 1), NULL))
+				in_comment = 1;
+			sanitise_line_reset(e, in_comment);
+		} else if (realcnt && re_match(e->rc, "^(?:\\+| |$)", rawline, NULL)) {
+			line = sanitise_line(e, rawline);
+		}
+		e->lines[i] = line ? strdup(line) : strdup(rawline);
+		if (!e->lines[i]) {
+			e->failed = 1;
+			return;
+		}
+		if (realcnt > 1) {
+			if (re_match(e->rc, "^(?:\\+| |$)", e->lines[i], NULL))
+				realcnt--;
+		} else {
+			realcnt = 0;
+		}
+	}
+}
+
+typedef int (*segment_fn)(struct eng *e);
+
+static const segment_fn segments[] = {
+	seg_text,
+	seg_source,
+	seg_c_lines,
+	seg_c_stmt,
+	seg_c_ops,
+	seg_c_macros,
+	seg_c_api,
+};
+
+/*
+ * The start of the per-line loop: patch detection, hunk headers, line
+ * tracking, file names.  Returns SEG_NEXT for lines that end here.
+ */
+static int loop_head(struct eng *e)
+{
+	const char *line = e->line, *rawline = e->rawline;
+	int found_file = 0;
+	struct re_m m;
+
+	if (!e->in_commit_log &&
+	    (re_match(e->rc, "^ mode change [0-7]+ => [0-7]+ \\S+\\s*$", line, NULL) ||
+	     re_match(e->rc, "^rename (?:from|to) \\S+\\s*$", line, NULL) ||
+	     re_match(e->rc, "^diff --git a\\/[\\w\\/\\.\\_\\-]+ b\\/\\S+\\s*$", line, NULL)))
+		e->is_patch = 1;
+
+	if (!e->in_commit_log &&
+	    re_match(e->rc, "^\\@\\@ -\\d+(?:,\\d+)? \\+(\\d+)(,(\\d+))? \\@\\@(.*)", line, &m)) {
+		const char *context = re_cap(&m, 4, NULL);
+		struct re_m m2;
+
+		e->is_patch = 1;
+		e->first_line = e->linenr + 1;
+		e->realline = strtol(re_cap(&m, 1, NULL), NULL, 10) - 1;
+		if (re_cap_defined(&m, 2))
+			e->realcnt = strtol(re_cap(&m, 3, NULL), NULL, 10) + 1;
+		else
+			e->realcnt = 1 + 1;
+		annotate_reset(e);
+		e->prev_values = 'E';
+		lineset_clear(&e->suppress_ifbraces);
+		lineset_clear(&e->suppress_whiletrailers);
+		lineset_clear(&e->suppress_export);
+		e->suppress_statement = 0;
+		if (context && re_match(e->rc, "\\b(\\w+)\\s*\\(", context, &m2)) {
+			size_t n;
+			const char *p = re_cap(&m2, 1, &n);
+
+			sb_set(&e->context_function, p, n);
+			e->has_context_function = 1;
+		} else {
+			e->has_context_function = 0;
+		}
+		return SEG_NEXT;
+	} else if (line[0] == ' ' || line[0] == '+' || line[0] == '\0') {
+		e->realline++;
+		if (e->realcnt != 0)
+			e->realcnt--;
+		line_stats(e, rawline, &e->length, &e->indent);
+		e->prevline = e->stashline;
+		e->stashline = line;
+		e->previndent = e->stashindent;
+		e->stashindent = e->indent;
+		e->prevrawline = e->stashrawline;
+		e->stashrawline = rawline;
+	} else if (e->realcnt == 1) {
+		e->realcnt--;
+	}
+
+	e->hunk_line = e->realcnt != 0;
+
+	sbuf_reset(&e->here);
+	if (!e->o->file)
+		sbuf_addf(&e->here, "#%ld: ", e->linenr);
+	else
+		sbuf_addf(&e->here, "#%ld: ", e->realline);
+	e->here_has_file = 0;
+
+	if (re_match(e->rc, "^diff --git.*?(\\S+)$", line, &m)) {
+		size_t n;
+		const char *p = re_cap(&m, 1, &n);
+
+		sb_set(&e->realfile, p, n);
+		if (!e->o->file) {
+			const char *s = memchr(e->realfile.buf, '/', e->realfile.len);
+
+			if (s) {
+				size_t cut = (size_t)(s - e->realfile.buf) + 1;
+
+				memmove(e->realfile.buf, e->realfile.buf + cut,
+					e->realfile.len - cut + 1);
+				e->realfile.len -= cut;
+			}
+		}
+		e->in_commit_log = 0;
+		found_file = 1;
+	} else if (re_match(e->rc, "^\\+\\+\\+\\s+(\\S+)", line, &m)) {
+		size_t n;
+		const char *p = re_cap(&m, 1, &n);
+
+		sb_set(&e->realfile, p, n);
+		sb_set(&e->p1_prefix, "", 0);
+		if (!e->o->file) {
+			const char *s = memchr(e->realfile.buf, '/', e->realfile.len);
+
+			if (s) {
+				size_t cut = (size_t)(s - e->realfile.buf) + 1;
+
+				/* $p1_prefix is $1 of that s@^([^/]*)/@@ */
+				sb_set(&e->p1_prefix, e->realfile.buf, cut - 1);
+				memmove(e->realfile.buf, e->realfile.buf + cut,
+					e->realfile.len - cut + 1);
+				e->realfile.len -= cut;
+			}
+		}
+		e->in_commit_log = 0;
+		/* PATCH_PREFIX needs a kernel tree: reviewbot has none */
+		if (re_match(e->rc, "^include/asm/", e->realfile.buf, NULL))
+			ERROR(e, R_MODIFIED_INCLUDE_ASM,
+			      eng_printf(e, "do not modify files in include/asm, change architecture specific files in include/asm-<architecture>\n%s%s\n",
+					 e->here.buf, rawline));
+		found_file = 1;
+	}
+
+	/* make up the handle for any error we report on this line */
+	if (e->o->showfile) {
+		sbuf_reset(&e->prefix_sb);
+		sbuf_addf(&e->prefix_sb, "%s:%ld: ", e->realfile.buf, e->realline);
+		e->prefix = e->prefix_sb.buf;
+	} else if (e->o->emacs) {
+		sbuf_reset(&e->prefix_sb);
+		sbuf_addf(&e->prefix_sb, "%s:%ld: ", e->filename,
+			  e->o->file ? e->realline : e->linenr);
+		e->prefix = e->prefix_sb.buf;
+	}
+
+	if (found_file) {
+		/* OBSOLETE needs the tree's MAINTAINERS: not checked */
+		if (re_match(e->rc, "^(?:drivers/net/|net/|drivers/staging/)", e->realfile.buf, NULL))
+			e->check = 1;
+		else
+			e->check = e->o->strict;
+		e->checklicenseline = 1;
+		if (!re_match(e->rc, "^MAINTAINERS", e->realfile.buf, NULL)) {
+			int last = e->is_binding_patch;
+
+			e->is_binding_patch = re_match(e->rc,
+				"^(?:Documentation/devicetree/|include/dt-bindings/)",
+				e->realfile.buf, NULL);
+			if (last != -1 && (last ^ e->is_binding_patch))
+				WARN(e, R_DT_SPLIT_BINDING_PATCH,
+				     "DT binding docs and includes should be a separate patch. See: Documentation/devicetree/bindings/submitting-patches.rst\n");
+		}
+		return SEG_NEXT;
+	}
+
+	if (e->realcnt != 0) {
+		sbuf_addf(&e->here, "FILE: %s:%ld:", e->realfile.buf, e->realline);
+		e->here_has_file = 1;
+	}
+	e->hereline = eng_printf(e, "%s\n%s\n", e->here.buf, rawline);
+	e->herecurr = e->hereline;
+	e->hereprev = eng_printf(e, "%s\n%s\n%s\n", e->here.buf,
+				 e->prevrawline ? e->prevrawline : "", rawline);
+	if (e->realcnt != 0)
+		e->res->lines_checked++;
+	return SEG_GO;
+}
+
+static void process_lines(struct eng *e)
+{
+	size_t i, s;
+
+	e->realcnt = 0;
+	e->linenr = 0;
+	e->in_loop = 1;
+	for (i = 0; i < e->nlines && !e->failed; i++) {
+		eng_arena_reset(e);
+		e->linenr++;
+		e->line = e->lines[i];
+		e->rawline = e->rawlines[i];
+		e->sline = eng_subst(e, "$;", " ", e->line, 1);
+		e->raw_comment = get_raw_comment(e, e->line, e->rawline);
+		e->has_stat = 0;
+
+		if (loop_head(e) == SEG_NEXT)
+			continue;
+		if (seg_commit(e) == SEG_NEXT)
+			continue;
+		/* ignore non-hunk lines and lines being removed */
+		if (!e->hunk_line || e->line[0] == '-')
+			continue;
+		for (s = 0; s < sizeof(segments) / sizeof(segments[0]); s++)
+			if (segments[s](e) == SEG_NEXT)
+				break;
+	}
+	e->in_loop = 0;
+	eng_arena_reset(e);
+}
+
+/* The checks after the last line. */
+static void process_end(struct eng *e)
+{
+	const struct chk_opts *o = e->o;
+
+	if (e->nlines == 0) {
+		e->res->empty = 1;
+		return;
+	}
+	if (!o->patch && !e->is_patch) {
+		e->res->silent = 1;
+		return;
+	}
+	if (!e->is_patch && !re_match(e->rc, "cover-letter\\.patch$", e->filename, NULL))
+		ERROR(e, R_NOT_UNIFIED_DIFF,
+		      "Does not appear to be a unified-diff format patch\n");
+	if (e->is_patch && e->has_commit_log && o->signoff) {
+		if (e->signoff == 0) {
+			ERROR(e, R_MISSING_SIGN_OFF, "Missing Signed-off-by: line(s)\n");
+		} else if (e->authorsignoff != 1) {
+			char *sob_msg = eng_printf(e, "'From: %s' != 'Signed-off-by: %s'",
+						   e->author.buf, e->author_sob.buf);
+
+			if (e->authorsignoff == 0)
+				ERROR(e, R_NO_AUTHOR_SIGN_OFF,
+				      eng_printf(e, "Missing Signed-off-by: line by nominal patch author '%s'\n",
+						 e->author.buf));
+			else if (e->authorsignoff == 2)
+				CHK(e, R_FROM_SIGN_OFF_MISMATCH,
+				    eng_printf(e, "From:/Signed-off-by: email comments mismatch: %s\n", sob_msg));
+			else if (e->authorsignoff == 3)
+				WARN(e, R_FROM_SIGN_OFF_MISMATCH,
+				     eng_printf(e, "From:/Signed-off-by: email name mismatch: %s\n", sob_msg));
+			else if (e->authorsignoff == 4)
+				WARN(e, R_FROM_SIGN_OFF_MISMATCH,
+				     eng_printf(e, "From:/Signed-off-by: email address mismatch: %s\n", sob_msg));
+			else if (e->authorsignoff == 5)
+				WARN(e, R_FROM_SIGN_OFF_MISMATCH,
+				     eng_printf(e, "From:/Signed-off-by: email subaddress mismatch: %s\n", sob_msg));
+		}
+	}
+	seg_final(e);
+}
+
+static void eng_release(struct eng *e)
+{
+	size_t i;
+
+	for (i = 0; i < e->nlines; i++) {
+		free(e->rawlines[i]);
+		if (e->lines)
+			free(e->lines[i]);
+	}
+	free(e->rawlines);
+	free(e->lines);
+	arena_free_all(e);
+	sbuf_release(&e->av_paren_type);
+	sbuf_release(&e->author);
+	sbuf_release(&e->author_sob);
+	sbuf_release(&e->realfile);
+	sbuf_release(&e->here);
+	sbuf_release(&e->context_function);
+	sbuf_release(&e->p1_prefix);
+	sbuf_release(&e->signatures);
+	sbuf_release(&e->prefix_sb);
+	lineset_release(&e->suppress_ifbraces);
+	lineset_release(&e->suppress_whiletrailers);
+	lineset_release(&e->suppress_export);
+	re_ctx_free(e->rc);
+}
+
+int chk_run(const struct chk_opts *o, const char *name, const char *buf,
+	    size_t len, struct chk_result *res)
+{
+	struct eng e;
+	struct sbuf diff;
+	int ret = 0;
+
+	memset(res, 0, sizeof(*res));
+	memset(&e, 0, sizeof(e));
+	e.o = o;
+	e.res = res;
+	e.filename = name;
+	e.rc = re_ctx_new();
+	sbuf_init(&e.av_paren_type, 1u << 20);
+	sbuf_init(&e.author, 1u << 16);
+	sbuf_init(&e.author_sob, 1u << 16);
+	sbuf_init(&e.realfile, 1u << 16);
+	sbuf_init(&e.here, 1u << 17);
+	sbuf_init(&e.context_function, 1u << 16);
+	sbuf_init(&e.p1_prefix, 1u << 16);
+	sbuf_init(&e.signatures, 1u << 22);
+	sbuf_init(&e.prefix_sb, 1u << 17);
+	sbuf_init(&diff, CHK_MAX_INPUT + (CHK_MAX_INPUT / 2));
+	e.is_binding_patch = -1;
+	e.in_header_lines = o->file ? 0 : 1;
+	e.last_git_commit_id_linenr = -1;
+	e.last_coalesced_string_linenr = -1;
+	e.prev_values = 'E';
+	e.checklicenseline = 1;
+	e.check = o->strict;
+	e.clean = 1;
+	e.prevline = e.prevrawline = e.stashline = e.stashrawline = "";
+	e.prefix = "";
+
+	if (!e.rc) {
+		res->error = strdup("out of memory");
+		ret = -1;
+		goto out;
+	}
+	if (len > CHK_MAX_INPUT) {
+		res->error = strdup("input too large");
+		ret = -1;
+		goto out;
+	}
+	if (o->file) {
+		if (file_as_diff(&e, name, buf, len, &diff)) {
+			res->error = strdup("input too large");
+			ret = -1;
+			goto out;
+		}
+		buf = diff.buf;
+		len = diff.len;
+	}
+	if (split_lines(&e, buf, len)) {
+		res->error = strdup("too many lines or out of memory");
+		ret = -1;
+		goto out;
+	}
+	prescan(&e);
+	if (!e.failed)
+		process_lines(&e);
+	if (!e.failed)
+		process_end(&e);
+	if (e.failed && !res->error) {
+		res->error = strdup("a limit was reached; the check is incomplete");
+		ret = -1;
+	}
+	if (re_error(e.rc) && !res->error) {
+		size_t n = strlen(re_error(e.rc));
+
+		res->error = malloc(n + 32);
+		if (res->error) {
+			memcpy(res->error, "pattern error: ", 15);
+			memcpy(res->error + 15, re_error(e.rc), n + 1);
+		}
+		ret = -1;
+	}
+out:
+	res->clean = e.clean;
+	res->is_patch = e.is_patch;
+	res->rpt_cleaners = e.rpt_cleaners;
+	res->show_checks = e.check;
+	sbuf_release(&diff);
+	eng_release(&e);
+	return ret;
+}

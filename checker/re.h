@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * re: Perl-compatible patterns for the checker, written the way
+ * checkpatch.pl writes them.
+ *
+ * A pattern is a C string literal in Perl syntax.  "$Name" or "${Name}"
+ * interpolates a named pattern of the vocabulary (vocab.c) exactly as Perl
+ * interpolates a qr// object: wrapped in "(?^flags:...)" so its own flags
+ * hold.  "$;" is checkpatch's comment filler, byte 0x1c.
+ *
+ * Patterns are compiled lazily, the first time they are used, and cached
+ * in the re_ctx keyed by the literal's address: a call site costs one
+ * compile per process.  Patterns that interpolate the learned type lists
+ * ($Type, $Declare, ...) are recompiled when those lists change.  A pattern
+ * that is used often is JIT-compiled.
+ *
+ * Subjects are byte strings with an explicit length (they may hold NUL);
+ * no UTF-8 mode, as checkpatch.pl works on bytes.
+ */
+#ifndef RB_RE_H
+#define RB_RE_H
+
+#include <stddef.h>
+
+#include "sbuf.h"
+
+#define RE_MAXCAP 20	/* capture groups a caller can read */
+
+struct re_ctx;
+
+struct re_m {
+	const char *s;		/* the subject */
+	size_t n;
+	int ncap;		/* groups set, including group 0 */
+	size_t ov[2 * (RE_MAXCAP + 1)];
+};
+
+struct re_ctx *re_ctx_new(void);
+void re_ctx_free(struct re_ctx *rc);
+
+/*
+ * Matches pat against s[0, n) starting at offset start.  Returns 1 on a
+ * match (m filled when not NULL), 0 on none.  Errors (a bad pattern, a
+ * match limit) count as no match and are kept: see re_error().
+ */
+int re_find(struct re_ctx *rc, const char *pat, const char *s, size_t n,
+	    size_t start, struct re_m *m);
+
+/* Convenience on NUL-terminated subjects. */
+int re_match(struct re_ctx *rc, const char *pat, const char *s,
+	     struct re_m *m);
+
+/* Group i of a match: pointer and length, or NULL when the group is unset. */
+const char *re_cap(const struct re_m *m, int i, size_t *len);
+/* Appends group i (nothing when unset) to out; returns whether it was set. */
+int re_cap_add(const struct re_m *m, int i, struct sbuf *out);
+/* Group i copied into a buffer of size sz (truncated); "" when unset. */
+const char *re_cap_str(const struct re_m *m, int i, char *buf, size_t sz);
+int re_cap_defined(const struct re_m *m, int i);
+size_t re_start(const struct re_m *m, int i);	/* $-[i] */
+size_t re_end(const struct re_m *m, int i);	/* $+[i] */
+
+/*
+ * s/pat/repl/[g]: Perl replacement syntax ($1, ${1}) on s[0, n); the
+ * result replaces out's content.  Returns the number of substitutions.
+ */
+int re_subst(struct re_ctx *rc, const char *pat, const char *repl,
+	     const char *s, size_t n, int global, struct sbuf *out);
+/* In place on an sbuf. */
+int re_subst_sb(struct re_ctx *rc, const char *pat, const char *repl,
+		struct sbuf *sb, int global);
+
+/* Counts non-overlapping matches (Perl's () = /.../g). */
+int re_count(struct re_ctx *rc, const char *pat, const char *s, size_t n);
+
+/* Regex-quotes s (Perl's \Q...\E) onto out. */
+void re_quote(const char *s, size_t n, struct sbuf *out);
+
+/*
+ * Patterns built at run time (an interpolated value, a learned word): the
+ * text is interned in the context so the cache can key it.  The returned
+ * pointer is valid until re_ctx_free.
+ */
+const char *re_intern(struct re_ctx *rc, const char *pat, size_t n);
+
+/* The learned type lists: checkpatch's possible() and build_types(). */
+void re_types_reset(struct re_ctx *rc);
+int re_types_add(struct re_ctx *rc, int modifier, const char *word, size_t n);
+
+/* The first error met, or NULL. */
+const char *re_error(const struct re_ctx *rc);
+
+/* Expanded text of a pattern (for tests and debugging); caller frees. */
+char *re_expand(struct re_ctx *rc, const char *pat);
+
+#endif

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The report formats: checkpatch.pl's text, and one JSON object per input. */
+#include "checker.h"
+
+#include <string.h>
+
+#include "banned.h"
+
+void chk_format_text(const struct chk_opts *o, const struct chk_result *res,
+		     const char *filename, const char *vname, struct sbuf *out)
+{
+	size_t i;
+	int quiet = o->quiet + (o->terse ? 1 : 0);
+
+	if (res->empty || res->silent)
+		return;
+	for (i = 0; i < res->n; i++)
+		sbuf_addstr(out, res->f[i].text);
+	if (o->summary && !(res->clean && quiet == 1)) {
+		if (o->summary_file)
+			sbuf_addf(out, "%s ", filename);
+		sbuf_addf(out, "total: %ld errors, %ld warnings, ", res->errors,
+			  res->warnings);
+		if (res->show_checks)
+			sbuf_addf(out, "%ld checks, ", res->checks);
+		sbuf_addf(out, "%ld lines checked\n", res->lines_checked);
+	}
+	if (quiet == 0) {
+		if (!res->clean)
+			sbuf_addstr(out, "\nNOTE: For some of the reported defects, checkpatch may be able to\n"
+				    "      mechanically convert to the typical style using --fix or --fix-inplace.\n");
+		if (res->rpt_cleaners)
+			sbuf_addstr(out, "\nNOTE: Whitespace errors detected.\n"
+				    "      You may wish to use scripts/cleanpatch or scripts/cleanfile\n");
+		sbuf_addch(out, '\n');
+		if (res->clean)
+			sbuf_addf(out, "%s has no obvious style problems and is ready for submission.\n", vname);
+		else
+			sbuf_addf(out, "%s has style problems, please review.\n", vname);
+	}
+}
+
+/* Length of the valid UTF-8 sequence at p (RFC 3629), or 0. */
+static size_t utf8_len(const unsigned char *p)
+{
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		return (p[1] & 0xc0) == 0x80 ? 2 : 0;
+	if (p[0] >= 0xe0 && p[0] <= 0xef) {
+		if ((p[1] & 0xc0) != 0x80 || (p[2] & 0xc0) != 0x80)
+			return 0;
+		if (p[0] == 0xe0 && p[1] < 0xa0)
+			return 0;
+		if (p[0] == 0xed && p[1] > 0x9f)
+			return 0;
+		return 3;
+	}
+	if (p[0] >= 0xf0 && p[0] <= 0xf4) {
+		if ((p[1] & 0xc0) != 0x80 || (p[2] & 0xc0) != 0x80 ||
+		    (p[3] & 0xc0) != 0x80)
+			return 0;
+		if (p[0] == 0xf0 && p[1] < 0x90)
+			return 0;
+		if (p[0] == 0xf4 && p[1] > 0x8f)
+			return 0;
+		return 4;
+	}
+	return 0;
+}
+
+/* A JSON string; bytes that are not UTF-8 become U+FFFD. */
+static void json_text(struct sbuf *out, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	sbuf_addch(out, '"');
+	while (*p) {
+		size_t n;
+
+		switch (*p) {
+		case '"':
+			sbuf_addstr(out, "\\\"");
+			break;
+		case '\\':
+			sbuf_addstr(out, "\\\\");
+			break;
+		case '\n':
+			sbuf_addstr(out, "\\n");
+			break;
+		case '\t':
+			sbuf_addstr(out, "\\t");
+			break;
+		case '\r':
+			sbuf_addstr(out, "\\r");
+			break;
+		default:
+			if (*p < 0x20 || *p == 0x7f) {
+				sbuf_addf(out, "\\u%04x", *p);
+			} else if (*p >= 0x80) {
+				n = utf8_len(p);
+				if (n) {
+					sbuf_add(out, p, n);
+					p += n;
+					continue;
+				}
+				sbuf_addstr(out, "\\ufffd");
+			} else {
+				sbuf_addch(out, *p);
+			}
+		}
+		p++;
+	}
+	sbuf_addch(out, '"');
+}
+
+#define json_str json_text
+
+void chk_format_json(const struct chk_opts *o, const struct chk_result *res,
+		     const char *filename, struct sbuf *out)
+{
+	size_t i;
+
+	(void)o;
+	sbuf_addstr(out, "{\"input\":");
+	json_text(out, filename);
+	sbuf_addstr(out, ",\"findings\":[");
+	for (i = 0; i < res->n; i++) {
+		const struct chk_finding *f = &res->f[i];
+
+		if (i)
+			sbuf_addch(out, ',');
+		sbuf_addstr(out, "{\"type\":");
+		json_str(out, rule_table[f->rule].name);
+		sbuf_addstr(out, ",\"severity\":");
+		json_str(out, rule_sev_name(f->sev));
+		sbuf_addstr(out, ",\"category\":");
+		json_str(out, rule_cat_name(rule_table[f->rule].cat));
+		sbuf_addstr(out, ",\"file\":");
+		if (f->file)
+			json_text(out, f->file);
+		else
+			sbuf_addstr(out, "null");
+		if (f->line)
+			sbuf_addf(out, ",\"line\":%ld", f->line);
+		else
+			sbuf_addstr(out, ",\"line\":null");
+		if (f->patch_line)
+			sbuf_addf(out, ",\"patch_line\":%ld", f->patch_line);
+		else
+			sbuf_addstr(out, ",\"patch_line\":null");
+		sbuf_addstr(out, ",\"message\":");
+		json_text(out, f->msg);
+		sbuf_addch(out, '}');
+	}
+	sbuf_addf(out, "],\"errors\":%ld,\"warnings\":%ld,\"checks\":%ld,"
+		  "\"lines_checked\":%ld,\"clean\":%s,\"is_patch\":%s",
+		  res->errors, res->warnings, res->checks, res->lines_checked,
+		  res->clean ? "true" : "false", res->is_patch ? "true" : "false");
+	if (res->error) {
+		sbuf_addstr(out, ",\"error\":");
+		json_text(out, res->error);
+	}
+	sbuf_addstr(out, "}\n");
+}

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "sbuf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "banned.h"
+
+static char sbuf_empty[1];
+
+void sbuf_init(struct sbuf *sb, size_t cap)
+{
+	sb->buf = sbuf_empty;
+	sb->len = 0;
+	sb->alloc = 0;
+	sb->cap = cap;
+	sb->err = SBUF_OK;
+}
+
+void sbuf_release(struct sbuf *sb)
+{
+	if (sb->alloc)
+		free(sb->buf);
+	sbuf_init(sb, sb->cap);
+}
+
+void sbuf_reset(struct sbuf *sb)
+{
+	sb->len = 0;
+	sb->err = SBUF_OK;
+	if (sb->alloc)
+		sb->buf[0] = '\0';
+}
+
+static int sbuf_grow(struct sbuf *sb, size_t extra)
+{
+	size_t want, n;
+	char *p;
+
+	if (sb->err)
+		return sb->err;
+	if (extra > sb->cap || sb->len > sb->cap - extra) {
+		sb->err = SBUF_ERR_CAP;
+		return sb->err;
+	}
+	want = sb->len + extra + 1;
+	if (want <= sb->alloc)
+		return 0;
+	n = sb->alloc ? sb->alloc : 64;
+	while (n < want)
+		n = n > ((size_t)-1) / 2 ? want : n * 2;
+	p = sb->alloc ? realloc(sb->buf, n) : malloc(n);
+	if (!p) {
+		sb->err = SBUF_ERR_NOMEM;
+		return sb->err;
+	}
+	if (!sb->alloc)
+		p[0] = '\0';
+	sb->buf = p;
+	sb->alloc = n;
+	return 0;
+}
+
+int sbuf_add(struct sbuf *sb, const void *p, size_t n)
+{
+	int ret = sbuf_grow(sb, n);
+
+	if (ret)
+		return ret;
+	if (n)
+		memcpy(sb->buf + sb->len, p, n);
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+	return 0;
+}
+
+int sbuf_addstr(struct sbuf *sb, const char *s)
+{
+	return sbuf_add(sb, s, strlen(s));
+}
+
+int sbuf_addch(struct sbuf *sb, int c)
+{
+	char ch = (char)c;
+
+	return sbuf_add(sb, &ch, 1);
+}
+
+int sbuf_addrep(struct sbuf *sb, int c, size_t n)
+{
+	int ret = sbuf_grow(sb, n);
+
+	if (ret)
+		return ret;
+	memset(sb->buf + sb->len, c, n);
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+	return 0;
+}
+
+int sbuf_vaddf(struct sbuf *sb, const char *fmt, va_list ap)
+{
+	va_list cp;
+	int n;
+	int ret;
+
+	if (sb->err)
+		return sb->err;
+	va_copy(cp, ap);
+	n = vsnprintf(NULL, 0, fmt, cp);
+	va_end(cp);
+	if (n < 0) {
+		sb->err = SBUF_ERR_NOMEM;
+		return sb->err;
+	}
+	ret = sbuf_grow(sb, (size_t)n);
+	if (ret)
+		return ret;
+	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+	sb->len += (size_t)n;
+	return 0;
+}
+
+int sbuf_addf(struct sbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = sbuf_vaddf(sb, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+void sbuf_truncate(struct sbuf *sb, size_t len)
+{
+	if (len >= sb->len)
+		return;
+	sb->len = len;
+	sb->buf[len] = '\0';
+}
+
+char *sbuf_detach(struct sbuf *sb, size_t *len)
+{
+	char *p;
+
+	if (len)
+		*len = sb->len;
+	if (!sb->alloc) {
+		p = calloc(1, 1);
+	} else {
+		p = sb->buf;
+	}
+	sb->buf = sbuf_empty;
+	sb->len = 0;
+	sb->alloc = 0;
+	sb->err = SBUF_OK;
+	return p;
+}
+
+const char *sbuf_strerror(int err)
+{
+	switch (err) {
+	case SBUF_OK:
+		return "no error";
+	case SBUF_ERR_CAP:
+		return "size limit reached";
+	case SBUF_ERR_NOMEM:
+		return "out of memory";
+	}
+	return "unknown error";
+}

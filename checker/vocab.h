@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The named patterns of checkpatch.pl ($Ident, $Type, $Constant, ...) that
+ * checker patterns interpolate.  Static entries are constant; the entries
+ * built from the learned type lists are marked dynamic and built by
+ * vocab_build_types() into the re_ctx.
+ */
+#ifndef RB_VOCAB_H
+#define RB_VOCAB_H
+
+#include <stddef.h>
+
+enum vocab_kind {
+	VOCAB_QR,	/* a qr// object: interpolated as (?^flags:src) */
+	VOCAB_STR,	/* a plain string: interpolated as is */
+	VOCAB_DYN,	/* built at run time from the type lists (a qr) */
+};
+
+struct vocab {
+	const char *name;
+	const char *src;	/* NULL for VOCAB_DYN */
+	const char *flags;	/* "", "i", ... */
+	enum vocab_kind kind;
+	int dyn;		/* index into the dynamic table */
+};
+
+enum vocab_dyn {
+	VDYN_MODIFIER,
+	VDYN_BASICTYPE,
+	VDYN_NONPTRTYPE,
+	VDYN_NONPTRTYPEMISORDERED,
+	VDYN_NONPTRTYPEWITHATTR,
+	VDYN_TYPE,
+	VDYN_TYPEMISORDERED,
+	VDYN_DECLARE,
+	VDYN_DECLAREMISORDERED,
+	VDYN__COUNT
+};
+
+const struct vocab *vocab_find(const char *name, size_t n);
+
+struct sbuf;
+/*
+ * Builds the sources of the dynamic entries from the learned words (each
+ * list NUL-separated, count entries) into out[VDYN__COUNT], as
+ * checkpatch.pl's build_types() does.
+ */
+void vocab_build_types(const char *const *mods, size_t nmods,
+		       const char *const *types, size_t ntypes,
+		       struct sbuf *out);
+
+#endif
