@@ -1,0 +1,56 @@
+#!/bin/bash
+# Install reviewbot's build and test dependencies on Debian 12 (idempotent).
+#
+# Usage: deploy/install-deps.sh
+# Fast path: when every package is already installed (checked with
+# dpkg-query), it does nothing and touches no network.
+# Exit status: 0 all installed (now or before); 1 something missing and not
+# root, or apt-get failed.
+set -eu
+
+# Keep this list in one place; extend it here.
+PACKAGES=(
+	build-essential
+	pkg-config
+	libetpan-dev
+	libcurl4-gnutls-dev
+	libsqlite3-dev
+	libpcre2-dev
+	libcmocka-dev
+	libdpkg-perl
+	linux-source-6.1
+	codespell
+	xz-utils
+	perl
+	python3
+	clang
+	libclang-rt-14-dev
+	valgrind
+	groff-base
+)
+
+# One dpkg-query call for all of them (unknown names only go to stderr).
+installed=" $(dpkg-query -W -f='${Package}=${db:Status-Status} ' "${PACKAGES[@]}" 2>/dev/null || true) "
+missing=()
+for pkg in "${PACKAGES[@]}"; do
+	case "$installed" in
+	*" $pkg=installed "*) ;;
+	*) missing+=("$pkg") ;;
+	esac
+done
+
+if [ "${#missing[@]}" -eq 0 ]; then
+	echo "install-deps: all ${#PACKAGES[@]} packages already installed"
+	exit 0
+fi
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "install-deps: missing packages: ${missing[*]}" >&2
+	echo "install-deps: not root; run as root: sudo $0" >&2
+	exit 1
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >/dev/null
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "install-deps: installed ${#missing[@]} package(s): ${missing[*]}"
