@@ -21,6 +21,8 @@
 #define CHK_MAX_LINES		(8u << 20)	/* lines of one input */
 #define CHK_MAX_REPORT		(64u << 20)	/* bytes of one report */
 
+struct chk_spelling;
+
 struct chk_opts {
 	int strict;		/* --strict / --subjective: show CHECKs */
 	int file;		/* -f: the input is a source file */
@@ -43,9 +45,13 @@ struct chk_opts {
 	unsigned categories;	/* bit per enum rule_cat; 0: all */
 	int ignore_c99_comment_tolerance; /* --ignore C99_COMMENT_TOLERANCE */
 	const char *test_only;	/* --test-only: only messages containing it */
-	/* checkpatch.pl's spelling.txt-style word list ("typo||fix" lines), or NULL */
-	const char *spelling;
-	size_t spelling_len;
+	/* misspellings (checker/spelling.h), built once by the caller; NULL: none */
+	const struct chk_spelling *spelling;
+	/* checkpatch.pl's $const_structs: struct names joined by '|', or NULL */
+	const char *const_structs;
+	/* extra typedef names (--typedefsfile) joined by '|', or NULL */
+	const char *typedefs;
+	const char *kconfig_prefix;	/* default "CONFIG_" */
 };
 
 void chk_opts_init(struct chk_opts *o);

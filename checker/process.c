@@ -20,6 +20,7 @@ void chk_opts_init(struct chk_opts *o)
 	o->summary = 1;
 	o->signoff = 1;
 	o->patch = 1;
+	o->kconfig_prefix = "CONFIG_";
 }
 
 void chk_opts_types(struct chk_opts *o, const char *list, int use)
