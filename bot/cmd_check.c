@@ -52,6 +52,14 @@ static void check_usage(FILE *f)
 	      "  --test-only=WORD           report only messages containing WORD\n"
 	      "  --color[=WHEN]             use colors 'always', 'never', or 'auto' (default)\n"
 	      "  --no-color                 same as --color=never\n"
+	      "  --spelling-file=FILE       misspellings, checkpatch.pl's spelling.txt format\n"
+	      "                             (default: codespell's dictionary)\n"
+	      "  --codespell                also use codespell's dictionary\n"
+	      "  --codespellfile=FILE       codespell dictionary to use\n"
+	      "  --const-structs-file=FILE  structs that should be const, one per line\n"
+	      "                             (checkpatch.pl's const_structs.checkpatch)\n"
+	      "  --typedefsfile=FILE        more type names, one per line\n"
+	      "  --kconfig-prefix=WORD      Kconfig symbol prefix (default CONFIG_)\n"
 	      "  --json                     one JSON object per input, one per line\n"
 	      "  --category LIST            only these categories: security, uapi,\n"
 	      "                             correctness, process, style\n"
@@ -139,6 +147,47 @@ static int conf_words(char *text, char **words, int max)
 	return n;
 }
 
+/*
+ * checkpatch.pl's read_words(): one word per line, '#' comments and blank
+ * lines skipped, a line with spaces is reported and ignored.  Returns the
+ * words joined by '|' (malloc'd), or NULL when the file can't be read.
+ */
+static char *read_words(const char *path)
+{
+	struct sbuf in, out;
+	char *p, *line;
+
+	sbuf_init(&in, 16u << 20);
+	sbuf_init(&out, 16u << 20);
+	if (fileio_read(path, &in)) {
+		sbuf_release(&in);
+		return NULL;
+	}
+	for (line = in.buf; line && *line; line = p) {
+		char *s = line, *e;
+
+		p = strchr(line, '\n');
+		if (p)
+			*p++ = '\0';
+		while (*s && strchr(" \t\r\f\v", *s))
+			s++;
+		e = s + strlen(s);
+		while (e > s && strchr(" \t\r\f\v", e[-1]))
+			*--e = '\0';
+		if (!*s || *s == '#')
+			continue;
+		if (strpbrk(s, " \t\r\f\v")) {
+			printf("%s: '%s' invalid - ignored\n", path, s);
+			continue;
+		}
+		if (out.len)
+			sbuf_addch(&out, '|');
+		sbuf_addstr(&out, s);
+	}
+	sbuf_release(&in);
+	return sbuf_detach(&out, NULL);
+}
+
 static char *join_list(const struct gl_list *l)
 {
 	struct sbuf sb;
@@ -210,6 +259,8 @@ int cmd_check(int argc, char **argv)
 	int nocolor = 0, git = 0, codespell = 0;
 	char *color = NULL, *test_only = NULL, *category = NULL, *root = NULL;
 	char *codespellfile = NULL, *typedefsfile = NULL, *kconfig_prefix = NULL;
+	char *spellingfile = NULL, *conststructsfile = NULL;
+	char *const_structs = NULL, *typedefs = NULL;
 	struct gl_list ignore = { 0 }, use = { 0 };
 	const struct gl_opt opts[] = {
 		{ "q|quiet", GL_COUNT, &quiet, NULL, NULL },
@@ -244,6 +295,8 @@ int cmd_check(int argc, char **argv)
 		{ "color", GL_STRING, NULL, &color, NULL },
 		{ "no-color|nocolor", GL_SET, &nocolor, NULL, NULL },
 		{ "kconfig-prefix", GL_STRING, NULL, &kconfig_prefix, NULL },
+		{ "spelling-file", GL_STRING, NULL, &spellingfile, NULL },
+		{ "const-structs-file", GL_STRING, NULL, &conststructsfile, NULL },
 		{ "json", GL_FLAG, &json, NULL, NULL },
 		{ "category", GL_STRING, NULL, &category, NULL },
 		{ "h|help|version", GL_SET, &help, NULL, NULL },
@@ -339,8 +392,22 @@ int cmd_check(int argc, char **argv)
 	(void)root;
 	(void)codespell;
 	(void)codespellfile;
-	(void)typedefsfile;
-	(void)kconfig_prefix;
+	if (conststructsfile && o.ignore[R_CONST_STRUCT] == 0) {
+		const_structs = read_words(conststructsfile);
+		if (!const_structs)
+			fprintf(stderr, "reviewbot check: No structs that should be const will be found - file '%s': %s\n",
+				conststructsfile, strerror(errno));
+		o.const_structs = const_structs;
+	}
+	if (typedefsfile) {
+		typedefs = read_words(typedefsfile);
+		if (!typedefs)
+			fprintf(stderr, "reviewbot check: No additional types will be considered - file '%s': %s\n",
+				typedefsfile, strerror(errno));
+		o.typedefs = typedefs;
+	}
+	if (kconfig_prefix)
+		o.kconfig_prefix = kconfig_prefix;
 	o.strict = strict;
 	o.file = file;
 	o.max_line_length = mll;
@@ -509,6 +576,10 @@ out_noexit:
 	free(codespellfile);
 	free(typedefsfile);
 	free(kconfig_prefix);
+	free(spellingfile);
+	free(conststructsfile);
+	free(const_structs);
+	free(typedefs);
 	free(all_argv);
 	free(files);
 	sbuf_release(&conf);

@@ -541,7 +541,7 @@ int chk_run(const struct chk_opts *o, const char *name, const char *buf,
 	e.prevline = e.prevrawline = e.stashline = e.stashrawline = "";
 	e.prefix = "";
 
-	if (!e.rc) {
+	if (!e.rc || re_set_typedefs(e.rc, o->typedefs)) {
 		res->error = strdup("out of memory");
 		ret = -1;
 		goto out;

@@ -45,6 +45,7 @@ struct re_ctx {
 	struct re_words mods, types;
 	struct sbuf dyn[VDYN__COUNT];
 	struct sbuf all0;
+	char *typedefs_extra;	/* --typedefsfile words, '|'-joined */
 	unsigned gen;
 	char err[256];
 };
@@ -157,6 +158,7 @@ void re_ctx_free(struct re_ctx *rc)
 	for (i = 0; i < VDYN__COUNT; i++)
 		sbuf_release(&rc->dyn[i]);
 	sbuf_release(&rc->all0);
+	free(rc->typedefs_extra);
 	free(rc);
 }
 
@@ -180,6 +182,16 @@ static int expand_name(struct re_ctx *rc, const char *name, size_t n,
 		if (expand_into(rc, rc->dyn[v->dyn].buf, out, dyn, depth + 1))
 			return -1;
 		sbuf_addch(out, ')');
+		return 0;
+	}
+	if (rc->typedefs_extra && !strcmp(v->name, "typeTypedefs")) {
+		/* checkpatch.pl: $typeTypedefs .= '|' . $typeOtherTypedefs,
+		 * which makes the qr a plain string */
+		sbuf_addf(out, "(?^%s:", v->flags);
+		if (expand_into(rc, v->src, out, dyn, depth + 1))
+			return -1;
+		sbuf_addstr(out, ")|");
+		sbuf_addstr(out, rc->typedefs_extra);
 		return 0;
 	}
 	if (v->dyn == -1)	/* typeAll0 */
@@ -645,4 +657,17 @@ int re_types_add(struct re_ctx *rc, int modifier, const char *word, size_t n)
 	w->w[w->n++] = copy;
 	re_rebuild(rc);
 	return 1;
+}
+
+int re_set_typedefs(struct re_ctx *rc, const char *words)
+{
+	free(rc->typedefs_extra);
+	rc->typedefs_extra = NULL;
+	if (words && *words) {
+		rc->typedefs_extra = strdup(words);
+		if (!rc->typedefs_extra)
+			return -1;
+	}
+	rc->gen++;
+	return 0;
 }

@@ -87,6 +87,9 @@ const char *re_intern(struct re_ctx *rc, const char *pat, size_t n);
 void re_types_reset(struct re_ctx *rc);
 int re_types_add(struct re_ctx *rc, int modifier, const char *word, size_t n);
 
+/* Extra typedef names ('|'-joined) appended to $typeTypedefs. */
+int re_set_typedefs(struct re_ctx *rc, const char *words);
+
 /* The first error met, or NULL. */
 const char *re_error(const struct re_ctx *rc);
 

@@ -18,7 +18,8 @@
 # Env: REVIEWBOT (command run as "ours", word-split; default REPO/reviewbot),
 #      REVIEWBOT_SUBCMD (default "check"; default empty when REVIEWBOT names
 #      checkpatch.pl), CORPUS (default REPO/../shared/corpus),
-#      COMPAT_TIMEOUT (seconds per patch, default 60).
+#      COMPAT_TIMEOUT (seconds per patch, default 60), COMPAT_OUT (output
+#      folder, default REPO/build/compat).
 # Exit status: score.py's (0 ok, 1 below floor or outputs missing), 2 usage.
 set -eu
 
@@ -121,7 +122,7 @@ run_all() {
 }
 
 npatches=$(find "$corpus/patches" -maxdepth 1 -name '*.patch' | wc -l)
-base=$repo/build/compat/$mode
+base=${COMPAT_OUT:-$repo/build/compat}/$mode
 ref=$corpus/checkpatch-6.1/$mode
 
 if [ "$live" = 1 ]; then
@@ -146,8 +147,17 @@ if [ "$live" = 1 ]; then
 	ref=$base/ref
 fi
 
+# reviewbot reads checkpatch.pl's data files only when told to: give it the
+# same ones the reference used, extracted from linux-source-6.1.
+ours_opts=()
+if [ -n "$subcmd" ]; then
+	bash "$repo/tests/compat/extract-checkpatch.sh" "$repo/build/kernel" >/dev/null
+	ours_opts=(--spelling-file="$repo/build/kernel/scripts/spelling.txt"
+		--const-structs-file="$repo/build/kernel/scripts/const_structs.checkpatch")
+fi
+
 start=$(date +%s.%N)
-run_all "$base/ours" "${ours_cmd[@]}" "${opts[@]}"
+run_all "$base/ours" "${ours_cmd[@]}" "${opts[@]}" "${ours_opts[@]}"
 end=$(date +%s.%N)
 printf 'ours: %s on %d patches (%s) in %.1f s\n' "${ours_cmd[*]}" "$npatches" "$mode" "$(python3 -c "print($end - $start)")"
 nerr=$(find "$base/ours" -name '*.err' | wc -l)

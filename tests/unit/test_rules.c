@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "../../checker/checker.h"
+
+static void test_rules__table_is_sorted_unique_and_complete(void **state)
+{
+	int i;
+
+	(void)state;
+	assert_true(RULE__COUNT > 200);
+	for (i = 0; i < RULE__COUNT; i++) {
+		const struct rule *r = &rule_table[i];
+
+		assert_non_null(r->name);
+		assert_true(r->sevs != 0);
+		assert_true((r->sevs & ~(SEV_E | SEV_W | SEV_C)) == 0);
+		assert_true(r->cat < CAT__COUNT);
+		assert_true(strlen(r->desc) > 5);
+		assert_null(strchr(r->desc, '\n'));
+		if (i)
+			assert_true(strcmp(rule_table[i - 1].name, r->name) < 0);
+	}
+}
+
+static void test_rules__find_is_case_insensitive(void **state)
+{
+	(void)state;
+	assert_int_equal(rule_find("LONG_LINE", 9), R_LONG_LINE);
+	assert_int_equal(rule_find("long_line", 9), R_LONG_LINE);
+	assert_int_equal(rule_find("LONG_LINEX", 10), -1);
+	assert_int_equal(rule_find("LONG_LINE_COMMENT", 9), R_LONG_LINE);
+}
+
+static void test_rules__style_covers_whitespace_and_long_lines(void **state)
+{
+	(void)state;
+	assert_int_equal(rule_table[R_LONG_LINE].cat, CAT_STYLE);
+	assert_int_equal(rule_table[R_TRAILING_WHITESPACE].cat, CAT_STYLE);
+	assert_int_equal(rule_table[R_SPACING].cat, CAT_STYLE);
+	assert_int_equal(rule_table[R_OPEN_BRACE].cat, CAT_STYLE);
+	assert_int_equal(rule_table[R_CODE_INDENT].cat, CAT_STYLE);
+	assert_int_equal(rule_table[R_MISSING_SIGN_OFF].cat, CAT_PROCESS);
+	assert_int_equal(rule_table[R_DEPRECATED_SPINLOCK_INIT].cat, CAT_CORRECTNESS);
+}
+
+static void test_rules__options_parse_type_lists(void **state)
+{
+	struct chk_opts o;
+
+	(void)state;
+	chk_opts_init(&o);
+	chk_opts_types(&o, " long_line , SPACING,NOT_A_TYPE,,", 0);
+	assert_true(o.ignore[R_LONG_LINE]);
+	assert_true(o.ignore[R_SPACING]);
+	assert_false(o.ignore[R_CODE_INDENT]);
+	assert_false(o.use_any);
+	chk_opts_types(&o, "CODE_INDENT", 1);
+	assert_true(o.use_any);
+	assert_true(o.use[R_CODE_INDENT]);
+	assert_int_equal(chk_opts_categories(&o, "security,uapi"), 0);
+	assert_int_equal(o.categories, (1u << CAT_SECURITY) | (1u << CAT_UAPI));
+	assert_int_equal(chk_opts_categories(&o, "nonsense"), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rules__table_is_sorted_unique_and_complete),
+		cmocka_unit_test(test_rules__find_is_case_insensitive),
+		cmocka_unit_test(test_rules__style_covers_whitespace_and_long_lines),
+		cmocka_unit_test(test_rules__options_parse_type_lists),
+	};
+
+	return cmocka_run_group_tests_name("rules", tests, NULL, NULL);
+}
