@@ -308,6 +308,7 @@ int cmd_check(int argc, char **argv)
 	char **all_argv = NULL, **files = NULL;
 	int nconf = 0, nall, nfiles = 0, i, exit_code = 0, ret = 0;
 	char err[256];
+	struct chk_checker *checker = NULL;
 
 	sbuf_init(&conf, 1u << 20);
 	if (read_conf(&conf, confpath, sizeof(confpath)))
@@ -510,7 +511,17 @@ int cmd_check(int argc, char **argv)
 		}
 		if (test_only)
 			o.test_only = test_only;
-		chk_run(&o, name, in.buf, in.len, &res);
+		if (!checker) {
+			checker = chk_new(&o);
+			if (!checker) {
+				fprintf(stderr, "reviewbot check: out of memory\n");
+				sbuf_release(&in);
+				free(vname);
+				ret = 2;
+				goto out;
+			}
+		}
+		chk_check(checker, name, in.buf, in.len, &res);
 		sbuf_release(&in);
 		if (res.error)
 			fprintf(stderr, "reviewbot check: %s: %s\n", name, res.error);
@@ -567,6 +578,7 @@ int cmd_check(int argc, char **argv)
 out:
 out_noexit:
 	fflush(stdout);
+	chk_free(checker);
 	gl_list_free(&ignore);
 	gl_list_free(&use);
 	free(color);

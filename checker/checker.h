@@ -85,7 +85,18 @@ struct chk_result {
 };
 
 /*
- * Checks buf[0, len).  name is the file name checkpatch.pl prints
+ * A checker for many inputs: compiled patterns and checkpatch.pl's state
+ * that outlives one file are kept between chk_check() calls.  o must
+ * outlive the checker.
+ */
+struct chk_checker;
+struct chk_checker *chk_new(const struct chk_opts *o);
+void chk_free(struct chk_checker *c);
+int chk_check(struct chk_checker *c, const char *name, const char *buf,
+	      size_t len, struct chk_result *res);
+
+/*
+ * Checks buf[0, len) with a checker of its own.  name is the file name checkpatch.pl prints
  * ("Your patch" for stdin is the caller's business).  Returns 0, or -1
  * with res->error set; the findings up to the failure are kept.
  */

@@ -504,12 +504,58 @@ static void eng_release(struct eng *e)
 	lineset_release(&e->suppress_ifbraces);
 	lineset_release(&e->suppress_whiletrailers);
 	lineset_release(&e->suppress_export);
-	re_ctx_free(e->rc);
+}
+
+struct chk_checker {
+	const struct chk_opts *o;
+	struct re_ctx *rc;	/* compiled patterns live across inputs */
+	int check;		/* checkpatch.pl's $check outlives one file */
+};
+
+struct chk_checker *chk_new(const struct chk_opts *o)
+{
+	struct chk_checker *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c->o = o;
+	c->check = o->strict;
+	c->rc = re_ctx_new();
+	if (!c->rc || re_set_typedefs(c->rc, o->typedefs)) {
+		chk_free(c);
+		return NULL;
+	}
+	return c;
+}
+
+void chk_free(struct chk_checker *c)
+{
+	if (!c)
+		return;
+	re_ctx_free(c->rc);
+	free(c);
 }
 
 int chk_run(const struct chk_opts *o, const char *name, const char *buf,
 	    size_t len, struct chk_result *res)
 {
+	struct chk_checker *c = chk_new(o);
+	int ret;
+
+	if (!c) {
+		memset(res, 0, sizeof(*res));
+		res->error = strdup("out of memory");
+		return -1;
+	}
+	ret = chk_check(c, name, buf, len, res);
+	chk_free(c);
+	return ret;
+}
+
+int chk_check(struct chk_checker *c, const char *name, const char *buf,
+	      size_t len, struct chk_result *res)
+{
+	const struct chk_opts *o = c->o;
 	struct eng e;
 	struct sbuf diff;
 	int ret = 0;
@@ -519,7 +565,9 @@ int chk_run(const struct chk_opts *o, const char *name, const char *buf,
 	e.o = o;
 	e.res = res;
 	e.filename = name;
-	e.rc = re_ctx_new();
+	e.rc = c->rc;
+	/* @typeListFile and @modifierListFile start empty for each file */
+	re_types_reset(e.rc);
 	sbuf_init(&e.av_paren_type, 1u << 20);
 	sbuf_init(&e.author, 1u << 16);
 	sbuf_init(&e.author_sob, 1u << 16);
@@ -536,16 +584,11 @@ int chk_run(const struct chk_opts *o, const char *name, const char *buf,
 	e.last_coalesced_string_linenr = -1;
 	e.prev_values = 'E';
 	e.checklicenseline = 1;
-	e.check = o->strict;
+	e.check = c->check;
 	e.clean = 1;
 	e.prevline = e.prevrawline = e.stashline = e.stashrawline = "";
 	e.prefix = "";
 
-	if (!e.rc || re_set_typedefs(e.rc, o->typedefs)) {
-		res->error = strdup("out of memory");
-		ret = -1;
-		goto out;
-	}
 	if (len > CHK_MAX_INPUT) {
 		res->error = strdup("input too large");
 		ret = -1;
@@ -589,6 +632,7 @@ out:
 	res->is_patch = e.is_patch;
 	res->rpt_cleaners = e.rpt_cleaners;
 	res->show_checks = e.check;
+	c->check = e.check;
 	sbuf_release(&diff);
 	eng_release(&e);
 	return ret;

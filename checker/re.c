@@ -623,6 +623,9 @@ static void re_rebuild(struct re_ctx *rc)
 
 void re_types_reset(struct re_ctx *rc)
 {
+	/* nothing learned: the compiled patterns are still right */
+	if (rc->gen && !rc->mods.n && !rc->types.n)
+		return;
 	words_clear(&rc->mods);
 	words_clear(&rc->types);
 	re_rebuild(rc);

@@ -70,6 +70,10 @@ if [ "$mode" = test ]; then
 	mapfile -t cmd < <(resolve_cmd "$reviewbot")
 	if [ -n "$subcmd" ]; then
 		cmd+=("$subcmd")
+		# the data files checkpatch.pl reads, so both see the same words
+		bash "$repo/tests/compat/extract-checkpatch.sh" "$repo/build/kernel" >/dev/null
+		cmd+=(--spelling-file="$repo/build/kernel/scripts/spelling.txt"
+			--const-structs-file="$repo/build/kernel/scripts/const_structs.checkpatch")
 	fi
 	if ! command -v "${cmd[0]}" >/dev/null 2>&1; then
 		echo "run-golden.sh: ${cmd[0]} not found: run make, or set REVIEWBOT=" >&2
@@ -121,6 +125,12 @@ fail=0
 for c in "${cases[@]}"; do
 	n=$((n + 1))
 	name=${c##*/}
+	# cases of reviewbot's own rules have no checkpatch.pl reference
+	if [ "$mode" != test ] && [ -f "$c/note" ] && head -n 1 "$c/note" | grep -q '^# reviewbot-only'; then
+		echo "ok $n - $name # skip reviewbot-only"
+		pass=$((pass + 1))
+		continue
+	fi
 	args=()
 	if [ -f "$c/args" ]; then
 		read -r -a args <"$c/args" || true
@@ -128,8 +138,14 @@ for c in "${cases[@]}"; do
 		read -r -a args <<<"$default_args"
 	fi
 	st=0
-	(cd "$c" && HOME="$tmp/home" exec timeout "$timeout_s" "${cmd[@]}" "${args[@]}" in.patch) \
-		>"$tmp/out" 2>"$tmp/err" || st=$?
+	if [ -f "$c/stdin" ]; then
+		# the case feeds in.patch on standard input, named "-"
+		(cd "$c" && HOME="$tmp/home" exec timeout "$timeout_s" "${cmd[@]}" "${args[@]}" - <in.patch) \
+			>"$tmp/out" 2>"$tmp/err" || st=$?
+	else
+		(cd "$c" && HOME="$tmp/home" exec timeout "$timeout_s" "${cmd[@]}" "${args[@]}" in.patch) \
+			>"$tmp/out" 2>"$tmp/err" || st=$?
+	fi
 
 	if [ "$mode" = regen ]; then
 		if [ "$st" -gt 1 ]; then
