@@ -28,7 +28,7 @@ WARNINGS := -Wall -Wextra -Wformat=2 -Wno-format-nonliteral -Wshadow \
 BASE_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARNINGS)
 
 ifeq ($(SANITIZE),1)
-BUILD := $(BUILD)/sanitize
+BUILD := $(BUILD)/asan
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=undefined
 CFLAGS := -O1 -g
@@ -64,7 +64,7 @@ PROGRAM := reviewbot
 endif
 
 .PHONY: all check run compat bench clean install uninstall deps unit-tests \
-	golden-tests corpus-sanitize
+	golden-tests golden-verify cli-tests corpus-sanitize
 
 all: $(PROGRAM)
 
@@ -101,15 +101,25 @@ unit-tests: $(UNIT_BINS)
 golden-tests: $(PROGRAM)
 	$(Q)REVIEWBOT=$(abspath $(PROGRAM)) bash tests/checker/run-golden.sh
 
+# every stored expect is still what the real checkpatch.pl prints
+golden-verify:
+	$(Q)bash tests/checker/run-golden.sh --verify-ref
+
+cli-tests: $(PROGRAM)
+	$(Q)REVIEWBOT=$(abspath $(PROGRAM)) bash tests/cli/test_cli.sh
+
 # The whole corpus through an ASan+UBSan build: no crash, no leak.
 corpus-sanitize:
 	$(Q)$(MAKE) --no-print-directory SANITIZE=1 all
-	$(Q)bash tests/sanitize/corpus.sh $(BUILD)/sanitize/reviewbot
+	$(Q)bash tests/compat/extract-checkpatch.sh $(BUILD)/kernel >/dev/null
+	$(Q)bash tests/sanitize/corpus.sh $(abspath $(BUILD)/asan/reviewbot) --strict \
+		--spelling-file=$(abspath $(BUILD)/kernel/scripts/spelling.txt) \
+		--const-structs-file=$(abspath $(BUILD)/kernel/scripts/const_structs.checkpatch)
 
 ifeq ($(SANITIZE),1)
-check: unit-tests golden-tests
+check: unit-tests golden-tests cli-tests
 else
-check: unit-tests golden-tests corpus-sanitize
+check: unit-tests golden-tests cli-tests golden-verify corpus-sanitize
 endif
 
 run: $(PROGRAM)
@@ -119,6 +129,10 @@ run: $(PROGRAM)
 
 compat: $(PROGRAM)
 	$(Q)bash tests/compat/run.sh
+	$(Q)bash tests/compat/run.sh --strict
+
+bench: $(PROGRAM)
+	$(Q)bash tests/bench/bench.sh
 
 clean:
 	rm -rf $(BUILD) reviewbot

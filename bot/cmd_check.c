@@ -15,11 +15,14 @@
 #include <unistd.h>
 
 #include "../checker/checker.h"
+#include "../checker/spelling.h"
 #include "fileio.h"
 #include "getopt_long.h"
 #include "../checker/banned.h"
 
 #define CONF_MAX_ARGS 4096
+/* Debian's codespell package */
+#define CODESPELL_DICT "/usr/lib/python3/dist-packages/codespell_lib/data/dictionary.txt"
 
 static void check_usage(FILE *f)
 {
@@ -202,6 +205,14 @@ static char *join_list(const struct gl_list *l)
 	return sbuf_detach(&sb, NULL);
 }
 
+/* Whether a type can be reported at all, so its data is worth loading. */
+static int eng_words_wanted(const struct chk_opts *o, enum rule_id id)
+{
+	if (o->use_any)
+		return o->use[id];
+	return !o->ignore[id];
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -261,6 +272,7 @@ int cmd_check(int argc, char **argv)
 	char *codespellfile = NULL, *typedefsfile = NULL, *kconfig_prefix = NULL;
 	char *spellingfile = NULL, *conststructsfile = NULL;
 	char *const_structs = NULL, *typedefs = NULL;
+	struct chk_spelling *spelling = NULL;
 	struct gl_list ignore = { 0 }, use = { 0 };
 	const struct gl_opt opts[] = {
 		{ "q|quiet", GL_COUNT, &quiet, NULL, NULL },
@@ -393,7 +405,45 @@ int cmd_check(int argc, char **argv)
 	(void)root;
 	(void)codespell;
 	(void)codespellfile;
-	if (conststructsfile && o.ignore[R_CONST_STRUCT] == 0) {
+	for (i = 0; i < ignore.n; i++)
+		chk_opts_types(&o, ignore.v[i], 0);
+	for (i = 0; i < use.n; i++)
+		chk_opts_types(&o, use.v[i], 1);
+	/*
+	 * Misspellings: --spelling-file (checkpatch.pl's spelling.txt) when
+	 * given, else codespell's dictionary; --codespell adds the dictionary
+	 * to a spelling file, as checkpatch.pl's --codespell does.
+	 */
+	if (eng_words_wanted(&o, R_TYPO_SPELLING)) {
+		struct sbuf words;
+		const char *dict = codespellfile ? codespellfile : CODESPELL_DICT;
+		int loaded = 0;
+
+		sbuf_init(&words, CHK_SPELLING_MAX_INPUT);
+		if (spellingfile) {
+			if (fileio_read(spellingfile, &words))
+				fprintf(stderr, "reviewbot check: No typos will be found - file '%s': %s\n",
+					spellingfile, strerror(errno));
+			else
+				loaded = 1;
+			sbuf_addch(&words, '\n');
+		}
+		if (!spellingfile || codespell || codespellfile) {
+			if (fileio_read(dict, &words)) {
+				if (spellingfile || codespell || codespellfile)
+					fprintf(stderr, "reviewbot check: No codespell typos will be found - file '%s': %s\n",
+						dict, strerror(errno));
+			} else {
+				loaded = 1;
+			}
+		}
+		if (loaded) {
+			spelling = chk_spelling_new(words.buf, words.len);
+			o.spelling = spelling;
+		}
+		sbuf_release(&words);
+	}
+	if (conststructsfile && eng_words_wanted(&o, R_CONST_STRUCT)) {
 		const_structs = read_words(conststructsfile);
 		if (!const_structs)
 			fprintf(stderr, "reviewbot check: No structs that should be const will be found - file '%s': %s\n",
@@ -423,10 +473,6 @@ int cmd_check(int argc, char **argv)
 	o.summary_file = summary_file;
 	o.signoff = signoff;
 	o.patch = patch;
-	for (i = 0; i < ignore.n; i++)
-		chk_opts_types(&o, ignore.v[i], 0);
-	for (i = 0; i < use.n; i++)
-		chk_opts_types(&o, use.v[i], 1);
 	if (category && chk_opts_categories(&o, category)) {
 		fprintf(stderr, "reviewbot check: unknown category in '%s' (security, uapi, correctness, process, style)\n",
 			category);
@@ -592,6 +638,7 @@ out_noexit:
 	free(conststructsfile);
 	free(const_structs);
 	free(typedefs);
+	chk_spelling_free(spelling);
 	free(all_argv);
 	free(files);
 	sbuf_release(&conf);

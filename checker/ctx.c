@@ -292,6 +292,14 @@ const char **ctx_block_get(struct eng *e, long linenr, long remain,
 		const char *l = eng_line(e, line + 1);
 		const char *cp;
 
+		/*
+		 * Past the end of the input every line is undef and nothing
+		 * changes but the count: a hunk header that lies about its
+		 * length (+1,999999999) would make the Perl loop a billion
+		 * times.  Stop; only such a hostile patch sees a difference.
+		 */
+		if ((size_t)line >= e->nlines + 1)
+			break;
 		if (raw && raw[0] == '-')
 			continue;
 		remain--;
@@ -302,7 +310,10 @@ const char **ctx_block_get(struct eng *e, long linenr, long remain,
 			if (nstack < CSB_MAX_STACK)
 				stack[nstack++] = level;
 		} else if (re_match(e->rc, "^.\\s*#\\s*(?:else|elif)\\b", l, NULL)) {
-			level = stack[nstack - 2 >= 0 ? nstack - 2 : nstack - 1];
+			/* $stack[$#stack - 1]: the last one when there is one,
+			 * undef (0) when an #endif emptied the stack */
+			level = nstack >= 2 ? stack[nstack - 2] :
+				nstack == 1 ? stack[0] : 0;
 		} else if (re_match(e->rc, "^.\\s*#\\s*endif\\b", l, NULL)) {
 			if (nstack > 0)
 				level = stack[--nstack];

@@ -24,10 +24,13 @@
 
 #define ENG_ARENA_MAX	(256u << 20)	/* scratch bytes per line */
 #define ENG_MAX_SUPPRESS 65536		/* entries in a suppression set */
+#define ENG_MAX_RUNTIME_PATTERNS 2048	/* interned patterns kept compiled */
 
 enum { SEG_GO = 0, SEG_NEXT = 1 };
 
 struct arena_chunk;
+struct camelcase_set;
+struct sig_set;
 
 struct lineset {		/* a set of line numbers (Perl's %suppress_*) */
 	long *v;
@@ -96,8 +99,6 @@ struct eng {
 	struct lineset suppress_whiletrailers;
 	struct lineset suppress_export;
 	long suppress_statement;
-	struct lineset signatures_unused;
-	struct sbuf signatures;	/* "\n"-separated seen signature lines */
 	int setup_docs;
 	int checklicenseline;
 	int check;		/* CHECKs on for this file (strict or net/) */
@@ -122,6 +123,24 @@ struct eng {
 	const char *stat, *cond;
 	long line_nr_next, remain_next, off_next, realline_next;
 	int has_stat;
+
+	/* seg_c_ops reads these; set per line where the Perl sets them
+	 * ("Track the 'values'" and "Remove C99 comments", before
+	 * seg_c_ops): $opline, and annotate_values()' $curr_values (with
+	 * $prev_values prepended) and $curr_vars, all arena strings.  NULL
+	 * when not set for this line. */
+	const char *opline, *curr_values, *curr_vars;
+
+	/* seg_c_macros: checkpatch.pl's %camelcase, the CamelCase words
+	 * already seen (a hash set owned by seg_c_macros.c, created on first
+	 * use; free it with seg_c_macros_release()) */
+	struct camelcase_set *camelcase;
+
+	/* seg_commit: checkpatch.pl's %signatures, the signature lines
+	 * seen (a hash set owned by seg_commit.c, created on first use;
+	 * free it with seg_commit_release()), and $emitted_corrupt */
+	struct sig_set *sigs;
+	int emitted_corrupt;
 
 	int in_loop;		/* inside the per-line loop: reports carry #N */
 	int failed;		/* a limit was hit: stop */
@@ -246,12 +265,15 @@ void lineset_release(struct lineset *s);
 
 /* The segments, in checkpatch.pl's order. */
 int seg_commit(struct eng *e);		/* commit message and mail headers */
+void seg_commit_release(struct eng *e);	/* frees e->sigs */
 int seg_text(struct eng *e);		/* any added line: whitespace, Kconfig, ... */
 int seg_source(struct eng *e);		/* C, perl, dts: indentation, comments */
 int seg_c_lines(struct eng *e);		/* C: per-line checks before the statement scan */
 int seg_c_stmt(struct eng *e);		/* C: statement scan, braces, indentation */
 int seg_c_ops(struct eng *e);		/* C: spacing, operators, expressions */
 int seg_c_macros(struct eng *e);	/* C: macros, blocks, declarations */
+void seg_c_macros_release(struct eng *e);	/* frees e->camelcase */
+int seg_c_macros2(struct eng *e);	/* seg_c_macros' second half */
 int seg_c_api(struct eng *e);		/* C: kernel API usage */
 void seg_final(struct eng *e);		/* after the last line */
 

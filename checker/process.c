@@ -414,6 +414,8 @@ static void process_lines(struct eng *e)
 	e->in_loop = 1;
 	for (i = 0; i < e->nlines && !e->failed; i++) {
 		eng_arena_reset(e);
+		/* patterns built from the patch's own words: keep a bound */
+		re_intern_trim(e->rc, ENG_MAX_RUNTIME_PATTERNS);
 		e->linenr++;
 		e->line = e->lines[i];
 		e->rawline = e->rawlines[i];
@@ -499,17 +501,20 @@ static void eng_release(struct eng *e)
 	sbuf_release(&e->here);
 	sbuf_release(&e->context_function);
 	sbuf_release(&e->p1_prefix);
-	sbuf_release(&e->signatures);
 	sbuf_release(&e->prefix_sb);
 	lineset_release(&e->suppress_ifbraces);
 	lineset_release(&e->suppress_whiletrailers);
 	lineset_release(&e->suppress_export);
+	seg_commit_release(e);
 }
 
 struct chk_checker {
 	const struct chk_opts *o;
 	struct re_ctx *rc;	/* compiled patterns live across inputs */
 	int check;		/* checkpatch.pl's $check outlives one file */
+	/* so do %camelcase and $emitted_corrupt (globals of the script) */
+	struct camelcase_set *camelcase;
+	int emitted_corrupt;
 };
 
 struct chk_checker *chk_new(const struct chk_opts *o)
@@ -532,6 +537,13 @@ void chk_free(struct chk_checker *c)
 {
 	if (!c)
 		return;
+	if (c->camelcase) {
+		struct eng e;
+
+		memset(&e, 0, sizeof(e));
+		e.camelcase = c->camelcase;
+		seg_c_macros_release(&e);
+	}
 	re_ctx_free(c->rc);
 	free(c);
 }
@@ -575,7 +587,6 @@ int chk_check(struct chk_checker *c, const char *name, const char *buf,
 	sbuf_init(&e.here, 1u << 17);
 	sbuf_init(&e.context_function, 1u << 16);
 	sbuf_init(&e.p1_prefix, 1u << 16);
-	sbuf_init(&e.signatures, 1u << 22);
 	sbuf_init(&e.prefix_sb, 1u << 17);
 	sbuf_init(&diff, CHK_MAX_INPUT + (CHK_MAX_INPUT / 2));
 	e.is_binding_patch = -1;
@@ -585,6 +596,8 @@ int chk_check(struct chk_checker *c, const char *name, const char *buf,
 	e.prev_values = 'E';
 	e.checklicenseline = 1;
 	e.check = c->check;
+	e.camelcase = c->camelcase;
+	e.emitted_corrupt = c->emitted_corrupt;
 	e.clean = 1;
 	e.prevline = e.prevrawline = e.stashline = e.stashrawline = "";
 	e.prefix = "";
@@ -633,6 +646,8 @@ out:
 	res->rpt_cleaners = e.rpt_cleaners;
 	res->show_checks = e.check;
 	c->check = e.check;
+	c->camelcase = e.camelcase;
+	c->emitted_corrupt = e.emitted_corrupt;
 	sbuf_release(&diff);
 	eng_release(&e);
 	return ret;

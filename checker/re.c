@@ -10,7 +10,9 @@
 #include "vocab.h"
 #include "banned.h"
 
-#define RE_JIT_AFTER	16		/* uses before a pattern is JIT-compiled */
+#define RE_JIT_AFTER	4096		/* uses before a pattern is JIT-compiled:
+					 * JIT costs ~100x a compile, worth it
+					 * only for big inputs */
 #define RE_MATCH_LIMIT	5000000		/* backtracking steps per match */
 #define RE_EXPAND_MAX	(4u << 20)	/* bytes of one expanded pattern */
 #define RE_MAX_WORDS	4096		/* learned types or modifiers per file */
@@ -673,4 +675,56 @@ int re_set_typedefs(struct re_ctx *rc, const char *words)
 	}
 	rc->gen++;
 	return 0;
+}
+
+/* Whether p is one of the interned run-time patterns. */
+static int is_interned(const struct re_ctx *rc, const char *p)
+{
+	size_t n = strlen(p), h = hash_bytes(p, n) & (rc->itabsz - 1);
+
+	while (rc->itab[h].s) {
+		if (rc->itab[h].s == p)
+			return 1;
+		h = (h + 1) & (rc->itabsz - 1);
+	}
+	return 0;
+}
+
+int re_intern_trim(struct re_ctx *rc, size_t max)
+{
+	size_t i, nsz = rc->tabsz, dropped = 0;
+	struct re_entry *nt;
+
+	if (rc->itabused <= max)
+		return 0;
+	/* drop the compiled patterns keyed by interned text, then the text */
+	nt = calloc(nsz, sizeof(*nt));
+	if (!nt)
+		return -1;
+	for (i = 0; i < rc->tabsz; i++) {
+		struct re_entry *e = &rc->tab[i];
+		size_t h;
+
+		if (!e->pat)
+			continue;
+		if (is_interned(rc, e->pat)) {
+			pcre2_code_free(e->code);
+			dropped++;
+			continue;
+		}
+		h = hash_ptr(e->pat) & (nsz - 1);
+		while (nt[h].pat)
+			h = (h + 1) & (nsz - 1);
+		nt[h] = *e;
+	}
+	free(rc->tab);
+	rc->tab = nt;
+	rc->tabused -= dropped;
+	for (i = 0; i < rc->itabsz; i++) {
+		free(rc->itab[i].s);
+		rc->itab[i].s = NULL;
+		rc->itab[i].n = 0;
+	}
+	rc->itabused = 0;
+	return 1;
 }

@@ -83,6 +83,13 @@ void re_quote(const char *s, size_t n, struct sbuf *out);
  */
 const char *re_intern(struct re_ctx *rc, const char *pat, size_t n);
 
+/*
+ * When more than max run-time patterns are interned, forgets them all and
+ * their compiled code (every pointer re_intern() returned becomes
+ * invalid).  Call it only where no such pointer is held.
+ */
+int re_intern_trim(struct re_ctx *rc, size_t max);
+
 /* The learned type lists: checkpatch's possible() and build_types(). */
 void re_types_reset(struct re_ctx *rc);
 int re_types_add(struct re_ctx *rc, int modifier, const char *word, size_t n);

@@ -1,10 +1,676 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Segment: C macros and blocks, first half (checkpatch.pl 6.1, process(),
+ * from "Check for illegal assignment in if conditional" to just before
+ * "check for redundant bracing round if etc"): trailing statements,
+ * else/while after a brace, CamelCase, the #define rules.  The second half
+ * (braces, volatile, strings, printf formats, ...) is seg_c_macros2.c.
+ */
 #include "eng.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "banned.h"
 
+/* ---- %camelcase: a set of words ---- */
+
+#define CAMEL_MAX_WORDS	(1u << 20)
+
+struct camelcase_set {
+	char **slot;
+	size_t size, used;	/* size: a power of two */
+};
+
+static size_t camel_hash(const char *s, size_t n)
+{
+	size_t h = (size_t)14695981039346656037ULL;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * (size_t)1099511628211ULL;
+	return h;
+}
+
+static int camel_grow(struct camelcase_set *cs)
+{
+	size_t nsize = cs->size ? cs->size * 2 : 256, i;
+	char **ns = calloc(nsize, sizeof(*ns));
+
+	if (!ns)
+		return -1;
+	for (i = 0; i < cs->size; i++) {
+		size_t h;
+
+		if (!cs->slot[i])
+			continue;
+		h = camel_hash(cs->slot[i], strlen(cs->slot[i])) & (nsize - 1);
+		while (ns[h])
+			h = (h + 1) & (nsize - 1);
+		ns[h] = cs->slot[i];
+	}
+	free(cs->slot);
+	cs->slot = ns;
+	cs->size = nsize;
+	return 0;
+}
+
+/*
+ * "if (!defined $camelcase{$word}) { $camelcase{$word} = 1; ... }":
+ * returns 1 when word was new (and adds it), 0 when already seen, -1 when
+ * out of memory or full.
+ */
+static int camel_add(struct eng *e, const char *w, size_t n)
+{
+	struct camelcase_set *cs = e->camelcase;
+	size_t h;
+	char *p;
+
+	if (!cs) {
+		cs = calloc(1, sizeof(*cs));
+		if (!cs)
+			return -1;
+		e->camelcase = cs;
+	}
+	if ((cs->used + 1) * 2 > cs->size) {
+		if (cs->used >= CAMEL_MAX_WORDS || camel_grow(cs))
+			return -1;
+	}
+	h = camel_hash(w, n) & (cs->size - 1);
+	while (cs->slot[h]) {
+		if (strlen(cs->slot[h]) == n && !memcmp(cs->slot[h], w, n))
+			return 0;
+		h = (h + 1) & (cs->size - 1);
+	}
+	p = malloc(n + 1);
+	if (!p)
+		return -1;
+	memcpy(p, w, n);
+	p[n] = '\0';
+	cs->slot[h] = p;
+	cs->used++;
+	return 1;
+}
+
+void seg_c_macros_release(struct eng *e)
+{
+	struct camelcase_set *cs = e->camelcase;
+	size_t i;
+
+	if (!cs)
+		return;
+	for (i = 0; i < cs->size; i++)
+		free(cs->slot[i]);
+	free(cs->slot);
+	free(cs);
+	e->camelcase = NULL;
+}
+
+/* ---- small string helpers with Perl's semantics ---- */
+
+/* substr($s, 0, length($c), ''): what is left of s after its first n bytes */
+static const char *after_prefix(const char *s, size_t n)
+{
+	size_t l = strlen(s);
+
+	return s + (n < l ? n : l);
+}
+
+/* the Perl substitution of "\n" and the rest of each line by nothing: the
+ * first line only */
+static char *first_line(struct eng *e, const char *s)
+{
+	const char *nl = strchr(s, '\n');
+
+	return eng_strndup(e, s, nl ? (size_t)(nl - s) : strlen(s));
+}
+
+/* $s =~ s/$;//g */
+static char *drop_fillers(struct eng *e, const char *s)
+{
+	char *r = eng_strdup(e, s), *w = r;
+	const char *p;
+
+	for (p = r; *p; p++)
+		if (*p != '\x1c')
+			*w++ = *p;
+	*w = '\0';
+	return r;
+}
+
+static size_t count_char(const char *s, char c)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		if (*s == c)
+			n++;
+	return n;
+}
+
+/* $herectx of the macro checks: $here and the statement's raw lines */
+static char *macro_herectx(struct eng *e, const char *ctx)
+{
+	ctx = eng_subst(e, "\\n*$", "", ctx, 0);	/* $ctx =~ s/\n*$// */
+	return get_stat_here(e, e->linenr, statement_rawlines(e, ctx),
+			     e->here.buf);
+}
+
+/* ---- the checks ---- */
+
+/*
+ * Check for illegal assignment in if conditional -- and check for trailing
+ * statements after the conditional.
+ */
+static void assign_in_if(struct eng *e)
+{
+	const char *line = e->line;
+	const char *s, *c;
+	size_t clen;
+
+	if (MQ(e, "do\\s*(?!{)", line)) {
+		struct stmt_block b, nb;
+		char *stat_next;
+
+		if (!e->has_stat) {
+			ctx_statement_block(e, e->linenr, e->realcnt, 0, &b);
+			e->stat = b.statement;
+			e->cond = b.condition;
+			e->line_nr_next = b.linenr;
+			e->remain_next = b.remain;
+			e->off_next = b.off;
+			e->has_stat = 1;
+		}
+		ctx_statement_block(e, e->line_nr_next, e->remain_next,
+				    e->off_next, &nb);
+		stat_next = eng_subst(e, "\\n.", "\n ", nb.statement, 1);
+		if (MQ(e, "^\\s*while\\b", stat_next)) {
+			/* If the statement carries leading newlines, then
+			 * count those as offsets. */
+			struct re_m m;
+			const char *ws = "";
+			long offset;
+
+			if (re_match(e->rc, "(?s)^((?:\\s*\\n[+-])*\\s*)", stat_next, &m))
+				ws = eng_strndup(e, stat_next + re_start(&m, 1),
+						 re_end(&m, 1) - re_start(&m, 1));
+			offset = statement_rawlines(e, ws) - 1;
+			lineset_add(&e->suppress_whiletrailers,
+				    e->line_nr_next + offset);
+		}
+	}
+
+	if (lineset_has(&e->suppress_whiletrailers, e->linenr) ||
+	    !e->has_stat || !e->stat || !e->cond ||
+	    !MQ(e, "\\b(?:if|while|for)\\s*\\(", line) ||
+	    MQ(e, "^.\\s*#", line))
+		return;
+
+	s = e->stat;
+	c = e->cond;
+	if (MQ(e, "(?s)\\bif\\s*\\(.*[^<>!=]=[^=].*", c))
+		ERROR(e, R_ASSIGN_IN_IF,
+		      eng_cat(e, "do not use assignment in if condition\n", e->herecurr));
+
+	/* Find out what is on the end of the line after the conditional. */
+	clen = strlen(c);
+	s = first_line(e, after_prefix(s, clen));
+	s = drop_fillers(e, s);		/* Remove any comments */
+	if (clen && !MQ(e, "^\\s*{?\\s*\\\\*\\s*$", s) &&
+	    !MQ(e, "}\\s*while\\s*", c)) {
+		/* Find out how long the conditional actually is. */
+		size_t cond_lines = count_char(c, '\n');
+		const char *stat_real = "";
+
+		if (cond_lines) {
+			const char *r = raw_line(e, e->linenr, (long)cond_lines);
+
+			stat_real = eng_cat(e, r ? r : "", "\n");
+		}
+		if (cond_lines > 1)
+			stat_real = eng_cat(e, "[...]\n", stat_real);
+		ERROR(e, R_TRAILING_STATEMENTS,
+		      eng_printf(e, "trailing statements should be on next line\n%s%s",
+				 e->herecurr, stat_real));
+	}
+}
+
+/*
+ * From "Check for bitwise tests written as boolean" to the case/default
+ * check.  Returns pos($line) as that check leaves it: the CamelCase scan
+ * below starts there ("while ($line =~ m{...}g)" continues from it).
+ */
+static size_t trailing_statements(struct eng *e)
+{
+	const char *line = e->line;
+	size_t pos = 0;
+	struct re_m m;
+
+	/* Check for bitwise tests written as boolean */
+	if (MQ(e, "(?:(?:\\[|\\(|\\&\\&|\\|\\|)\\s*0[xX][0-9]+\\s*(?:\\&\\&|\\|\\|)|"
+	       "(?:\\&\\&|\\|\\|)\\s*0[xX][0-9]+\\s*(?:\\&\\&|\\|\\||\\)|\\]))", line))
+		WARN(e, R_HEXADECIMAL_BOOLEAN_TEST,
+		     eng_cat(e, "boolean test with hexadecimal, perhaps just 1 & or |?\n",
+			     e->herecurr));
+
+	/* if and else should not have general statements after it */
+	if (M(e, "^.\\s*(?:}\\s*)?else\\b(.*)", line)) {
+		char *s = drop_fillers(e, eng_cap(e, 1));
+
+		if (!MQ(e, "^\\s*(?:\\sif|(?:{|)\\s*\\\\?\\s*$)", s))
+			ERROR(e, R_TRAILING_STATEMENTS,
+			      eng_cat(e, "trailing statements should be on next line\n",
+				      e->herecurr));
+	}
+	/* if should not continue a brace */
+	if (MQ(e, "}\\s*if\\b", line))
+		ERROR(e, R_TRAILING_STATEMENTS,
+		      eng_cat(e, "trailing statements should be on next line (or did you mean 'else if'?)\n",
+			      e->herecurr));
+	/* case and default should not have general statements after them */
+	if (M(e, "^.\\s*(?:case\\s*.*|default\\s*):", line)) {
+		/* the //g match set pos($line); the \G match continues from
+		 * it and, matching, moves it on (failing, resets it) */
+		pos = re_end(&e->m, 0);
+		if (re_find(e->rc, "\\G(?:(?:\\s*$;*)(?:\\s*{)?(?:\\s*$;*)(?:\\s*\\\\)?\\s*$|\\s*return\\s+)",
+			    line, strlen(line), pos, &m)) {
+			pos = re_end(&m, 0);
+		} else {
+			pos = 0;
+			ERROR(e, R_TRAILING_STATEMENTS,
+			      eng_cat(e, "trailing statements should be on next line\n",
+				      e->herecurr));
+		}
+	}
+	return pos;
+}
+
+/* Check for }<nl>else {, and }<nl>while (...); at the same indent. */
+static void after_brace(struct eng *e)
+{
+	const char *line = e->line;
+
+	if (MQ(e, "}\\s*$", e->prevline) && MQ(e, "^.\\s*else\\s*", line) &&
+	    e->previndent == e->indent)
+		ERROR(e, R_ELSE_AFTER_BRACE,
+		      eng_cat(e, "else should follow close brace '}'\n", e->hereprev));
+
+	if (MQ(e, "}\\s*$", e->prevline) && MQ(e, "^.\\s*while\\s*", line) &&
+	    e->previndent == e->indent) {
+		struct stmt_block b;
+		const char *s;
+
+		ctx_statement_block(e, e->linenr, e->realcnt, 0, &b);
+		/* Find out what is on the end of the line after the
+		 * conditional. */
+		s = first_line(e, after_prefix(b.statement, strlen(b.condition)));
+		if (MQ(e, "^\\s*;", s))
+			ERROR(e, R_WHILE_AFTER_BRACE,
+			      eng_cat(e, "while should follow close brace '}'\n", e->hereprev));
+	}
+}
+
+/* Specific variable tests: CamelCase. */
+static void camelcase(struct eng *e, size_t pos)
+{
+	const char *line = e->line;
+	size_t len = strlen(line);
+	struct re_m m;
+
+	/* while ($line =~ m{($Constant|$Lval)}g), from pos($line) */
+	while (pos <= len && re_find(e->rc, "($Constant|$Lval)", line, len, pos, &m)) {
+		char *var = eng_strndup(e, line + re_start(&m, 1),
+					re_end(&m, 1) - re_start(&m, 1));
+		size_t vlen = strlen(var), vpos = 0;
+		struct re_m wm;
+
+		pos = re_end(&m, 0) > re_start(&m, 0) ? re_end(&m, 0) : re_end(&m, 0) + 1;
+		if (MQ(e, "^$Constant$", var) ||
+		    !MQ(e, "[A-Z][a-z]|[a-z][A-Z]", var) ||
+		    /* Ignore some autogenerated defines and enum values */
+		    MQ(e, "^(?:[A-Z]+_){1,5}[A-Z]{1,3}[a-z]", var) ||
+		    /* Ignore Page<foo> variants */
+		    MQ(e, "^(?:Clear|Set|TestClear|TestSet|)Page[A-Z]", var) ||
+		    /* Ignore SI style variants like nS, mV and dB
+		     * (ie: max_uV, regulator_min_uA_show, RANGE_mA_VALUE) */
+		    MQ(e, "^(?:[a-z0-9_]*|[A-Z0-9_]*)?_?[a-z][A-Z](?:_[a-z0-9_]+|_[A-Z0-9_]+)?$", var) ||
+		    /* Ignore some three character SI units explicitly, like
+		     * MiB and KHz */
+		    MQ(e, "^(?:[a-z_]*?)_?(?:[KMGT]iB|[KMGT]?Hz)(?:_[a-z_]+)?$", var))
+			continue;
+		while (vpos <= vlen && re_find(e->rc, "\\b($Ident)", var, vlen, vpos, &wm)) {
+			const char *w = var + re_start(&wm, 1);
+			size_t wn = re_end(&wm, 1) - re_start(&wm, 1);
+			char *word = eng_strndup(e, w, wn);
+
+			vpos = re_end(&wm, 0) > re_start(&wm, 0) ?
+			       re_end(&wm, 0) : re_end(&wm, 0) + 1;
+			if (!MQ(e, "[A-Z][a-z]|[a-z][A-Z]", word))
+				continue;
+			/*
+			 * With $check, checkpatch.pl seeds %camelcase from
+			 * the tree's include/ headers and from $realfile on disk;
+			 * without a tree ("find $root/include" on an undef
+			 * $root, no .git) and with $realfile absent from the
+			 * working folder, both seed nothing.
+			 */
+			if (camel_add(e, word, wn) == 1)
+				CHK(e, R_CAMELCASE,
+				    eng_printf(e, "Avoid CamelCase: <%s>\n%s", word,
+					       e->herecurr));
+		}
+	}
+}
+
+/*
+ * "split(",", $s)": the fields of s, trailing empty ones removed; returns
+ * the count and the fields in *out (arena).
+ */
+static size_t split_commas(struct eng *e, const char *s, char ***out)
+{
+	size_t n = count_char(s, ',') + 1, k = 0;
+	char **v = eng_alloc(e, sizeof(*v) * n);
+	const char *p = s;
+
+	*out = v;
+	if (!v)
+		return 0;
+	for (;;) {
+		const char *q = strchr(p, ',');
+
+		v[k++] = eng_strndup(e, p, q ? (size_t)(q - p) : strlen(p));
+		if (!q)
+			break;
+		p = q + 1;
+	}
+	while (k && !v[k - 1][0])
+		k--;
+	return k;
+}
+
+/* Perl's "while ($s =~ s/pat/repl/)": one substitution on an sbuf */
+static int subst1(struct eng *e, const char *pat, const char *repl,
+		  struct sbuf *sb)
+{
+	return re_subst_sb(e->rc, pat, repl, sb, 0) > 0 && !sb->err;
+}
+
+#define FLATTEN_MAX 1000000	/* substitutions: each one shortens dstat */
+
+/*
+ * multi-statement macros should be enclosed in a do while loop, grab the
+ * first statement and ensure its the whole macro if its not enclosed in a
+ * known good container
+ */
+static void macro_complex(struct eng *e)
+{
+	struct stmt_block b;
+	const char *ctx, *dstat, *define_args = NULL, *define_stmt;
+	char **def_args = NULL;
+	size_t ndef_args = 0, i, k;
+	int has_flow_statement = 0, has_arg_concat = 0;
+	struct sbuf sb;
+	char *herectx, *stmt;
+
+	ctx_statement_block(e, e->linenr, e->realcnt, 0, &b);
+	ctx = b.statement;
+	dstat = b.statement;
+
+	/* M(), not MQ(): a failing s/// below leaves $1 as these set it */
+	if (M(e, "\\b(goto|return)\\b", ctx))
+		has_flow_statement = 1;
+	if (M(e, "\\#\\#", ctx) &&
+	    !M(e, "\\#\\#\\s*(?:__VA_ARGS__|args)\\b", ctx))
+		has_arg_concat = 1;
+
+	/* strip "#define NAME(args)" off dstat; args are its $1 */
+	if (M(e, "^.\\s*\\#\\s*define\\s+$Ident(\\([^\\)]*\\))?\\s*", dstat))
+		dstat = eng_strdup(e, dstat + re_end(&e->m, 0));
+	if (eng_cap_def(e, 1))
+		define_args = eng_cap(e, 1);
+	define_stmt = dstat;
+
+	if (define_args && define_args[0]) {
+		size_t l = strlen(define_args);
+		char *a;
+
+		/* substr($define_args, 1, length($define_args) - 2) */
+		a = eng_strndup(e, define_args + 1, l >= 2 ? l - 2 : 0);
+		a = eng_subst(e, "\\s*", "", a, 1);
+		a = eng_subst(e, "\\\\\\+?", "", a, 1);
+		ndef_args = split_commas(e, a, &def_args);
+	}
+
+	sbuf_init(&sb, ENG_ARENA_MAX / 4);
+	sbuf_addstr(&sb, dstat);
+	re_subst_sb(e->rc, "$;", "", &sb, 1);
+	re_subst_sb(e->rc, "\\\\\\n.", "", &sb, 1);
+	re_subst_sb(e->rc, "(?s)^\\s*", "", &sb, 0);
+	re_subst_sb(e->rc, "(?s)\\s*$", "", &sb, 0);
+
+	/* Flatten any parentheses and braces */
+	for (k = 0; k < FLATTEN_MAX && !sb.err; k++)
+		if (!subst1(e, "\\([^\\(\\)]*\\)", "1u", &sb) &&
+		    !subst1(e, "\\{[^\\{\\}]*\\}", "1u", &sb) &&
+		    !subst1(e, ".\\[[^\\[\\]]*\\]", "1u", &sb))
+			break;
+
+	/* Flatten any obvious string concatenation. */
+	for (k = 0; k < FLATTEN_MAX && !sb.err; k++)
+		if (!subst1(e, "($String)\\s*$Ident", "$1", &sb) &&
+		    !subst1(e, "$Ident\\s*($String)", "$1", &sb))
+			break;
+
+	/* Make asm volatile uses seem like a generic function */
+	re_subst_sb(e->rc, "\\b_*asm_*\\s+_*volatile_*\\b", "asm_volatile", &sb, 1);
+	stmt = eng_strndup(e, sb.buf, sb.len);
+	sbuf_release(&sb);
+
+	herectx = macro_herectx(e, ctx);
+
+	if (stmt[0] &&
+	    !MQ(e, "^(?:$Ident|-?$Constant),$", stmt) &&		/* 10, // foo(), */
+	    !MQ(e, "^(?:$Ident|-?$Constant);$", stmt) &&		/* foo(); */
+	    /* 10, foo(), !foo, ~foo, -foo, foo->bar, foo.bar->baz */
+	    !MQ(e, "^[!~-]?(?:$Lval|$Constant)$", stmt) &&
+	    !MQ(e, "^'X'$", stmt) && !MQ(e, "^'XX'$", stmt) &&		/* character constants */
+	    /* $exceptions */
+	    !MQ(e, "$Declare|module_param_named|MODULE_PARM_DESC|DECLARE_PER_CPU|"
+		"DEFINE_PER_CPU|__typeof__\\(|union|struct|\\.$Ident\\s*=\\s*|^\"|\"$|^\\[",
+		stmt) &&
+	    !MQ(e, "^\\.$Ident\\s*=", stmt) &&				/* .foo = */
+	    !MQ(e, "^(?:\\#\\s*$Ident|\\#\\s*$Constant)\\s*$", stmt) &&	/* stringification #foo */
+	    /* do {...} while (...); and do {...} while (...) */
+	    !MQ(e, "^do\\s*$Constant\\s*while\\s*$Constant;?$", stmt) &&
+	    !MQ(e, "^while\\s*$Constant\\s*$Constant\\s*$", stmt) &&	/* while (...) {...} */
+	    !MQ(e, "^for\\s*$Constant$", stmt) &&			/* for (...) */
+	    !MQ(e, "^for\\s*$Constant\\s+(?:$Ident|-?$Constant)$", stmt) &&	/* for (...) bar() */
+	    !MQ(e, "^do\\s*{", stmt) &&					/* do {... */
+	    !MQ(e, "^\\(\\{", stmt) &&					/* ({... */
+	    !MQ(e, "^.\\s*#\\s*define\\s+TRACE_(?:SYSTEM|INCLUDE_FILE|INCLUDE_PATH)\\b", ctx)) {
+		if (MQ(e, "^\\s*if\\b", stmt))
+			ERROR(e, R_MULTISTATEMENT_MACRO_USE_DO_WHILE,
+			      eng_cat(e, "Macros starting with if should be enclosed by a do - while loop to avoid possible if/else logic defects\n",
+				      herectx));
+		else if (strchr(stmt, ';'))
+			ERROR(e, R_MULTISTATEMENT_MACRO_USE_DO_WHILE,
+			      eng_cat(e, "Macros with multiple statements should be enclosed in a do - while loop\n",
+				      herectx));
+		else
+			ERROR(e, R_COMPLEX_MACRO,
+			      eng_cat(e, "Macros with complex values should be enclosed in parentheses\n",
+				      herectx));
+	}
+
+	/* Make $define_stmt single line, comment-free, etc */
+	{
+		struct sbuf ds;
+		const char *p = define_stmt;
+		int first = 1;
+
+		sbuf_init(&ds, ENG_ARENA_MAX / 4);
+		/* split('\n', ...) drops trailing empty fields: they add
+		 * nothing here anyway */
+		while (*p) {
+			const char *nl = strchr(p, '\n');
+			size_t n = nl ? (size_t)(nl - p) : strlen(p);
+
+			if (n && p[n - 1] == '\\')	/* $l =~ s/\\$// */
+				n--;
+			if (first) {
+				sbuf_add(&ds, p, n);
+				first = 0;
+			} else if (n && (p[0] == '+' || p[0] == ' ')) {
+				sbuf_add(&ds, p + 1, n - 1);
+			}
+			if (!nl)
+				break;
+			p = nl + 1;
+		}
+		define_stmt = eng_strndup(e, ds.buf, ds.len);
+		sbuf_release(&ds);
+	}
+	define_stmt = drop_fillers(e, define_stmt);
+	define_stmt = eng_subst(e, "\\s+", " ", define_stmt, 1);
+	define_stmt = trim(e, define_stmt);
+
+	/* check if any macro arguments are reused (ignore '...' and 'type') */
+	for (i = 0; i < ndef_args; i++) {
+		const char *arg = def_args[i], *pat;
+		char *tmp;
+		int use_cnt;
+
+		if (MQ(e, "\\.\\.\\.", arg))
+			continue;
+		if (MQ(e, "(?i)^type$", arg))
+			continue;
+		/*
+		 * $arg is interpolated as a pattern, as in the Perl.  The
+		 * typecheck alternative (a copy of the large $Type) can only
+		 * match where "typecheck" occurs: leave it out elsewhere so
+		 * each argument name does not compile a copy of $Type.
+		 */
+		if (strstr(define_stmt, "typecheck"))
+			pat = eng_pat(e, "\\b(__must_be_array|offsetof|sizeof|sizeof_field|"
+				      "__stringify|typeof|__typeof__|__builtin\\w+|"
+				      "typecheck\\s*\\(\\s*$Type\\s*,|\\#+)\\s*\\(*\\s*%s\\s*\\)*\\b",
+				      arg);
+		else
+			pat = eng_pat(e, "\\b(__must_be_array|offsetof|sizeof|sizeof_field|"
+				      "__stringify|typeof|__typeof__|__builtin\\w+|"
+				      "\\#+)\\s*\\(*\\s*%s\\s*\\)*\\b",
+				      arg);
+		tmp = eng_subst(e, pat, "", define_stmt, 1);
+		tmp = eng_subst(e, eng_pat(e, "\\#+\\s*%s\\b", arg), "", tmp, 1);
+		tmp = eng_subst(e, eng_pat(e, "\\b%s\\s*\\#\\#", arg), "", tmp, 1);
+		use_cnt = re_count(e->rc, eng_pat(e, "\\b%s\\b", arg), tmp, strlen(tmp));
+		if (use_cnt > 1)
+			CHK(e, R_MACRO_ARG_REUSE,
+			    eng_printf(e, "Macro argument reuse '%s' - possible side-effects?\n%s",
+				       arg, herectx));
+		/* check if any macro arguments may have other precedence
+		 * issues */
+		if (M(e, eng_pat(e, "(?m)($Operators)?\\s*\\b%s\\b\\s*($Operators)?", arg), tmp)) {
+			size_t n1, n2;
+			const char *o1 = re_cap(&e->m, 1, &n1);
+			const char *o2 = re_cap(&e->m, 2, &n2);
+
+			if ((o1 && !(n1 == 1 && o1[0] == ',')) ||
+			    (o2 && !(n2 == 1 && o2[0] == ',')))
+				CHK(e, R_MACRO_ARG_PRECEDENCE,
+				    eng_printf(e, "Macro argument '%s' may be better as '(%s)' to avoid precedence issues\n%s",
+					       arg, arg, herectx));
+		}
+	}
+
+	/* check for macros with flow control, but without ## concatenation
+	 * ## concatenation is commonly a macro that defines a function so
+	 * ignore those */
+	/* (its $herectx is built again from the same trimmed $ctx) */
+	if (has_flow_statement && !has_arg_concat)
+		WARN(e, R_MACRO_WITH_FLOW_CONTROL,
+		     eng_cat(e, "Macros with flow control statements should be avoided\n",
+			     herectx));
+}
+
+/*
+ * do {} while (0) macro tests:
+ * single-statement macros do not need to be enclosed in do while (0) loop,
+ * macro should not end with a semicolon
+ */
+static void macro_do_while(struct eng *e)
+{
+	struct stmt_block b;
+	const char *ctx;
+	char *dstat;
+
+	ctx_statement_block(e, e->linenr, e->realcnt, 0, &b);
+	ctx = b.statement;
+	dstat = eng_subst(e, "\\\\\\n.", "", b.statement, 1);
+	dstat = eng_subst(e, "$;", " ", dstat, 1);
+
+	if (M(e, "^\\+\\s*#\\s*define\\s+$Ident\\s*${balanced_parens}\\s*"
+	      "do\\s*{(.*)\\s*}\\s*while\\s*\\(\\s*0\\s*\\)\\s*([;\\s]*)\\s*$", dstat)) {
+		char *stmts = eng_cap(e, 2);
+		int semis = eng_cap_def(e, 3) && eng_cap(e, 3)[0];
+		char *herectx = macro_herectx(e, ctx);
+
+		if (count_char(stmts, ';') == 1 &&
+		    !MQ(e, "^\\s*(if|while|for|switch)\\b", stmts))
+			WARN(e, R_SINGLE_STATEMENT_DO_WHILE_MACRO,
+			     eng_cat(e, "Single statement macros should not use a do {} while (0) loop\n",
+				     herectx));
+		if (semis)
+			WARN(e, R_DO_WHILE_MACRO_WITH_TRAILING_SEMICOLON,
+			     eng_cat(e, "do {} while (0) macros should not be semicolon terminated\n",
+				     herectx));
+	} else if (MQ(e, "^\\+\\s*#\\s*define\\s+$Ident.*;\\s*$", dstat)) {
+		WARN(e, R_TRAILING_SEMICOLON,
+		     eng_cat(e, "macros should not use a trailing semicolon\n",
+			     macro_herectx(e, ctx)));
+	}
+}
+
 int seg_c_macros(struct eng *e)
 {
-	(void)e;
-	return SEG_GO;
+	const char *line = e->line;
+	size_t pos;
+
+	assign_in_if(e);
+	pos = trailing_statements(e);
+	after_brace(e);
+	camelcase(e, pos);
+
+	/* no spaces allowed after \ in define */
+	if (MQ(e, "\\#\\s*define.*\\\\\\s+$", line))
+		WARN(e, R_WHITESPACE_AFTER_LINE_CONTINUATION,
+		     eng_cat(e, "Whitespace after \\ makes next lines useless\n",
+			     e->herecurr));
+
+	/*
+	 * warn if <asm/foo.h> is #included and <linux/foo.h> is available
+	 * (INCLUDE_LINUX, ARCH_INCLUDE_LINUX): needs the tree, which
+	 * reviewbot never has (checkpatch.pl --no-tree skips it).
+	 */
+
+	if (!MQ(e, "/vmlinux.lds.h$", e->realfile.buf) &&
+	    M(e, "^.\\s*\\#\\s*define\\s*$Ident(\\()?", line)) {
+		/* M(): macro_complex() may read this $1 (see there) */
+		macro_complex(e);
+	} else if (!MQ(e, "^..*\\\\$", e->prevline) &&
+		   /* check for line continuations outside of #defines,
+		    * preprocessor #, and asm */
+		   !MQ(e, "^\\+\\s*\\#.*\\\\$", line) &&		/* preprocessor */
+		   !MQ(e, "^\\+.*\\b(__asm__|asm)\\b.*\\\\$", line) &&	/* asm */
+		   MQ(e, "^\\+.*\\\\$", line)) {
+		WARN(e, R_LINE_CONTINUATIONS,
+		     eng_cat(e, "Avoid unnecessary line continuations\n", e->herecurr));
+	}
+
+	if (!MQ(e, "/vmlinux.lds.h$", e->realfile.buf) &&
+	    MQ(e, "^.\\s*\\#\\s*define\\s+$Ident(\\()?", line))
+		macro_do_while(e);
+
+	return seg_c_macros2(e);
 }

@@ -1,0 +1,129 @@
+#!/bin/bash
+# make bench: reviewbot check against checkpatch.pl 6.1, measured in the
+# same run on the same inputs, printed as ratios.
+#
+#   per-patch   one process per corpus patch, as a developer runs it
+#               (start-up included), total wall time of all patches
+#   one-call    all corpus patches in one invocation
+#   peak RSS    the largest resident set of any one process
+#   10 MB       one big synthetic patch (a new file of real driver code
+#               repeated), and a 1 MB one, to show the cost stays linear
+#
+# Env: BENCH_ROUNDS (reviewbot rounds per measure, default 3; checkpatch.pl
+# runs once per measure, it is the slow side), CORPUS, REVIEWBOT.
+set -eu
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+corpus=${CORPUS:-$repo/../shared/corpus}
+rb=${REVIEWBOT:-$repo/reviewbot}
+rounds=${BENCH_ROUNDS:-3}
+work=$repo/build/bench
+mkdir -p "$work"
+
+bash "$repo/tests/compat/extract-checkpatch.sh" "$repo/build/kernel" >/dev/null
+cp=$repo/build/kernel/scripts/checkpatch.pl
+data=(--spelling-file="$repo/build/kernel/scripts/spelling.txt"
+	--const-structs-file="$repo/build/kernel/scripts/const_structs.checkpatch")
+mapfile -t patches < <(find "$corpus/patches" -maxdepth 1 -name '*.patch' | sort)
+n=${#patches[@]}
+export LC_ALL=C
+cd "$work"
+
+now() { date +%s.%N; }
+fsub() { python3 -c "print('%.3f' % ($1 - $2))"; }
+
+# per_patch CMD...: wall seconds to run CMD PATCH for every patch
+per_patch() {
+	local t0 t1 p
+	t0=$(now)
+	for p in "${patches[@]}"; do
+		"$@" "$p" >/dev/null 2>&1 || true
+	done
+	t1=$(now)
+	fsub "$t1" "$t0"
+}
+
+one_call() {
+	local t0 t1
+	t0=$(now)
+	"$@" "${patches[@]}" >/dev/null 2>&1 || true
+	t1=$(now)
+	fsub "$t1" "$t0"
+}
+
+# peak RSS (KiB) of the largest single process over the corpus
+peak_rss() {
+	local max=0 p r
+	for p in "${patches[@]}"; do
+		r=$(/usr/bin/time -f '%M' "$@" "$p" 2>&1 >/dev/null | tail -n 1)
+		[ "$r" -gt "$max" ] && max=$r
+	done
+	echo "$max"
+}
+
+min_of() { printf '%s\n' "$@" | sort -g | head -n 1; }
+
+echo "bench: $n corpus patches; checkpatch.pl once per measure, reviewbot best of $rounds"
+
+cp_pp=$(per_patch perl "$cp" --no-tree --show-types --color=never)
+rb_pp=()
+for _ in $(seq "$rounds"); do
+	rb_pp+=("$(per_patch "$rb" check --no-tree --show-types --color=never "${data[@]}")")
+done
+rb_pp_min=$(min_of "${rb_pp[@]}")
+
+cp_oc=$(one_call perl "$cp" --no-tree --show-types --color=never)
+rb_oc=()
+for _ in $(seq "$rounds"); do
+	rb_oc+=("$(one_call "$rb" check --no-tree --show-types --color=never "${data[@]}")")
+done
+rb_oc_min=$(min_of "${rb_oc[@]}")
+
+cp_rss=$(peak_rss perl "$cp" --no-tree --show-types --color=never)
+rb_rss=$(peak_rss "$rb" check --no-tree --show-types --color=never "${data[@]}")
+
+# big synthetic patches: a new file made of real driver code
+src=$(grep -l '^+++ b/drivers/.*\.c$' "${patches[@]}" | head -n 1)
+mkbig() {
+	local size=$1 out=$2 body=$work/body.c
+	grep '^+' "$src" | grep -v '^+++' | sed 's/^+//' >"$body"
+	{
+		printf 'From: Bench <bench@example.org>\nSubject: [PATCH] big\n\nBig.\n\nSigned-off-by: Bench <bench@example.org>\n---\n'
+		printf 'diff --git a/drivers/big/big.c b/drivers/big/big.c\nnew file mode 100644\n--- /dev/null\n+++ b/drivers/big/big.c\n'
+		local lines=0 tmp=$work/big.body
+		: >"$tmp"
+		while [ "$(stat -c %s "$tmp")" -lt "$size" ]; do
+			cat "$body" >>"$tmp"
+		done
+		lines=$(wc -l <"$tmp")
+		printf '@@ -0,0 +1,%d @@\n' "$lines"
+		sed 's/^/+/' "$tmp"
+	} >"$out"
+}
+mkbig 1000000 big1.patch
+mkbig 10000000 big10.patch
+t_one() { local t0 t1; t0=$(now); "$@" >/dev/null 2>&1 || true; t1=$(now); fsub "$t1" "$t0"; }
+cp_b1=$(t_one perl "$cp" --no-tree --show-types --color=never big1.patch)
+rb_b1=$(t_one "$rb" check --no-tree --show-types --color=never "${data[@]}" big1.patch)
+cp_b10=$(t_one perl "$cp" --no-tree --show-types --color=never big10.patch)
+rb_b10=$(t_one "$rb" check --no-tree --show-types --color=never "${data[@]}" big10.patch)
+rb_b10_rss=$(/usr/bin/time -f '%M' "$rb" check --no-tree "${data[@]}" big10.patch 2>&1 >/dev/null | tail -n 1)
+
+python3 - "$n" "$cp_pp" "$rb_pp_min" "$cp_oc" "$rb_oc_min" "$cp_rss" "$rb_rss" \
+	"$cp_b1" "$rb_b1" "$cp_b10" "$rb_b10" "$rb_b10_rss" <<'PY'
+import sys
+n = int(sys.argv[1])
+cp_pp, rb_pp, cp_oc, rb_oc = map(float, sys.argv[2:6])
+cp_rss, rb_rss = map(int, sys.argv[6:8])
+cp_b1, rb_b1, cp_b10, rb_b10 = map(float, sys.argv[8:12])
+rb_b10_rss = int(sys.argv[12])
+def row(name, a, b, unit):
+    r = a / b if b > 0 else float('inf')
+    print(f"{name:<28} checkpatch.pl {a:>10.3f} {unit:<4} reviewbot {b:>10.3f} {unit:<4} ratio {r:>8.1f}x")
+row("per patch, one process each", cp_pp / n * 1000, rb_pp / n * 1000, "ms")
+row("all patches, one call", cp_oc, rb_oc, "s")
+row("peak RSS", cp_rss / 1024, rb_rss / 1024, "MiB")
+row("1 MB patch", cp_b1, rb_b1, "s")
+row("10 MB patch", cp_b10, rb_b10, "s")
+print(f"{'linearity (10 MB / 1 MB)':<28} checkpatch.pl {cp_b10 / cp_b1:>10.1f}      reviewbot {rb_b10 / rb_b1:>10.1f}      (10.0 is linear)")
+print(f"{'reviewbot 10 MB peak RSS':<28} {rb_b10_rss / 1024:.1f} MiB")
+PY

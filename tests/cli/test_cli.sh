@@ -1,0 +1,72 @@
+#!/bin/bash
+# Command-line behaviour of reviewbot that checkpatch.pl has no reference
+# for: --json, --category, --list-types, errors and exit codes.
+set -u
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+rb=${REVIEWBOT:-$repo/reviewbot}
+ex=$repo/examples
+pass=0
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export HOME=$tmp LC_ALL=C
+
+ok() { pass=$((pass + 1)); echo "ok - $1"; }
+bad() { fail=$((fail + 1)); echo "not ok - $1"; }
+check() { if eval "$2"; then ok "$1"; else bad "$1"; fi; }
+
+# --json: one valid object per input, with categories and locations
+"$rb" check --no-tree --json "$ex"/0002-*.patch "$ex"/0003-*.patch >"$tmp/j" 2>"$tmp/e"; st=$?
+check "json exits 1 when findings" "[ $st -eq 1 ]"
+check "json is one object per input" "[ \$(wc -l <'$tmp/j') -eq 2 ]"
+check "json parses and carries type/severity/category/file/line/patch_line" "python3 - '$tmp/j' <<'PY'
+import json, sys
+objs = [json.loads(l) for l in open(sys.argv[1])]
+assert all(set(o) >= {'input', 'findings', 'errors', 'warnings', 'checks', 'lines_checked', 'clean'} for o in objs)
+f = [x for o in objs for x in o['findings']]
+assert f, 'no findings'
+cats = {'security', 'uapi', 'correctness', 'process', 'style'}
+for x in f:
+    assert set(x) == {'type', 'severity', 'category', 'file', 'line', 'patch_line', 'message'}, x
+    assert x['category'] in cats and x['severity'] in ('ERROR', 'WARNING', 'CHECK')
+tw = [x for x in f if x['type'] == 'TRAILING_WHITESPACE']
+assert tw and tw[0]['file'] == 'drivers/leds/leds-acme-lc4.c' and tw[0]['line'] == 68, tw
+ms = [x for x in f if x['type'] == 'MISSING_SIGN_OFF']
+assert ms and ms[0]['file'] is None and ms[0]['line'] is None, ms
+PY"
+
+# --category filters by the rule table's category
+"$rb" check --no-tree --json --category process "$ex"/0002-*.patch >"$tmp/j" 2>/dev/null
+check "category filter keeps only that category" "python3 -c \"
+import json,sys
+o=json.loads(open('$tmp/j').readline())
+assert o['findings'] and all(x['category']=='process' for x in o['findings'])\""
+"$rb" check --no-tree --category nonsense "$ex"/0002-*.patch >/dev/null 2>"$tmp/e"; st=$?
+check "unknown category is an error (exit 2)" "[ $st -eq 2 ] && grep -q 'unknown category' '$tmp/e'"
+
+# --list-types prints the whole rule table
+"$rb" check --list-types >"$tmp/l"; st=$?
+check "list-types exits 0" "[ $st -eq 0 ]"
+check "list-types lists every type with severity and category" \
+	"grep -qP '^\\d+\\tLONG_LINE\\tWARNING,CHECK\\tstyle\\t' '$tmp/l' && [ \$(grep -cP '^\\d+\\t' '$tmp/l') -gt 200 ]"
+
+# errors name the file; exit codes
+"$rb" check "$tmp/no-such.patch" >/dev/null 2>"$tmp/e"; st=$?
+check "missing file: exit 2 and names the file" "[ $st -eq 2 ] && grep -q 'no-such.patch' '$tmp/e'"
+"$rb" check --no-such-option x >/dev/null 2>"$tmp/e"; st=$?
+check "unknown option: exit 1 as checkpatch.pl (help to stderr)" "[ $st -eq 1 ] && grep -q 'unknown option' '$tmp/e'"
+"$rb" check --fix x >/dev/null 2>"$tmp/e"; st=$?
+check "--fix is refused" "[ $st -eq 2 ] && grep -q 'not supported' '$tmp/e'"
+"$rb" check --help >"$tmp/h"; st=$?
+check "check --help exits 0" "[ $st -eq 0 ] && grep -q -- '--json' '$tmp/h'"
+"$rb" --version >"$tmp/v"; st=$?
+check "--version" "[ $st -eq 0 ] && grep -q '^reviewbot ' '$tmp/v'"
+"$rb" frobnicate >/dev/null 2>&1; st=$?
+check "unknown command: exit 2" "[ $st -eq 2 ]"
+
+# abbreviations and negations as Getopt::Long takes them
+"$rb" check --no-tree --show-ty --noemacs --terse "$ex"/0003-*.patch >"$tmp/o" 2>&1
+check "abbreviated options" "grep -q 'ERROR:TRAILING_WHITESPACE' '$tmp/o'"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
