@@ -64,7 +64,7 @@ PROGRAM := reviewbot
 endif
 
 .PHONY: all check run compat bench clean install uninstall deps unit-tests \
-	golden-tests golden-verify cli-tests corpus-sanitize
+	golden-tests golden-verify cli-tests compat-floor corpus-sanitize
 
 all: $(PROGRAM)
 
@@ -83,7 +83,27 @@ $(BUILD)/obj/%.o: %.c $(DEPS_STAMP)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(PROGRAM): $(FRONT_OBJS) $(CHECKER_OBJS)
+# checkpatch.pl's patterns, compiled at build time (tools/mkpatterns.c):
+# the golden cases and examples reach every rule.
+PATTERN_INPUTS := $(sort $(wildcard tests/checker/*/in.patch examples/*.patch))
+MKPATTERNS := $(BUILD)/tools/mkpatterns
+PATTERNS_OBJ := $(BUILD)/gen/patterns.o
+
+$(MKPATTERNS): tools/mkpatterns.c $(BUILD)/obj/bot/fileio.o $(CHECKER_OBJS)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(PC_LIBS)
+
+$(BUILD)/gen/patterns.c: $(MKPATTERNS) $(PATTERN_INPUTS)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  GEN     $@")
+	$(Q)$(MKPATTERNS) $@ $(BUILD)/gen/patterns.bin $(PATTERN_INPUTS) 2>/dev/null
+
+$(PATTERNS_OBJ): $(BUILD)/gen/patterns.c
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(PROGRAM): $(FRONT_OBJS) $(CHECKER_OBJS) $(PATTERNS_OBJ)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PC_LIBS)
 
@@ -105,6 +125,12 @@ golden-tests: $(PROGRAM)
 golden-verify:
 	$(Q)bash tests/checker/run-golden.sh --verify-ref
 
+# agreement with checkpatch.pl 6.1 on the corpus may not fall below this
+COMPAT_FLOOR ?= 1.0
+compat-floor: $(PROGRAM)
+	$(Q)COMPAT_OUT=$(abspath $(BUILD))/compat-floor bash tests/compat/run.sh --floor $(COMPAT_FLOOR) | tail -n 4
+	$(Q)COMPAT_OUT=$(abspath $(BUILD))/compat-floor bash tests/compat/run.sh --strict --floor $(COMPAT_FLOOR) | tail -n 4
+
 cli-tests: $(PROGRAM)
 	$(Q)REVIEWBOT=$(abspath $(PROGRAM)) bash tests/cli/test_cli.sh
 
@@ -119,7 +145,7 @@ corpus-sanitize:
 ifeq ($(SANITIZE),1)
 check: unit-tests golden-tests cli-tests
 else
-check: unit-tests golden-tests cli-tests golden-verify corpus-sanitize
+check: unit-tests golden-tests cli-tests golden-verify compat-floor corpus-sanitize
 endif
 
 run: $(PROGRAM)

@@ -18,6 +18,7 @@
 #include "../checker/spelling.h"
 #include "fileio.h"
 #include "getopt_long.h"
+#include "patterns.h"
 #include "../checker/banned.h"
 
 #define CONF_MAX_ARGS 4096
@@ -267,7 +268,7 @@ int cmd_check(int argc, char **argv)
 	int terse = 0, showfile = 0, file = 0, strict = 0, show_types = 0;
 	int list = 0, mll = 100, mcdl = 4, tabsize = 8, summary = 1;
 	int mailback = 0, summary_file = 0, help = 0, json = 0, fix = 0;
-	int nocolor = 0, git = 0, codespell = 0;
+	int nocolor = 0, git = 0, codespell = 0, debug_patterns = 0;
 	char *color = NULL, *test_only = NULL, *category = NULL, *root = NULL;
 	char *codespellfile = NULL, *typedefsfile = NULL, *kconfig_prefix = NULL;
 	char *spellingfile = NULL, *conststructsfile = NULL;
@@ -312,6 +313,7 @@ int cmd_check(int argc, char **argv)
 		{ "json", GL_FLAG, &json, NULL, NULL },
 		{ "category", GL_STRING, NULL, &category, NULL },
 		{ "h|help|version", GL_SET, &help, NULL, NULL },
+		{ "debug-patterns", GL_SET, &debug_patterns, NULL, NULL },
 		{ NULL, 0, NULL, NULL, NULL },
 	};
 	struct sbuf conf;
@@ -370,6 +372,7 @@ int cmd_check(int argc, char **argv)
 	}
 
 	chk_opts_init(&o);
+	o.patterns = &reviewbot_patterns;
 	if (nocolor)
 		o.color = 0;
 	if (!color || !strcasecmp(color, "auto"))
@@ -621,6 +624,9 @@ int cmd_check(int argc, char **argv)
 			       "      them to the maintainer, see CHECKPATCH in MAINTAINERS.\n");
 	}
 	ret = exit_code;
+	if (debug_patterns && checker)
+		fprintf(stderr, "reviewbot check: %lu patterns compiled at run time\n",
+			chk_pattern_compiles(checker));
 out:
 out_noexit:
 	fflush(stdout);

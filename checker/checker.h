@@ -22,6 +22,7 @@
 #define CHK_MAX_REPORT		(64u << 20)	/* bytes of one report */
 
 struct chk_spelling;
+struct re_precompiled_set;
 
 struct chk_opts {
 	int strict;		/* --strict / --subjective: show CHECKs */
@@ -52,6 +53,8 @@ struct chk_opts {
 	/* extra typedef names (--typedefsfile) joined by '|', or NULL */
 	const char *typedefs;
 	const char *kconfig_prefix;	/* default "CONFIG_" */
+	/* patterns compiled at build time (re.h), or NULL */
+	const struct re_precompiled_set *patterns;
 };
 
 void chk_opts_init(struct chk_opts *o);
@@ -94,6 +97,14 @@ struct chk_checker *chk_new(const struct chk_opts *o);
 void chk_free(struct chk_checker *c);
 int chk_check(struct chk_checker *c, const char *name, const char *buf,
 	      size_t len, struct chk_result *res);
+/* For the build tool: every literal pattern the checker compiled so far,
+ * serialized (see re_export()). */
+int chk_export_patterns(struct chk_checker *c,
+			int (*cb)(void *arg, const char *text, int dyn,
+				  const unsigned char *bytes, size_t len),
+			void *arg);
+/* Patterns compiled at run time so far (not found precompiled). */
+unsigned long chk_pattern_compiles(const struct chk_checker *c);
 
 /*
  * Checks buf[0, len) with a checker of its own.  name is the file name checkpatch.pl prints

@@ -530,7 +530,21 @@ struct chk_checker *chk_new(const struct chk_opts *o)
 		chk_free(c);
 		return NULL;
 	}
+	re_use_precompiled(c->rc, o->patterns);
 	return c;
+}
+
+int chk_export_patterns(struct chk_checker *c,
+			int (*cb)(void *arg, const char *text, int dyn,
+				  const unsigned char *bytes, size_t len),
+			void *arg)
+{
+	return re_export(c->rc, cb, arg);
+}
+
+unsigned long chk_pattern_compiles(const struct chk_checker *c)
+{
+	return re_compiles(c->rc);
 }
 
 void chk_free(struct chk_checker *c)

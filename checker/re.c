@@ -48,6 +48,8 @@ struct re_ctx {
 	struct sbuf dyn[VDYN__COUNT];
 	struct sbuf all0;
 	char *typedefs_extra;	/* --typedefsfile words, '|'-joined */
+	const struct re_precompiled_set *pre;
+	unsigned long compiles, decodes;
 	unsigned gen;
 	char err[256];
 };
@@ -163,6 +165,8 @@ void re_ctx_free(struct re_ctx *rc)
 	free(rc->typedefs_extra);
 	free(rc);
 }
+
+static int is_interned(const struct re_ctx *rc, const char *p);
 
 /* ---- interpolation ---- */
 
@@ -326,6 +330,36 @@ static struct re_entry *tab_get(struct re_ctx *rc, const char *pat)
 	return &rc->tab[h];
 }
 
+/* The precompiled code of a literal pattern, when valid in this state. */
+static pcre2_code *precompiled(struct re_ctx *rc, const char *pat, int *dyn)
+{
+	const struct re_precompiled_set *set = rc->pre;
+	size_t lo = 0, hi;
+	pcre2_code *code = NULL;
+
+	/* the table was compiled with no learned words */
+	if (!set || rc->mods.n || rc->types.n || rc->typedefs_extra)
+		return NULL;
+	hi = set->n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = strcmp(set->v[mid].text, pat);
+
+		if (!c) {
+			if (pcre2_serialize_decode(&code, 1, set->v[mid].bytes, NULL) != 1)
+				return NULL;
+			*dyn = set->v[mid].dyn;
+			rc->decodes++;
+			return code;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
 static int compile_entry(struct re_ctx *rc, struct re_entry *e)
 {
 	struct sbuf sb;
@@ -336,6 +370,13 @@ static int compile_entry(struct re_ctx *rc, struct re_entry *e)
 	e->code = NULL;
 	e->jit = 0;
 	e->uses = 0;
+	e->code = precompiled(rc, e->pat, &dyn);
+	if (e->code) {
+		e->dyn = (unsigned char)dyn;
+		e->gen = rc->gen;
+		return 0;
+	}
+	rc->compiles++;
 	sbuf_init(&sb, RE_EXPAND_MAX);
 	if (expand_into(rc, e->pat, &sb, &dyn, 0)) {
 		sbuf_release(&sb);
@@ -727,4 +768,55 @@ int re_intern_trim(struct re_ctx *rc, size_t max)
 	}
 	rc->itabused = 0;
 	return 1;
+}
+
+void re_use_precompiled(struct re_ctx *rc, const struct re_precompiled_set *set)
+{
+	char ver[64];
+
+	/* serialized code is only valid for the library that wrote it */
+	if (set && set->pcre2_version &&
+	    pcre2_config(PCRE2_CONFIG_VERSION, ver) > 0 &&
+	    !strcmp(ver, set->pcre2_version))
+		rc->pre = set;
+	else
+		rc->pre = NULL;
+}
+
+unsigned long re_compiles(const struct re_ctx *rc)
+{
+	return rc->compiles;
+}
+
+int re_export(struct re_ctx *rc,
+	      int (*cb)(void *arg, const char *text, int dyn,
+			const unsigned char *bytes, size_t len),
+	      void *arg)
+{
+	size_t i;
+	int n = 0;
+
+	re_types_reset(rc);
+	for (i = 0; i < rc->tabsz; i++) {
+		struct re_entry *e = &rc->tab[i];
+		const pcre2_code *codes[1];
+		uint8_t *bytes;
+		PCRE2_SIZE size;
+		int ret;
+
+		if (!e->pat || !e->code || is_interned(rc, e->pat))
+			continue;
+		/* a pattern compiled with learned words: compile it afresh */
+		if (e->dyn && compile_entry(rc, e))
+			continue;
+		codes[0] = e->code;
+		if (pcre2_serialize_encode(codes, 1, &bytes, &size, NULL) != 1)
+			return -1;
+		ret = cb(arg, e->pat, e->dyn, bytes, size);
+		pcre2_serialize_free(bytes);
+		if (ret)
+			return -1;
+		n++;
+	}
+	return n;
 }

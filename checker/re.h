@@ -39,6 +39,40 @@ struct re_ctx *re_ctx_new(void);
 void re_ctx_free(struct re_ctx *rc);
 
 /*
+ * Patterns compiled ahead of time (tools/mkpatterns.c writes the table at
+ * build time): each entry is a pattern's literal text and its pcre2
+ * serialized code, compiled with no learned types.  Sorted by text
+ * (strcmp).  A pattern found here is decoded instead of compiled.
+ */
+struct re_precompiled {
+	const char *text;
+	const unsigned char *bytes;
+	unsigned int len;
+	unsigned char dyn;	/* interpolates the learned types */
+};
+
+struct re_precompiled_set {
+	const struct re_precompiled *v;
+	size_t n;
+	const char *pcre2_version;	/* the serialization must match */
+};
+
+void re_use_precompiled(struct re_ctx *rc, const struct re_precompiled_set *set);
+
+/*
+ * Calls cb for every literal (not interned) pattern compiled so far, with
+ * its code serialized as compiled without learned types.  For the build
+ * tool; returns the number exported or -1.
+ */
+int re_export(struct re_ctx *rc,
+	      int (*cb)(void *arg, const char *text, int dyn,
+			const unsigned char *bytes, size_t len),
+	      void *arg);
+
+/* Compiles so far, for tests and the benchmark. */
+unsigned long re_compiles(const struct re_ctx *rc);
+
+/*
  * Matches pat against s[0, n) starting at offset start.  Returns 1 on a
  * match (m filled when not NULL), 0 on none.  Errors (a bad pattern, a
  * match limit) count as no match and are kept: see re_error().

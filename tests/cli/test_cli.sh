@@ -68,5 +68,11 @@ check "unknown command: exit 2" "[ $st -eq 2 ]"
 "$rb" check --no-tree --show-ty --noemacs --terse "$ex"/0003-*.patch >"$tmp/o" 2>&1
 check "abbreviated options" "grep -q 'ERROR:TRAILING_WHITESPACE' '$tmp/o'"
 
+# checkpatch.pl's patterns come compiled with the binary: checking an
+# example compiles only the few patterns built from the patch's own words
+"$rb" check --no-tree --debug-patterns "$ex"/0001-*.patch >/dev/null 2>"$tmp/e"
+check "patterns are precompiled (few compiled at run time)" \
+	"n=\$(sed -n 's/.*: \\([0-9]*\\) patterns compiled at run time/\\1/p' '$tmp/e'); [ -n \"\$n\" ] && [ \"\$n\" -lt 40 ]"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
