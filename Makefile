@@ -97,7 +97,7 @@ $(MKPATTERNS): tools/mkpatterns.c $(BUILD)/obj/bot/fileio.o $(CHECKER_OBJS)
 $(BUILD)/gen/patterns.c: $(MKPATTERNS) $(PATTERN_INPUTS)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  GEN     $@")
-	$(Q)$(MKPATTERNS) $@ $(BUILD)/gen/patterns.bin $(PATTERN_INPUTS) 2>/dev/null
+	$(Q)$(MKPATTERNS) $@ $(BUILD)/gen/patterns.bin $(PATTERN_INPUTS)
 
 $(PATTERNS_OBJ): $(BUILD)/gen/patterns.c
 	@$(if $(Q),echo "  CC      $<")

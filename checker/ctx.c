@@ -540,94 +540,119 @@ void annotate_values(struct eng *e, const char *stream, char type,
 	var[slen] = '\0';
 
 	while (*cur) {
-		size_t adv;
+		size_t adv, rem = slen - (size_t)(cur - stream);
+		unsigned char c = (unsigned char)*cur;
+		int is_word = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
+
+/* each Perl branch matched against $cur, a new string of its own */
+#define AV(pat) re_find(e->rc, (pat), cur, rem, 0, &m)
 
 		if (!e->av_paren_type.len)
 			av_push(e, 'E');
-		if (re_match(e->rc, "^(\\s+)", cur, &m)) {
+		/*
+		 * The branches below are the Perl's if/elsif chain in its
+		 * order, only skipping the branches that cannot match the
+		 * token's first character (every $Type, $Modifier and $Ident
+		 * starts with a letter or '_'; learned words are identifiers).
+		 */
+		if (c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r') {
+			AV("^(\\s+)");
 			if (memchr(cur, '\n', re_end(&m, 1)) && e->av_preprocessor) {
 				type = av_pop(e);
 				e->av_preprocessor = 0;
 			}
-		} else if (re_match(e->rc, "^(\\(\\s*$Type\\s*)\\)", cur, &m) &&
+		} else if (c == '(' && AV("^(\\(\\s*$Type\\s*)\\)") &&
 			   e->av_pending == '_') {
 			av_push(e, type);
 			type = 'c';
-		} else if (re_match(e->rc, "^($Type)\\s*(?:$Ident|,|\\)|\\(|\\s*$)", cur, &m)) {
+		} else if (is_word && AV("^($Type)\\s*(?:$Ident|,|\\)|\\(|\\s*$)")) {
 			type = 'T';
-		} else if (re_match(e->rc, "^($Modifier)\\s*", cur, &m)) {
+		} else if (is_word && AV("^($Modifier)\\s*")) {
 			type = 'T';
-		} else if (re_match(e->rc, "^(\\#\\s*define\\s*$Ident)(\\(?)", cur, &m)) {
+		} else if (c == '#' && AV("^(\\#\\s*define\\s*$Ident)(\\(?)")) {
 			e->av_preprocessor = 1;
 			av_push(e, type);
 			if (re_end(&m, 2) > re_start(&m, 2))
 				e->av_pending = 'N';
 			type = 'E';
-		} else if (re_match(e->rc, "^(\\#\\s*(?:undef\\s*$Ident|include\\b))", cur, &m)) {
+		} else if (c == '#' && AV("^(\\#\\s*(?:undef\\s*$Ident|include\\b))")) {
 			e->av_preprocessor = 1;
 			av_push(e, type);
-		} else if (re_match(e->rc, "^(\\#\\s*(?:ifdef|ifndef|if))", cur, &m)) {
+		} else if (c == '#' && AV("^(\\#\\s*(?:ifdef|ifndef|if))")) {
 			e->av_preprocessor = 1;
 			av_push(e, type);
 			av_push(e, type);
 			type = 'E';
-		} else if (re_match(e->rc, "^(\\#\\s*(?:else|elif))", cur, &m)) {
+		} else if (c == '#' && AV("^(\\#\\s*(?:else|elif))")) {
 			e->av_preprocessor = 1;
 			av_push(e, e->av_paren_type.len ?
 				   e->av_paren_type.buf[e->av_paren_type.len - 1] : 0);
 			type = 'E';
-		} else if (re_match(e->rc, "^(\\#\\s*(?:endif))", cur, &m)) {
+		} else if (c == '#' && AV("^(\\#\\s*(?:endif))")) {
 			e->av_preprocessor = 1;
 			av_pop(e);
 			av_push(e, type);
 			type = 'E';
-		} else if (re_match(e->rc, "^(\\\\\\n)", cur, &m)) {
+		} else if (c == '\\' && AV("^(\\\\\\n)")) {
 			/* PRECONT */
-		} else if (re_match(e->rc, "^(__attribute__)\\s*\\(?", cur, &m)) {
+		} else if (is_word && AV("^(__attribute__)\\s*\\(?")) {
 			e->av_pending = type;
 			type = 'N';
-		} else if (re_match(e->rc, "^(sizeof)\\s*(\\()?", cur, &m)) {
+		} else if (is_word && AV("^(sizeof)\\s*(\\()?")) {
 			if (re_cap_defined(&m, 2))
 				e->av_pending = 'V';
 			type = 'N';
-		} else if (re_match(e->rc, "^(if|while|for)\\b", cur, &m)) {
+		} else if (is_word && AV("^(if|while|for)\\b")) {
 			e->av_pending = 'E';
 			type = 'N';
-		} else if (re_match(e->rc, "^(case)", cur, &m)) {
+		} else if (is_word && AV("^(case)")) {
 			e->av_pend_colon = 'C';
 			type = 'N';
-		} else if (re_match(e->rc, "^(return|else|goto|typeof|__typeof__)\\b", cur, &m)) {
+		} else if (is_word && AV("^(return|else|goto|typeof|__typeof__)\\b")) {
 			type = 'N';
-		} else if (re_match(e->rc, "^(\\()", cur, &m)) {
+		} else if (c == '(') {
+			m.ov[2] = 0;
+			m.ov[3] = 1;
 			av_push(e, e->av_pending);
 			e->av_pending = '_';
 			type = 'N';
-		} else if (re_match(e->rc, "^(\\))", cur, &m)) {
+		} else if (c == ')') {
 			char nt = av_pop(e);
 
+			m.ov[2] = 0;
+			m.ov[3] = 1;
 			if (nt != '_')
 				type = nt;
-		} else if (re_match(e->rc, "^($Ident)\\s*\\(", cur, &m)) {
+		} else if (is_word && AV("^($Ident)\\s*\\(")) {
 			type = 'V';
 			e->av_pending = 'V';
-		} else if (re_match(e->rc, "^($Ident\\s*):(?:\\s*\\d+\\s*(,|=|;))?", cur, &m)) {
+		} else if (is_word && AV("^($Ident\\s*):(?:\\s*\\d+\\s*(,|=|;))?")) {
 			if ((re_cap_defined(&m, 2) && type == 'C') || type == 'T')
 				e->av_pend_colon = 'B';
 			else if (type == 'E')
 				e->av_pend_colon = 'L';
 			type = 'V';
-		} else if (re_match(e->rc, "^($Ident|$Constant)", cur, &m)) {
+		} else if ((is_word || (c >= '0' && c <= '9') || c == '.') &&
+			   AV("^($Ident|$Constant)")) {
 			type = 'V';
-		} else if (re_match(e->rc, "^($Assignment)", cur, &m)) {
+		} else if (!is_word && AV("^($Assignment)")) {
 			type = 'N';
-		} else if (re_match(e->rc, "^(;|{|})", cur, &m)) {
+		} else if (c == ';' || c == '{' || c == '}') {
+			m.ov[2] = 0;
+			m.ov[3] = 1;
 			type = 'E';
 			e->av_pend_colon = 'O';
-		} else if (re_match(e->rc, "^(,)", cur, &m)) {
+		} else if (c == ',') {
+			m.ov[2] = 0;
+			m.ov[3] = 1;
 			type = 'C';
-		} else if (re_match(e->rc, "^(\\?)", cur, &m)) {
+		} else if (c == '?') {
+			m.ov[2] = 0;
+			m.ov[3] = 1;
 			type = 'N';
-		} else if (re_match(e->rc, "^(:)", cur, &m)) {
+		} else if (c == ':') {
+			m.ov[2] = 0;
+			m.ov[3] = 1;
 			if (rlen < slen)
 				var[rlen] = e->av_pend_colon;
 			if (e->av_pend_colon == 'C' || e->av_pend_colon == 'L')
@@ -635,28 +660,30 @@ void annotate_values(struct eng *e, const char *stream, char type,
 			else
 				type = 'N';
 			e->av_pend_colon = 'O';
-		} else if (re_match(e->rc, "^(\\[)", cur, &m)) {
+		} else if (c == '[') {
+			m.ov[2] = 0;
+			m.ov[3] = 1;
 			type = 'N';
-		} else if (re_match(e->rc, "^(-(?![->])|\\+(?!\\+)|\\*|\\&\\&|\\&)", cur, &m)) {
+		} else if ((c == '-' || c == '+' || c == '*' || c == '&') &&
+			   AV("^(-(?![->])|\\+(?!\\+)|\\*|\\&\\&|\\&)")) {
 			char variant = type == 'V' ? 'B' : 'U';
 
 			if (rlen < slen)
 				var[rlen] = variant;
 			type = 'N';
-		} else if (re_match(e->rc, "^($Operators)", cur, &m)) {
+		} else if (!is_word && AV("^($Operators)")) {
 			size_t n;
 			const char *op = re_cap(&m, 1, &n);
 
 			if (!(n == 2 && (!memcmp(op, "++", 2) || !memcmp(op, "--", 2))))
 				type = 'N';
-		} else if (re_match(e->rc, "(^.)", cur, &m)) {
-			/* C */
 		} else {
-			/* only a newline can get here (. does not match it);
-			 * Perl would loop: take it as one character */
+			/* (^.): any one byte ('.' does not match a newline, but
+			 * a newline is white space and never gets here) */
 			m.ov[2] = 0;
 			m.ov[3] = 1;
 		}
+#undef AV
 		adv = re_end(&m, 1) - re_start(&m, 1);
 		if (adv == 0)
 			adv = 1;	/* never stall on an empty match */

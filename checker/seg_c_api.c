@@ -504,7 +504,10 @@ int seg_c_api(struct eng *e)
 		    eng_cat(e, "architecture specific defines should be avoided\n", e->herecurr));
 
 	/* check that the storage class is not after a type */
-	if (M(e, "\\b($Type)\\s+($Storage)\\b", line))
+	/* (cheap test first: $Storage must be there literally) */
+	if ((strstr(line, "extern") || strstr(line, "static") ||
+	     strstr(line, "asmlinkage")) &&
+	    M(e, "\\b($Type)\\s+($Storage)\\b", line))
 		WARN(e, R_STORAGE_CLASS,
 		     eng_printf(e, "storage class '%s' should be located before type '%s'\n%s",
 				eng_cap(e, 2), eng_cap(e, 1), e->herecurr));
@@ -520,8 +523,9 @@ int seg_c_api(struct eng *e)
 
 	/* check the location of the inline attribute, that it is between
 	 * storage class and type. */
-	if (MQ(e, "\\b$Type\\s+$Inline\\b", line) ||
-	    MQ(e, "\\b$Inline\\s+$Storage\\b", line))
+	if (strstr(line, "inline") &&	/* every $Inline spells it */
+	    (MQ(e, "\\b$Type\\s+$Inline\\b", line) ||
+	     MQ(e, "\\b$Inline\\s+$Storage\\b", line)))
 		ERROR(e, R_INLINE_LOCATION,
 		      eng_cat(e, "inline keyword should sit between storage class and type\n",
 			      e->herecurr));
@@ -537,9 +541,10 @@ int seg_c_api(struct eng *e)
 	check_attributes(e);
 
 	/* Check for __attribute__ weak, or __weak declarations (may have link issues) */
-	if (MQ(e, "(?:$Declare|$DeclareMisordered)\\s*$Ident\\s*$balanced_parens\\s*(?:$Attribute)?\\s*;", line) &&
-	    (MQ(e, "\\b__attribute__\\s*\\(\\s*\\(.*\\bweak\\b", line) ||
-	     MQ(e, "\\b__weak\\b", line)))
+	/* (the cheap tests first: no side effects, same result) */
+	if ((MQ(e, "\\b__attribute__\\s*\\(\\s*\\(.*\\bweak\\b", line) ||
+	     MQ(e, "\\b__weak\\b", line)) &&
+	    MQ(e, "(?:$Declare|$DeclareMisordered)\\s*$Ident\\s*$balanced_parens\\s*(?:$Attribute)?\\s*;", line))
 		ERROR(e, R_WEAK_DECLARATION,
 		      eng_cat(e, "Using weak declarations can have unintended link defects\n",
 			      e->herecurr));

@@ -171,6 +171,10 @@ int main(int argc, char **argv)
 	if (fclose(out))
 		return 1;
 	fprintf(stderr, "mkpatterns: %zu patterns, %zu bytes\n", p.n, p.off);
+	for (k = 0; k < p.n; k++)
+		free(p.v[k].text);
+	free(p.v);
+	free(argv[2]);
 	chk_free(c);
 	return 0;
 }
