@@ -419,7 +419,14 @@ static void process_lines(struct eng *e)
 		e->linenr++;
 		e->line = e->lines[i];
 		e->rawline = e->rawlines[i];
-		e->sline = eng_subst(e, "$;", " ", e->line, 1);
+		{
+			/* $sline = $line with s/$;/ /g */
+			char *sl = eng_strdup(e, e->line), *q;
+
+			for (q = sl; (q = strchr(q, '\x1c')); q++)
+				*q = ' ';
+			e->sline = sl;
+		}
 		e->raw_comment = get_raw_comment(e, e->line, e->rawline);
 		e->has_stat = 0;
 

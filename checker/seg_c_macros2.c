@@ -357,7 +357,8 @@ static void logging(struct eng *e)
 	}
 
 	/* check for mask then right shift without a parentheses */
-	if (M(e, "$LvalOrFunc\\s*\\&\\s*($LvalOrFunc)\\s*>>", line) &&
+	if (strstr(line, ">>") && strchr(line, '&') &&	/* needed to match */
+	    M(e, "$LvalOrFunc\\s*\\&\\s*($LvalOrFunc)\\s*>>", line) &&
 	    !MQ(e, "^\\&", eng_cap(e, 4)))	/* $LvalOrFunc may be &foo, ignore if so */
 		WARN(e, R_MASK_THEN_SHIFT,
 		     eng_cat(e, "Possible precedence defect with mask then right shift - may need parentheses\n",
@@ -368,7 +369,7 @@ static void logging(struct eng *e)
 		size_t len = strlen(line), pos = 0;
 		struct re_m m;
 
-		while (pos <= len &&
+		while (pos <= len && strstr(line, "NULL") &&	/* needed to match */
 		       re_find(e->rc, "\\b$LvalOrFunc\\s*(==|\\!=)\\s*NULL\\b",
 			       line, len, pos, &m)) {
 			size_t n4;

@@ -264,7 +264,10 @@ int seg_c_ops2(struct eng *e)
 	 *	only fix matches surrounded by parentheses to avoid incorrect
 	 *	conversions like "FOO < baz() + 5" being "misfixed" to
 	 *	"baz() > FOO + 5" */
-	if (M(e, "^\\+(.*)\\b($Constant|[A-Z_][A-Z0-9_]*)\\s*($Compare)\\s*($LvalOrFunc)",
+	/* ($Compare needs one of these: a failed test means no match) */
+	if ((strchr(line, '<') || strchr(line, '>') || strstr(line, "==") ||
+	     strstr(line, "!=")) &&
+	    M(e, "^\\+(.*)\\b($Constant|[A-Z_][A-Z0-9_]*)\\s*($Compare)\\s*($LvalOrFunc)",
 	      line)) {
 		char *lead = eng_cap(e, 1);
 		char *to = eng_cap(e, 4);

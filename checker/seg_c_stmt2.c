@@ -94,6 +94,16 @@ static void export_symbol(struct eng *e)
 			     e->herecurr));
 }
 
+/* A cheap necessary condition of /(?:\.|->)\s*$/ */
+static int ends_in_deref(const char *s)
+{
+	size_t n = strlen(s);
+
+	while (n && strchr(" \t\n\r\f\v", s[n - 1]))
+		n--;
+	return n && (s[n - 1] == '.' || (s[n - 1] == '>' && n > 1 && s[n - 2] == '-'));
+}
+
 /* "* goes on variable not on type" */
 static void pointer_location(struct eng *e)
 {
@@ -289,7 +299,8 @@ int seg_c_stmt2(struct eng *e)
 	}
 
 	/* check for dereferences that span multiple lines */
-	if (MQ(e, "^\\+.*$Lval\\s*(?:\\.|->)\\s*$", prevline) &&
+	if (ends_in_deref(prevline) &&
+	    MQ(e, "^\\+.*$Lval\\s*(?:\\.|->)\\s*$", prevline) &&
 	    MQ(e, "^\\+\\s*(?!\\#\\s*(?!define\\s+|if))\\s*$Lval", line)) {
 		char *ref = "";
 
@@ -305,7 +316,10 @@ int seg_c_stmt2(struct eng *e)
 
 	/* check for declarations of signed or unsigned without int */
 	pos = 0;
-	while (next_match(e, "\\b($Declare)\\s*(?!char\\b|short\\b|int\\b|long\\b)\\s*($Ident)?\\s*[=,;\\[\\)\\(]",
+	/* only a bare "signed"/"unsigned" is reported; the loop's matches
+	 * are its own, so skipping it changes nothing else */
+	while (strstr(line, "signed") &&
+	       next_match(e, "\\b($Declare)\\s*(?!char\\b|short\\b|int\\b|long\\b)\\s*($Ident)?\\s*[=,;\\[\\)\\(]",
 			  line, &pos, &m)) {
 		const char *type = mcap(e, &m, 1);
 		struct re_m m2;
@@ -441,7 +455,9 @@ int seg_c_stmt2(struct eng *e)
 	}
 
 	/* check for function declarations without arguments like "int foo()" */
-	if (M(e, "(\\b$Type\\s*$Ident)\\s*\\(\\s*\\)", line)) {
+	/* (a failed cheap test means the full match fails too) */
+	if (MQ(e, "\\(\\s*\\)", line) &&
+	    M(e, "(\\b$Type\\s*$Ident)\\s*\\(\\s*\\)", line)) {
 		const char *f = eng_cap(e, 1);
 
 		ERROR(e, R_FUNCTION_WITHOUT_ARGS,
@@ -521,9 +537,9 @@ int seg_c_stmt2(struct eng *e)
 
 	/* function brace can't be on same line, except for #defines of do
 	 * while, or if closed on same line */
-	if (MQ(e, "$Type\\s*$Ident\\s*$balanced_parens\\s*\\{", sline) &&
-	    !MQ(e, "\\#\\s*define\\b.*do\\s*\\{", sline) &&
-	    !strchr(sline, '}'))
+	if (!strchr(sline, '}') && strchr(sline, '{') &&
+	    MQ(e, "$Type\\s*$Ident\\s*$balanced_parens\\s*\\{", sline) &&
+	    !MQ(e, "\\#\\s*define\\b.*do\\s*\\{", sline))
 		ERROR(e, R_OPEN_BRACE,
 		      eng_cat(e, "open brace '{' following function definitions go on the next line\n",
 			      e->herecurr));
