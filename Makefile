@@ -101,7 +101,7 @@ $(BUILD)/gen/patterns.c: $(MKPATTERNS) $(PATTERN_INPUTS)
 
 $(PATTERNS_OBJ): $(BUILD)/gen/patterns.c
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(ALL_CFLAGS) -I. -c -o $@ $<
 
 $(PROGRAM): $(FRONT_OBJS) $(CHECKER_OBJS) $(PATTERNS_OBJ)
 	@$(if $(Q),echo "  LD      $@")
