@@ -463,6 +463,7 @@ int cmd_check(int argc, char **argv)
 	if (kconfig_prefix)
 		o.kconfig_prefix = kconfig_prefix;
 	o.strict = strict;
+	o.verbose = verbose;
 	o.file = file;
 	o.max_line_length = mll;
 	o.min_conf_desc_length = mcdl;

@@ -46,6 +46,7 @@ struct chk_opts {
 	unsigned categories;	/* bit per enum rule_cat; 0: all */
 	int ignore_c99_comment_tolerance; /* --ignore C99_COMMENT_TOLERANCE */
 	const char *test_only;	/* --test-only: only messages containing it */
+	int verbose;		/* explain each type once, after its first report */
 	/* misspellings (checker/spelling.h), built once by the caller; NULL: none */
 	const struct chk_spelling *spelling;
 	/* checkpatch.pl's $const_structs: struct names joined by '|', or NULL */

@@ -143,6 +143,7 @@ struct eng {
 	int emitted_corrupt;
 
 	int in_loop;		/* inside the per-line loop: reports carry #N */
+	unsigned char explained[RULE__COUNT];	/* --verbose: type explained */
 	int failed;		/* a limit was hit: stop */
 };
 

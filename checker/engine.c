@@ -518,6 +518,16 @@ int eng_report(struct eng *e, enum rule_sev sev, enum rule_id id,
 			}
 		}
 	}
+	/*
+	 * checkpatch.pl --verbose appends the type's text from the kernel's
+	 * Documentation/dev-tools/checkpatch.rst; reviewbot has no tree and
+	 * explains with the rule table's description instead.
+	 */
+	if (e->o->verbose && !e->explained[id]) {
+		e->explained[id] = 1;
+		sbuf_addstr(&out, rule_table[id].desc);
+		sbuf_addstr(&out, "\n\n");
+	}
 	if (e->o->terse) {
 		const char *l1 = memchr(out.buf, '\n', out.len);
 

@@ -68,6 +68,11 @@ check "unknown command: exit 2" "[ $st -eq 2 ]"
 "$rb" check --no-tree --show-ty --noemacs --terse "$ex"/0003-*.patch >"$tmp/o" 2>&1
 check "abbreviated options" "grep -q 'ERROR:TRAILING_WHITESPACE' '$tmp/o'"
 
+# --verbose explains each type once, after its first report
+"$rb" check --no-tree -v "$ex"/0003-*.patch >"$tmp/o" 2>&1
+check "verbose explains SPACING once" \
+	"[ \$(grep -c '^spaces around operators' '$tmp/o') -eq 1 ] && [ \$(grep -c 'ERROR: space required' '$tmp/o') -ge 2 ]"
+
 # checkpatch.pl's patterns come compiled with the binary: checking an
 # example compiles only the few patterns built from the patch's own words
 "$rb" check --no-tree --debug-patterns "$ex"/0001-*.patch >/dev/null 2>"$tmp/e"
