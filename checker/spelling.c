@@ -241,25 +241,31 @@ static int set_entry(struct chk_spelling *sp, const char *key, size_t klen,
 	return 0;
 }
 
+/* The separators are two bytes ("||", "->"): memchr for the first. */
 static const char *find_str(const char *s, size_t n, const char *what)
 {
-	size_t w = strlen(what), i;
+	const char *p = s, *end = s + n;
 
-	for (i = 0; i + w <= n; i++)
-		if (!memcmp(s + i, what, w))
-			return s + i;
+	while (p + 1 < end && (p = memchr(p, what[0], (size_t)(end - p - 1)))) {
+		if (p[1] == what[1])
+			return p;
+		p++;
+	}
 	return NULL;
 }
 
-/* /, disabled/i */
+/* /, disabled/i: only a comma can start it */
 static int says_disabled(const char *s, size_t n)
 {
 	static const char dis[] = ", disabled";
-	size_t i;
+	const char *p = s, *end = s + n;
 
-	for (i = 0; i + sizeof(dis) - 1 <= n; i++)
-		if (eq_fold(s + i, dis, sizeof(dis) - 1))
+	while ((p = memchr(p, ',', (size_t)(end - p)))) {
+		if ((size_t)(end - p) >= sizeof(dis) - 1 &&
+		    eq_fold(p, dis, sizeof(dis) - 1))
 			return 1;
+		p++;
+	}
 	return 0;
 }
 
