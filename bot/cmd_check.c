@@ -65,6 +65,9 @@ static void check_usage(FILE *f)
 	      "  --typedefsfile=FILE        more type names, one per line\n"
 	      "  --kconfig-prefix=WORD      Kconfig symbol prefix (default CONFIG_)\n"
 	      "  --json                     one JSON object per input, one per line\n"
+	      "  --extra, --no-extra        reviewbot's own security, user-space interface\n"
+	      "                             and process checks (default: on with --json\n"
+	      "                             or --category, off otherwise)\n"
 	      "  --category LIST            only these categories: security, uapi,\n"
 	      "                             correctness, process, style\n"
 	      "  -h, --help, --version      display this help and exit\n"
@@ -268,7 +271,7 @@ int cmd_check(int argc, char **argv)
 	int terse = 0, showfile = 0, file = 0, strict = 0, show_types = 0;
 	int list = 0, mll = 100, mcdl = 4, tabsize = 8, summary = 1;
 	int mailback = 0, summary_file = 0, help = 0, json = 0, fix = 0;
-	int nocolor = 0, git = 0, codespell = 0, debug_patterns = 0;
+	int nocolor = 0, git = 0, codespell = 0, debug_patterns = 0, extra = -1;
 	char *color = NULL, *test_only = NULL, *category = NULL, *root = NULL;
 	char *codespellfile = NULL, *typedefsfile = NULL, *kconfig_prefix = NULL;
 	char *spellingfile = NULL, *conststructsfile = NULL;
@@ -311,6 +314,7 @@ int cmd_check(int argc, char **argv)
 		{ "spelling-file", GL_STRING, NULL, &spellingfile, NULL },
 		{ "const-structs-file", GL_STRING, NULL, &conststructsfile, NULL },
 		{ "json", GL_FLAG, &json, NULL, NULL },
+		{ "extra", GL_FLAG, &extra, NULL, NULL },
 		{ "category", GL_STRING, NULL, &category, NULL },
 		{ "h|help|version", GL_SET, &help, NULL, NULL },
 		{ "debug-patterns", GL_SET, &debug_patterns, NULL, NULL },
@@ -464,6 +468,9 @@ int cmd_check(int argc, char **argv)
 		o.kconfig_prefix = kconfig_prefix;
 	o.strict = strict;
 	o.verbose = verbose;
+	/* reviewbot's own checks: on for the machine formats, where no
+	 * checkpatch.pl output is being imitated */
+	o.extra = extra >= 0 ? extra : (json || category != NULL);
 	o.file = file;
 	o.max_line_length = mll;
 	o.min_conf_desc_length = mcdl;

@@ -47,6 +47,13 @@ struct chk_opts {
 	int ignore_c99_comment_tolerance; /* --ignore C99_COMMENT_TOLERANCE */
 	const char *test_only;	/* --test-only: only messages containing it */
 	int verbose;		/* explain each type once, after its first report */
+	/*
+	 * reviewbot's own checks (security, user-space interface, process;
+	 * checker/review.c) beyond checkpatch.pl's.  Off by default so the
+	 * text output stays checkpatch.pl's; the CLI turns it on with
+	 * --extra, --json and --category.
+	 */
+	int extra;
 	/* misspellings (checker/spelling.h), built once by the caller; NULL: none */
 	const struct chk_spelling *spelling;
 	/* checkpatch.pl's $const_structs: struct names joined by '|', or NULL */

@@ -144,6 +144,9 @@ struct eng {
 
 	int in_loop;		/* inside the per-line loop: reports carry #N */
 	unsigned char explained[RULE__COUNT];	/* --verbose: type explained */
+	struct rv_uapi *rv_uapi;		/* review.c modules' state */
+	struct rv_security *rv_security;
+	struct rv_process *rv_process;
 	int failed;		/* a limit was hit: stop */
 };
 
@@ -263,6 +266,29 @@ int lineset_has(const struct lineset *s, long v);
 int lineset_add(struct lineset *s, long v);
 void lineset_clear(struct lineset *s);
 void lineset_release(struct lineset *s);
+
+/*
+ * reviewbot's own checks (review.c), with opts.extra: review_line() sees
+ * every line right after seg_commit (commit message, every file type,
+ * removed lines too: each module picks what it needs), review_final()
+ * runs after the last line.  Each module keeps its state behind its
+ * pointer below and frees it in review_release().
+ */
+struct rv_uapi;
+struct rv_security;
+struct rv_process;
+void review_line(struct eng *e);
+void review_final(struct eng *e);
+void review_release(struct eng *e);
+void rv_uapi_line(struct eng *e);
+void rv_uapi_final(struct eng *e);
+void rv_uapi_release(struct eng *e);
+void rv_security_line(struct eng *e);
+void rv_security_final(struct eng *e);
+void rv_security_release(struct eng *e);
+void rv_process_line(struct eng *e);
+void rv_process_final(struct eng *e);
+void rv_process_release(struct eng *e);
 
 /* The segments, in checkpatch.pl's order. */
 int seg_commit(struct eng *e);		/* commit message and mail headers */

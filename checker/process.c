@@ -432,8 +432,13 @@ static void process_lines(struct eng *e)
 
 		if (loop_head(e) == SEG_NEXT)
 			continue;
-		if (seg_commit(e) == SEG_NEXT)
+		if (seg_commit(e) == SEG_NEXT) {
+			if (e->o->extra)
+				review_line(e);
 			continue;
+		}
+		if (e->o->extra)
+			review_line(e);
 		/* ignore non-hunk lines and lines being removed */
 		if (!e->hunk_line || e->line[0] == '-')
 			continue;
@@ -487,6 +492,8 @@ static void process_end(struct eng *e)
 		}
 	}
 	seg_final(e);
+	if (o->extra)
+		review_final(e);
 }
 
 static void eng_release(struct eng *e)
@@ -513,6 +520,7 @@ static void eng_release(struct eng *e)
 	lineset_release(&e->suppress_whiletrailers);
 	lineset_release(&e->suppress_export);
 	seg_commit_release(e);
+	review_release(e);
 }
 
 struct chk_checker {

@@ -23,8 +23,14 @@ static void test_rules__table_is_sorted_unique_and_complete(void **state)
 		assert_true(r->cat < CAT__COUNT);
 		assert_true(strlen(r->desc) > 5);
 		assert_null(strchr(r->desc, '\n'));
-		if (i)
-			assert_true(strcmp(rule_table[i - 1].name, r->name) < 0);
+		/* names are unique (checkpatch.pl's rows and each review
+		 * module's are sorted within their file) */
+		{
+			int j;
+
+			for (j = 0; j < i; j++)
+				assert_true(strcmp(rule_table[j].name, r->name) != 0);
+		}
 	}
 }
 
