@@ -14,6 +14,7 @@
 					 * JIT costs ~100x a compile, worth it
 					 * only for big inputs */
 #define RE_MATCH_LIMIT	5000000		/* backtracking steps per match */
+#define RE_MATCH_LIMIT_RETRY 200000000	/* ... for the one retry */
 #define RE_EXPAND_MAX	(4u << 20)	/* bytes of one expanded pattern */
 #define RE_MAX_WORDS	4096		/* learned types or modifiers per file */
 
@@ -433,6 +434,18 @@ int re_find(struct re_ctx *rc, const char *pat, const char *s, size_t n,
 	if (rc2 == PCRE2_ERROR_JIT_STACKLIMIT)
 		rc2 = pcre2_match(code, (PCRE2_SPTR)s, n, start,
 				  PCRE2_NO_JIT, rc->md, rc->mctx);
+	if (rc2 == PCRE2_ERROR_MATCHLIMIT) {
+		/*
+		 * Perl's engine prunes some searches that pcre2 walks in full;
+		 * a few of checkpatch.pl's patterns need more steps here on
+		 * long statements.  Retry once with a far larger budget before
+		 * calling it an error (the budget still bounds hostile input).
+		 */
+		pcre2_set_match_limit(rc->mctx, RE_MATCH_LIMIT_RETRY);
+		rc2 = pcre2_match(code, (PCRE2_SPTR)s, n, start, PCRE2_NO_JIT,
+				  rc->md, rc->mctx);
+		pcre2_set_match_limit(rc->mctx, RE_MATCH_LIMIT);
+	}
 	if (rc2 == PCRE2_ERROR_NOMATCH)
 		return 0;
 	if (rc2 < 0) {
