@@ -550,7 +550,13 @@ int seg_c_api(struct eng *e)
 			      e->herecurr));
 
 	/* check for c99 types like uint8_t used outside of uapi/ and tools/ */
-	if (!MQ(e, "\\binclude/uapi/", realfile) &&
+	/*
+	 * Only a CHECK, and only for a $typeC99Typedefs word (every one has
+	 * "int" and "_t"): without those the match can change nothing but
+	 * $1, and no later check reads $1 before matching on its own.
+	 */
+	if (e->check && strstr(line, "int") && strstr(line, "_t") &&
+	    !MQ(e, "\\binclude/uapi/", realfile) &&
 	    !MQ(e, "\\btools/", realfile) &&
 	    M(e, "\\b($Declare)\\s*$Ident\\s*[=;,\\[]", line)) {
 		char *type = eng_cap(e, 1);
