@@ -64,9 +64,9 @@ PROGRAM := reviewbot
 endif
 
 .PHONY: all check run compat bench clean install uninstall deps unit-tests \
-	golden-tests golden-verify cli-tests compat-floor corpus-sanitize
+	golden-tests golden-verify cli-tests man-tests compat-floor corpus-sanitize man
 
-all: $(PROGRAM)
+all: $(PROGRAM) $(RULES_MAN)
 
 # Install what the build needs when it is missing (the README's commands
 # work on a fresh machine).
@@ -102,6 +102,28 @@ $(BUILD)/gen/patterns.c: $(MKPATTERNS) $(PATTERN_INPUTS)
 $(PATTERNS_OBJ): $(BUILD)/gen/patterns.c
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(ALL_CFLAGS) -I. -c -o $@ $<
+
+# reviewbot-rules(7), generated from the rule table
+MKRULESMAN := $(BUILD)/tools/mkrulesman
+RULES_MAN := $(BUILD)/man/reviewbot-rules.7
+
+$(MKRULESMAN): tools/mkrulesman.c $(BUILD)/obj/checker/rules.o
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS)
+
+$(RULES_MAN): $(MKRULESMAN)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  GEN     $@")
+	$(Q)$(MKRULESMAN) "$$(sed -n 's/.*REVIEWBOT_VERSION "\(.*\)"/\1/p' bot/version.h)" >$@
+
+man: $(RULES_MAN)
+
+# the man pages render without a groff warning
+man-tests: $(RULES_MAN)
+	$(Q)out=$$(LC_ALL=C groff -man -Tutf8 -ww -z $(RULES_MAN) 2>&1); \
+		if [ -n "$$out" ]; then echo "$$out"; echo "man pages: 0 passed, 1 failed"; exit 1; fi; \
+		echo "man pages: 1 passed, 0 failed"
 
 $(PROGRAM): $(FRONT_OBJS) $(CHECKER_OBJS) $(PATTERNS_OBJ)
 	@$(if $(Q),echo "  LD      $@")
@@ -143,9 +165,9 @@ corpus-sanitize:
 		--const-structs-file=$(abspath $(BUILD)/kernel/scripts/const_structs.checkpatch)
 
 ifeq ($(SANITIZE),1)
-check: unit-tests golden-tests cli-tests
+check: unit-tests golden-tests cli-tests man-tests
 else
-check: unit-tests golden-tests cli-tests golden-verify compat-floor corpus-sanitize
+check: unit-tests golden-tests cli-tests man-tests golden-verify compat-floor corpus-sanitize
 endif
 
 run: $(PROGRAM)
@@ -163,7 +185,7 @@ bench: $(PROGRAM)
 clean:
 	rm -rf $(BUILD) reviewbot
 
-install: $(PROGRAM)
+install: $(PROGRAM) $(RULES_MAN)
 	install -d $(DESTDIR)$(BINDIR)
 	install -m 0755 $(PROGRAM) $(DESTDIR)$(BINDIR)/reviewbot
 

@@ -23,6 +23,13 @@ static void test_rules__table_is_sorted_unique_and_complete(void **state)
 		assert_true(r->cat < CAT__COUNT);
 		assert_true(strlen(r->desc) > 5);
 		assert_null(strchr(r->desc, '\n'));
+		/* plain ASCII: the descriptions go into a man page as they are */
+		{
+			const unsigned char *p;
+
+			for (p = (const unsigned char *)r->desc; *p; p++)
+				assert_true(*p >= 32 && *p < 127);
+		}
 		/* names are unique (checkpatch.pl's rows and each review
 		 * module's are sorted within their file) */
 		{
