@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The report formats: checkpatch.pl's text, and one JSON object per input. */
 #include "checker.h"
+#include "readiness.h"
 
 #include <string.h>
 
@@ -119,7 +120,6 @@ void chk_format_json(const struct chk_opts *o, const struct chk_result *res,
 {
 	size_t i;
 
-	(void)o;
 	sbuf_addstr(out, "{\"input\":");
 	json_text(out, filename);
 	sbuf_addstr(out, ",\"findings\":[");
@@ -155,6 +155,27 @@ void chk_format_json(const struct chk_opts *o, const struct chk_result *res,
 		  "\"lines_checked\":%ld,\"clean\":%s,\"is_patch\":%s",
 		  res->errors, res->warnings, res->checks, res->lines_checked,
 		  res->clean ? "true" : "false", res->is_patch ? "true" : "false");
+	if (o->extra) {
+		/* merge readiness: each criterion's state and the indexes
+		 * (into "findings") of the findings behind a concern */
+		struct chk_readiness r;
+		int c;
+
+		chk_readiness_patch(res, &r);
+		sbuf_addstr(out, ",\"readiness\":{");
+		for (c = 0; c < CHK_CRIT__COUNT; c++) {
+			const struct chk_ready_crit *k = &r.crit[c];
+
+			sbuf_addf(out, "%s\"%s\":{\"state\":\"%s\",\"findings\":[",
+				  c ? "," : "", chk_criterion_name((enum chk_criterion)c),
+				  chk_ready_name(k->state));
+			for (i = 0; i < k->n; i++)
+				sbuf_addf(out, "%s%zu", i ? "," : "", k->refs[i].finding);
+			sbuf_addstr(out, "]}");
+		}
+		sbuf_addstr(out, "}");
+		chk_readiness_release(&r);
+	}
 	if (res->error) {
 		sbuf_addstr(out, ",\"error\":");
 		json_text(out, res->error);

@@ -68,6 +68,24 @@ check "unknown command: exit 2" "[ $st -eq 2 ]"
 "$rb" check --no-tree --show-ty --noemacs --terse "$ex"/0003-*.patch >"$tmp/o" 2>&1
 check "abbreviated options" "grep -q 'ERROR:TRAILING_WHITESPACE' '$tmp/o'"
 
+# reviewbot's own checks and merge readiness, on with --json
+"$rb" check --no-tree --strict --json "$ex"/0002-*.patch "$ex"/0003-*.patch >"$tmp/j" 2>/dev/null
+check "json: ioctl patch is a security and uapi concern, style-only patch is not" "python3 - '$tmp/j' <<'PY'
+import json, sys
+a, b = [json.loads(l) for l in open(sys.argv[1])]
+ta = {f['type'] for f in a['findings']}
+assert {'UAPI_IOCTL', 'UAPI_IOCTL_HANDLER', 'USER_COPY_UNCHECKED', 'UNBOUNDED_STRING_COPY'} <= ta, ta
+assert a['readiness']['security']['state'] == 'concern'
+assert a['readiness']['uapi']['state'] == 'concern'
+assert a['readiness']['compiles']['state'] == 'not checked'
+for i in a['readiness']['security']['findings']:
+    assert a['findings'][i]['category'] == 'security'
+assert not [f for f in b['findings'] if f['category'] in ('security', 'uapi')], b['findings']
+assert b['readiness']['security']['state'] == 'ok' and b['readiness']['uapi']['state'] == 'ok'
+PY"
+"$rb" check --no-tree "$ex"/0002-*.patch >"$tmp/o" 2>&1
+check "plain text output stays checkpatch.pl's (no reviewbot-only types)" "! grep -q 'UAPI_\|USER_COPY' '$tmp/o'"
+
 # --verbose explains each type once, after its first report
 "$rb" check --no-tree -v "$ex"/0003-*.patch >"$tmp/o" 2>&1
 check "verbose explains SPACING once" \

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Merge readiness from the checker's findings (readiness.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "readiness.h"
+
+#include "banned.h"
+
+void chk_readiness_init(struct chk_readiness *r)
+{
+	memset(r, 0, sizeof(*r));
+	/* OK is 0; only the stages that do not exist yet say otherwise */
+	r->crit[CHK_CRIT_COMPILES].state = CHK_READY_NOT_CHECKED;
+	r->crit[CHK_CRIT_WORKS].state = CHK_READY_NOT_CHECKED;
+}
+
+void chk_readiness_release(struct chk_readiness *r)
+{
+	int c;
+
+	for (c = 0; c < CHK_CRIT__COUNT; c++)
+		free(r->crit[c].refs);
+	chk_readiness_init(r);
+}
+
+static void add_ref(struct chk_readiness *r, enum chk_criterion c,
+		    size_t patch, size_t finding)
+{
+	struct chk_ready_crit *k = &r->crit[c];
+
+	k->state = CHK_READY_CONCERN;
+	if (k->n == k->alloc) {
+		size_t na = k->alloc ? k->alloc * 2 : 8;
+		struct chk_ready_ref *nr;
+
+		if (na > CHK_READY_MAX_REFS) {
+			r->failed = 1;
+			return;
+		}
+		nr = realloc(k->refs, na * sizeof(*nr));
+		if (!nr) {
+			r->failed = 1;
+			return;
+		}
+		k->refs = nr;
+		k->alloc = na;
+	}
+	k->refs[k->n].patch = patch;
+	k->refs[k->n].finding = finding;
+	k->n++;
+}
+
+/* The criterion a finding speaks to, or -1. */
+static int criterion_of(const struct chk_finding *f)
+{
+	switch (f->rule) {
+	case R_SHARED_CODE_CHANGE:
+	case R_DRIVER_DEFAULT_ENABLED:
+		return CHK_CRIT_AFFECTS_OTHERS;
+	case R_NEW_FILE_NO_MAINTAINERS:
+		return CHK_CRIT_MAINTAINER;
+	default:
+		break;
+	}
+	if (rule_table[f->rule].cat == CAT_SECURITY)
+		return CHK_CRIT_SECURITY;
+	if (rule_table[f->rule].cat == CAT_UAPI)
+		return CHK_CRIT_UAPI;
+	return -1;
+}
+
+void chk_readiness_patch(const struct chk_result *res, struct chk_readiness *out)
+{
+	size_t i;
+
+	chk_readiness_release(out);
+	out->patches = 1;
+	out->errors = res->errors;
+	out->warnings = res->warnings;
+	out->checks = res->checks;
+	for (i = 0; i < res->n; i++) {
+		const struct chk_finding *f = &res->f[i];
+		int c;
+
+		if ((unsigned)f->rule >= RULE__COUNT)
+			continue;
+		out->per_cat[rule_table[f->rule].cat]++;
+		c = criterion_of(f);
+		if (c >= 0)
+			add_ref(out, (enum chk_criterion)c, 0, i);
+	}
+}
+
+/* concern > not checked > ok: the series is as ready as its worst patch */
+static enum chk_ready worse(enum chk_ready a, enum chk_ready b)
+{
+	if (a == CHK_READY_CONCERN || b == CHK_READY_CONCERN)
+		return CHK_READY_CONCERN;
+	if (a == CHK_READY_NOT_CHECKED || b == CHK_READY_NOT_CHECKED)
+		return CHK_READY_NOT_CHECKED;
+	return CHK_READY_OK;
+}
+
+void chk_readiness_merge(struct chk_readiness *into, const struct chk_readiness *from)
+{
+	size_t base = into->patches, i;
+	int c;
+
+	for (c = 0; c < CHK_CRIT__COUNT; c++) {
+		const struct chk_ready_crit *k = &from->crit[c];
+		enum chk_ready st = worse(into->crit[c].state, k->state);
+
+		for (i = 0; i < k->n; i++)
+			add_ref(into, (enum chk_criterion)c, base + k->refs[i].patch,
+				k->refs[i].finding);
+		into->crit[c].state = st;
+	}
+	for (c = 0; c < CAT__COUNT; c++)
+		into->per_cat[c] += from->per_cat[c];
+	into->errors += from->errors;
+	into->warnings += from->warnings;
+	into->checks += from->checks;
+	into->patches += from->patches;
+	into->failed |= from->failed;
+}
+
+const char *chk_ready_name(enum chk_ready s)
+{
+	switch (s) {
+	case CHK_READY_OK:
+		return "ok";
+	case CHK_READY_CONCERN:
+		return "concern";
+	case CHK_READY_NOT_CHECKED:
+		return "not checked";
+	}
+	return "?";
+}
+
+const char *chk_criterion_name(enum chk_criterion c)
+{
+	static const char *const names[CHK_CRIT__COUNT] = {
+		"security", "uapi", "affects_others", "maintainer",
+		"compiles", "works",
+	};
+
+	return (unsigned)c < CHK_CRIT__COUNT ? names[c] : "?";
+}
