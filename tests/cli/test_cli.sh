@@ -83,8 +83,11 @@ for i in a['readiness']['security']['findings']:
 assert not [f for f in b['findings'] if f['category'] in ('security', 'uapi')], b['findings']
 assert b['readiness']['security']['state'] == 'ok' and b['readiness']['uapi']['state'] == 'ok'
 PY"
-"$rb" check --no-tree "$ex"/0002-*.patch >"$tmp/o" 2>&1
-check "plain text output stays checkpatch.pl's (no reviewbot-only types)" "! grep -q 'UAPI_\|USER_COPY' '$tmp/o'"
+"$rb" check --no-tree --show-types "$ex"/0002-*.patch >"$tmp/o" 2>&1
+check "plain text output stays checkpatch.pl's (no reviewbot-only types)" \
+	"grep -q 'WARNING:LEADING_SPACE' '$tmp/o' && ! grep -q 'UAPI_\|USER_COPY' '$tmp/o'"
+"$rb" check --no-tree --show-types --extra "$ex"/0002-*.patch >"$tmp/o" 2>&1
+check "--extra adds reviewbot's types to the text output" "grep -q 'UAPI_IOCTL' '$tmp/o'"
 
 # --verbose explains each type once, after its first report
 "$rb" check --no-tree -v "$ex"/0003-*.patch >"$tmp/o" 2>&1
