@@ -12,6 +12,8 @@
  *                              and that passes nothing else to format
  *   WORLD_WRITABLE_INTERFACE   world-writable modes checkpatch.pl's
  *                              EXPORTED_WORLD_WRITABLE does not see
+ *   SENSITIVE_WORLD_READABLE   files and parameters named like secrets
+ *                              (key, password, token...) readable by all
  *
  * review_line() runs before the checkpatch segments of a line, so the
  * statement context (e->stat) is not there yet: calls are followed across
@@ -22,6 +24,9 @@
 #include <string.h>
 
 #include "eng.h"
+
+#include <ctype.h>
+#include <strings.h>
 
 #include "banned.h"
 
@@ -899,6 +904,89 @@ static void check_world_writable(struct eng *e, long idx)
 	}
 }
 
+
+/* ---- SENSITIVE_WORLD_READABLE ---- */
+
+/* words of a file name that say it holds a secret */
+static int sensitive_word(const char *w, size_t n)
+{
+	static const char *const words[] = {
+		"key", "keys", "privkey", "secret", "secrets", "password",
+		"passwd", "passphrase", "token", "tokens", "nonce", "seed",
+		"salt", "otp", "cred", "creds", "credentials",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(words); i++)
+		if (strlen(words[i]) == n && !strncasecmp(words[i], w, n))
+			return 1;
+	return 0;
+}
+
+static int sensitive_name(const char *s)
+{
+	while (*s) {
+		const char *w;
+
+		while (*s && !isalnum((unsigned char)*s))
+			s++;
+		w = s;
+		while (isalnum((unsigned char)*s))
+			s++;
+		if (s > w && sensitive_word(w, (size_t)(s - w)))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * A file or parameter named like a secret (key, password, token, seed...)
+ * and readable by every user: S_IRUGO, S_IROTH, or an octal mode whose
+ * "other" digit has the read bit.  One-line calls only.
+ */
+static void check_sensitive_readable(struct eng *e)
+{
+	static const struct {
+		const char *pat;	/* on the raw line: name, then mode */
+		const char *what;
+	} calls[] = {
+		{ "\\b(debugfs_create_\\w+|proc_create\\w*)\\s*\\(\\s*\"([^\"]*)\"\\s*,\\s*([^,()]+)\\s*,", "file" },
+		{ "\\b(DEVICE_ATTR|DRIVER_ATTR|CLASS_ATTR|BUS_ATTR|__ATTR)\\s*\\(\\s*(\\w+)\\s*,\\s*([^,()]+)\\s*,", "sysfs file" },
+		{ "\\b(module_param)\\s*\\(\\s*(\\w+)\\s*,\\s*[^,()]+,\\s*([^,()]+)\\s*\\)", "module parameter" },
+		{ "\\b(module_param_named)\\s*\\(\\s*(\\w+)\\s*,\\s*[^,()]+,\\s*[^,()]+,\\s*([^,()]+)\\s*\\)", "module parameter" },
+	};
+	const char *raw = e->rawline;
+	size_t i;
+	struct re_m m;
+
+	if (!strpbrk(e->line, "(") ||
+	    !MQ(e, "\\b(?:debugfs_create_|proc_create|DEVICE_ATTR|DRIVER_ATTR|CLASS_ATTR|BUS_ATTR|__ATTR|module_param)", e->line))
+		return;
+	for (i = 0; i < ARRAY_SIZE(calls); i++) {
+		char *name, *mode, *fn;
+
+		if (!re_match(e->rc, calls[i].pat, raw, &m))
+			continue;
+		/* the call itself is code, not a comment or a string */
+		fn = eng_strndup(e, raw + re_start(&m, 1), re_end(&m, 1) - re_start(&m, 1));
+		if (e->line[re_start(&m, 1)] != raw[re_start(&m, 1)])
+			continue;
+		name = eng_strndup(e, raw + re_start(&m, 2), re_end(&m, 2) - re_start(&m, 2));
+		mode = trim(e, eng_strndup(e, raw + re_start(&m, 3), re_end(&m, 3) - re_start(&m, 3)));
+		if (!sensitive_name(name))
+			continue;
+		if (!MQ(e, "\\b(?:S_IRUGO|S_IROTH|S_IRWXUGO|S_IALLUGO|S_IRWXO)\\b", mode) &&
+		    !MQ(e, "^0[0-7]{2}[4567]$", mode))
+			continue;
+		WARN(e, R_SENSITIVE_WORLD_READABLE,
+		     eng_printf(e, "%s '%s' looks like it holds a secret but mode %s lets every local user read it: use 0400 or 0600%s\n%s",
+				calls[i].what, name, mode,
+				!strncmp(fn, "debugfs", 7) ? " (and keep secrets out of debugfs)" : "",
+				e->herecurr));
+		return;
+	}
+}
+
 void rv_security_line(struct eng *e)
 {
 	long idx = e->linenr - 1;
@@ -912,6 +1000,7 @@ void rv_security_line(struct eng *e)
 	check_string_funcs(e, idx);
 	check_format(e, idx);
 	check_world_writable(e, idx);
+	check_sensitive_readable(e);
 }
 
 void rv_security_final(struct eng *e)
