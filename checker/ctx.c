@@ -179,29 +179,19 @@ void ctx_statement_block(struct eng *e, long linenr, long remain, long off,
 	sbuf_release(&blk);
 }
 
-static int count_nl(const char *s)
-{
-	int n = 0;
-
-	for (; *s; s++)
-		if (*s == '\n')
-			n++;
-	return n;
-}
-
 int statement_lines(struct eng *e, const char *stmt)
 {
 	char *s = eng_subst(e, "(^|\\n).", "$1", stmt, 1);
 
 	s = eng_subst(e, "^\\s*", "", s, 0);
 	s = eng_subst(e, "\\s*$", "", s, 0);
-	return count_nl(s) + 1;
+	return (int)eng_count_nl(s) + 1;
 }
 
 int statement_rawlines(struct eng *e, const char *stmt)
 {
 	(void)e;
-	return count_nl(stmt) + 1;
+	return (int)eng_count_nl(stmt) + 1;
 }
 
 int statement_block_size(struct eng *e, const char *stmt)
@@ -214,7 +204,7 @@ int statement_block_size(struct eng *e, const char *stmt)
 	s = eng_subst(e, "}\\s*$", "", s, 0);
 	s = eng_subst(e, "^\\s*", "", s, 0);
 	s = eng_subst(e, "\\s*$", "", s, 0);
-	nl = count_nl(s) + 1;
+	nl = (int)eng_count_nl(s) + 1;
 	for (p = s; *p; p++)
 		if (*p == ';')
 			ns++;

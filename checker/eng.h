@@ -173,6 +173,10 @@ static inline int MQ(struct eng *e, const char *pat, const char *s)
 /* $N of the last match as a scratch string ("" when unset) */
 char *eng_cap(struct eng *e, int n);
 int eng_cap_def(struct eng *e, int n);
+/* group i of a match of one's own, as a scratch string ("" when unset) */
+char *eng_mcap(struct eng *e, const struct re_m *m, int i);
+/* Perl's ($s =~ tr@\n@@): the newlines in s */
+long eng_count_nl(const char *s);
 /* s =~ s/pat/repl/(g) on a scratch copy */
 char *eng_subst(struct eng *e, const char *pat, const char *repl,
 		const char *s, int global);

@@ -138,6 +138,24 @@ char *eng_cap(struct eng *e, int n)
 	return eng_strndup(e, p ? p : "", p ? len : 0);
 }
 
+char *eng_mcap(struct eng *e, const struct re_m *m, int i)
+{
+	size_t n;
+	const char *p = re_cap(m, i, &n);
+
+	return eng_strndup(e, p ? p : "", p ? n : 0);
+}
+
+long eng_count_nl(const char *s)
+{
+	long n = 0;
+
+	for (; *s; s++)
+		if (*s == '\n')
+			n++;
+	return n;
+}
+
 int eng_cap_def(struct eng *e, int n)
 {
 	return re_cap_defined(&e->m, n);

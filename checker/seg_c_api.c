@@ -49,17 +49,6 @@ static double num(const char *s)
 	return strtod(s, NULL);
 }
 
-/* tr@\n@@ */
-static long count_newlines(const char *s)
-{
-	long n = 0;
-
-	for (; *s; s++)
-		if (*s == '\n')
-			n++;
-	return n;
-}
-
 /* checkpatch.pl's deparenthesize(); "" for undef */
 static char *deparenthesize(struct eng *e, const char *s)
 {
@@ -214,7 +203,7 @@ static void check_vsprintf(struct eng *e)
 	    !M(e, "(?s)^\\+(?![^\\{]*\\{\\s*).*\\b(\\w+)\\s*\\(.*$String\\s*,", stat) ||
 	    MQ(e, "^_*volatile_*$", eng_cap(e, 1)))
 		return;
-	lc = count_newlines(stat) + e->linenr;
+	lc = eng_count_nl(stat) + e->linenr;
 	for (count = e->linenr; count <= lc; count++) {
 		const char *bad_specifier = "";
 		char *fmt = get_quoted_string(e, eng_line(e, count),
@@ -684,7 +673,7 @@ int seg_c_api(struct eng *e)
 	    (!MQ(e, "$Ident\\s*=\\s*sscanf\\s*$balanced_parens", stat) &&
 	     !MQ(e, "\\bsscanf\\s*$balanced_parens\\s*(?:$Compare)", stat) &&
 	     !MQ(e, "(?:$Compare)\\s*\\bsscanf\\s*$balanced_parens", stat))) {
-		long lc = count_newlines(stat) + e->linenr;
+		long lc = eng_count_nl(stat) + e->linenr;
 
 		WARN(e, R_NAKED_SSCANF,
 		     eng_printf(e, "unchecked sscanf return value\n%s\n%s\n", e->here.buf,
@@ -693,7 +682,7 @@ int seg_c_api(struct eng *e)
 
 	/* check for simple sscanf that should be kstrto<foo> */
 	if (e->has_stat && MQ(e, "\\bsscanf\\b", line)) {
-		long lc = count_newlines(stat) + e->linenr;
+		long lc = eng_count_nl(stat) + e->linenr;
 		char *stat_real = get_stat_real(e, e->linenr, lc);
 
 		if (M(e, "\\bsscanf\\b\\s*\\(\\s*$FuncArg\\s*,\\s*(\"[^\"]+\")", stat_real)) {

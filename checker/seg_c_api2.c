@@ -105,17 +105,6 @@ static const char *const fallthroughs[] = {
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* tr@\n@@ */
-static long nl_count(const char *s)
-{
-	long n = 0;
-
-	for (; *s; s++)
-		if (*s == '\n')
-			n++;
-	return n;
-}
-
 /* check for DEVICE_ATTR uses that could be DEVICE_ATTR_<FOO> */
 static void check_device_attr(struct eng *e)
 {
@@ -192,7 +181,7 @@ static void check_mode_perms(struct eng *e)
 			continue;
 		val = eng_cap(e, skip_args[0] ? 6 : 1);
 		if (!stat_real)
-			stat_real = get_stat_real(e, e->linenr, nl_count(stat) + e->linenr);
+			stat_real = get_stat_real(e, e->linenr, eng_count_nl(stat) + e->linenr);
 		if (!(MQ(e, "^(?:module_param|proc_create)", func) && !strcmp(val, "0")) &&
 		    ((MQ(e, "^$Int$", val) && !MQ(e, "^$Octal$", val)) ||
 		     (MQ(e, "^$Octal$", val) && strlen(val) != 4)))

@@ -31,15 +31,6 @@ static int subst_count(struct eng *e, const char *pat, const char *repl,
 	return n;
 }
 
-/* group i of m as a scratch string ("" when unset) */
-static char *mcap(struct eng *e, const struct re_m *m, int i)
-{
-	size_t n;
-	const char *p = re_cap(m, i, &n);
-
-	return eng_strndup(e, p ? p : "", p ? n : 0);
-}
-
 /*
  * The argument list of a function declaration: possible() on every
  * argument that looks like a type ("D:").
@@ -68,7 +59,7 @@ static void possible_args(struct eng *e, const char *s, size_t name_len)
 		if (re_match(e->rc, "(?s)^(?:const\\s+)?($Ident)(?:\\s+$Sparse)*\\s*\\**\\s*(:?\\b$Ident)?$",
 			     arg, &m) ||
 		    re_match(e->rc, "(?s)^($Ident)$", arg, &m))
-			possible(e, mcap(e, &m, 1), arg);
+			possible(e, eng_mcap(e, &m, 1), arg);
 		if (next > n)
 			break;
 		pos = next;
@@ -134,11 +125,11 @@ static void bare_types(struct eng *e)
 			    "(?:\\s*$Modifier)?\\s*(?:;|=|,|\\()",
 			    s, &m)) {
 		/* declarations always start with types */
-		possible(e, eng_subst(e, "\\s+", " ", mcap(e, &m, 1), 1), s);
+		possible(e, eng_subst(e, "\\s+", " ", eng_mcap(e, &m, 1), 1), s);
 	} else if (re_match(e->rc, "(?s)^.(?:$Storage\\s+)?(?:$Inline\\s+)?(?:const\\s+)?($Ident)\\b\\s*(?!:)",
 			    s, &m)) {
 		/* definitions in global scope can only start with types */
-		possible(e, mcap(e, &m, 1), s);
+		possible(e, eng_mcap(e, &m, 1), s);
 	}
 
 	/* any (foo ... *) is a pointer cast, and foo is a type */
@@ -146,7 +137,7 @@ static void bare_types(struct eng *e)
 	pos = 0;
 	while (pos <= n &&
 	       re_find(e->rc, "(?s)\\(($Ident)(?:\\s+$Sparse)*[\\s\\*]+\\s*\\)", s, n, pos, &m)) {
-		possible(e, mcap(e, &m, 1), s);
+		possible(e, eng_mcap(e, &m, 1), s);
 		pos = re_end(&m, 0) > re_start(&m, 0) ? re_end(&m, 0) : re_end(&m, 0) + 1;
 	}
 

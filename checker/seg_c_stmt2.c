@@ -15,15 +15,6 @@
 
 int seg_c_stmt2(struct eng *e);
 
-/* group i of m as a scratch string ("" when unset) */
-static char *mcap(struct eng *e, const struct re_m *m, int i)
-{
-	size_t n;
-	const char *p = re_cap(m, i, &n);
-
-	return eng_strndup(e, p ? p : "", p ? n : 0);
-}
-
 /* Perl's  while ($s =~ /pat/g): the next match at or after *pos */
 static int next_match(struct eng *e, const char *pat, const char *s,
 		      size_t *pos, struct re_m *m)
@@ -66,12 +57,12 @@ static void export_symbol(struct eng *e)
 		 *   XXX(foo);
 		 *   EXPORT_SYMBOL(something_foo);
 		 */
-		const char *name = eng_subst(e, "^\\s*($Ident).*", "$1", mcap(e, &m, 1), 0);
+		const char *name = eng_subst(e, "^\\s*($Ident).*", "$1", eng_mcap(e, &m, 1), 0);
 		const char *stat = e->stat ? e->stat : "";
 		const char *q = eng_quote(e, name);
 
 		if (re_match(e->rc, "^(?:.\\s*}\\s*\\n)?.([A-Z_]+)\\s*\\(\\s*($Ident)", stat, &m) &&
-		    MQ(e, eng_pat(e, "^${Ident}_%s", mcap(e, &m, 2)), name)) {
+		    MQ(e, eng_pat(e, "^${Ident}_%s", eng_mcap(e, &m, 2)), name)) {
 			export_set(e, e->realline_next, 1);
 		} else if (!MQ(e, eng_pat(e, "(?:\\n.}\\s*$|"
 					  "^.DEFINE_$Ident\\(%s\\)|"
@@ -114,7 +105,7 @@ static void pointer_location(struct eng *e)
 	/* (char*[ const]) */
 	while (next_match(e, "(\\($NonptrType(\\s*(?:$Modifier\\b\\s*|\\*\\s*)+)\\))",
 			  line, &pos, &m)) {
-		const char *from = mcap(e, &m, 2), *to = from;
+		const char *from = eng_mcap(e, &m, 2), *to = from;
 
 		/* Should start with a space. */
 		to = eng_subst(e, "^(\\S)", " $1", to, 0);
@@ -131,8 +122,8 @@ static void pointer_location(struct eng *e)
 	pos = 0;
 	while (next_match(e, "(\\b$NonptrType(\\s*(?:$Modifier\\b\\s*|\\*\\s*)+)($Ident))",
 			  line, &pos, &m)) {
-		const char *from = mcap(e, &m, 2), *to = from;
-		const char *ident = mcap(e, &m, 3);
+		const char *from = eng_mcap(e, &m, 2), *to = from;
+		const char *ident = eng_mcap(e, &m, 3);
 
 		/* Should start with a space. */
 		to = eng_subst(e, "^(\\S)", " $1", to, 0);
@@ -160,7 +151,7 @@ static void funcptr_spacing(struct eng *e)
 	if (!re_match(e->rc, "^.\\s*($Declare)\\((\\s*)\\*(\\s*)($Ident)(\\s*)\\)(\\s*)\\(",
 		      e->line, &m))
 		return;
-	declare = mcap(e, &m, 1);
+	declare = eng_mcap(e, &m, 1);
 
 	/*
 	 * the $Declare variable will capture all spaces after the type so
@@ -171,7 +162,7 @@ static void funcptr_spacing(struct eng *e)
 		struct re_m m2;
 
 		if (re_match(e->rc, "(\\s+)$", declare, &m2)) {
-			post_declare_space = mcap(e, &m2, 1);
+			post_declare_space = eng_mcap(e, &m2, 1);
 			declare = rtrim(e, declare);
 		}
 	}
@@ -180,22 +171,22 @@ static void funcptr_spacing(struct eng *e)
 		     eng_cat(e, "missing space after return type\n", e->herecurr));
 
 	/* unnecessary space "type ( *funcptr)(args...)" */
-	if (re_cap_defined(&m, 2) && MQ(e, "^\\s", mcap(e, &m, 2)))
+	if (re_cap_defined(&m, 2) && MQ(e, "^\\s", eng_mcap(e, &m, 2)))
 		WARN(e, R_SPACING,
 		     eng_cat(e, "Unnecessary space after function pointer open parenthesis\n",
 			     e->herecurr));
 	/* unnecessary space "type (* funcptr)(args...)" */
-	if (re_cap_defined(&m, 3) && MQ(e, "^\\s", mcap(e, &m, 3)))
+	if (re_cap_defined(&m, 3) && MQ(e, "^\\s", eng_mcap(e, &m, 3)))
 		WARN(e, R_SPACING,
 		     eng_cat(e, "Unnecessary space before function pointer name\n",
 			     e->herecurr));
 	/* unnecessary space "type (*funcptr )(args...)" */
-	if (re_cap_defined(&m, 5) && MQ(e, "^\\s", mcap(e, &m, 5)))
+	if (re_cap_defined(&m, 5) && MQ(e, "^\\s", eng_mcap(e, &m, 5)))
 		WARN(e, R_SPACING,
 		     eng_cat(e, "Unnecessary space after function pointer name\n",
 			     e->herecurr));
 	/* unnecessary space "type (*funcptr) (args...)" */
-	if (re_cap_defined(&m, 6) && MQ(e, "^\\s", mcap(e, &m, 6)))
+	if (re_cap_defined(&m, 6) && MQ(e, "^\\s", eng_mcap(e, &m, 6)))
 		WARN(e, R_SPACING,
 		     eng_cat(e, "Unnecessary space before function pointer arguments\n",
 			     e->herecurr));
@@ -209,7 +200,7 @@ static void unnecessary_int(struct eng *e)
 
 	while (next_match(e, "\\b($TypeMisordered(\\s*\\*)*|$C90_int_types)\\b",
 			  e->sline, &pos, &m)) {
-		const char *type = trim(e, mcap(e, &m, 1));
+		const char *type = trim(e, eng_mcap(e, &m, 1));
 		const char *new_type;
 
 		if (!MQ(e, "\\bint\\b", type))
@@ -238,9 +229,9 @@ static void printk_levels(struct eng *e)
 	struct re_m m;
 
 	if (re_match(e->rc, "\\b(printk(_once|_ratelimited)?)\\s*\\(\\s*KERN_([A-Z]+)", line, &m)) {
-		const char *printk = mcap(e, &m, 1);
-		const char *modifier = mcap(e, &m, 2);
-		const char *orig = mcap(e, &m, 3);
+		const char *printk = eng_mcap(e, &m, 1);
+		const char *modifier = eng_mcap(e, &m, 2);
+		const char *orig = eng_mcap(e, &m, 3);
 		char *level = eng_strdup(e, orig), *p;
 		const char *level2;
 
@@ -261,7 +252,7 @@ static void printk_levels(struct eng *e)
 
 	/* prefer dev_<level> to dev_printk(KERN_<LEVEL> */
 	if (re_match(e->rc, "\\bdev_printk\\s*\\(\\s*KERN_([A-Z]+)", line, &m)) {
-		const char *orig = mcap(e, &m, 1);
+		const char *orig = eng_mcap(e, &m, 1);
 		char *level = eng_strdup(e, orig), *p;
 
 		for (p = level; *p; p++)
@@ -321,13 +312,13 @@ int seg_c_stmt2(struct eng *e)
 	while (strstr(line, "signed") &&
 	       next_match(e, "\\b($Declare)\\s*(?!char\\b|short\\b|int\\b|long\\b)\\s*($Ident)?\\s*[=,;\\[\\)\\(]",
 			  line, &pos, &m)) {
-		const char *type = mcap(e, &m, 1);
+		const char *type = eng_mcap(e, &m, 1);
 		struct re_m m2;
 
 		if (re_match(e->rc, "^(?:(?:$Storage|$Inline|$Attribute)\\s+)*((?:un)?signed)((?:\\s*\\*)*)\\s*$",
 			     type, &m2)) {
-			const char *sign = mcap(e, &m2, 1);
-			const char *pointer = rtrim(e, mcap(e, &m2, 2));
+			const char *sign = eng_mcap(e, &m2, 1);
+			const char *pointer = rtrim(e, eng_mcap(e, &m2, 2));
 
 			WARN(e, R_UNSPECIFIED_INT,
 			     eng_printf(e, "Prefer '%s int%s' to bare use of '%s%s'\n%s",
@@ -351,7 +342,7 @@ int seg_c_stmt2(struct eng *e)
 
 	/* check for malformed paths in #include statements (uses RAW line) */
 	if (re_match(e->rc, "^.\\s*\\#\\s*include\\s+[<\"](.*)[\">]", e->rawline, &m)) {
-		const char *path = mcap(e, &m, 1);
+		const char *path = eng_mcap(e, &m, 1);
 
 		if (strstr(path, "//"))
 			ERROR(e, R_MALFORMED_INCLUDE,
@@ -391,7 +382,7 @@ int seg_c_stmt2(struct eng *e)
 	while (next_match(e, "(\\b$TypeMisordered\\b)", sline, &pos, &m))
 		WARN(e, R_MISORDERED_TYPE,
 		     eng_printf(e, "type '%s' should be specified in [[un]signed] [short|int|long|long long] order\n%s",
-				trim(e, mcap(e, &m, 1)), e->herecurr));
+				trim(e, eng_mcap(e, &m, 1)), e->herecurr));
 
 	unnecessary_int(e);
 
