@@ -171,7 +171,7 @@ check: unit-tests golden-tests cli-tests man-tests golden-verify compat-floor co
 endif
 
 run: $(PROGRAM)
-	$(Q)./$(PROGRAM) check --no-tree --show-types examples/*.patch; \
+	$(Q)./$(PROGRAM) check --no-tree --show-types --extra examples/*.patch; \
 		st=$$?; echo; echo "reviewbot check exit status: $$st (0 clean, 1 findings)"; \
 		[ $$st -le 1 ]
 
