@@ -179,6 +179,21 @@ void ctx_statement_block(struct eng *e, long linenr, long remain, long off,
 	sbuf_release(&blk);
 }
 
+void stmt_ensure(struct eng *e)
+{
+	struct stmt_block b;
+
+	if (e->has_stat)
+		return;
+	ctx_statement_block(e, e->linenr, e->realcnt, 0, &b);
+	e->stat = b.statement;
+	e->cond = b.condition;
+	e->line_nr_next = b.linenr;
+	e->remain_next = b.remain;
+	e->off_next = b.off;
+	e->has_stat = 1;
+}
+
 int statement_lines(struct eng *e, const char *stmt)
 {
 	char *s = eng_subst(e, "(^|\\n).", "$1", stmt, 1);

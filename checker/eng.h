@@ -222,6 +222,9 @@ struct stmt_block {
 };
 void ctx_statement_block(struct eng *e, long linenr, long remain, long off,
 			 struct stmt_block *out);
+/* $stat/$cond of the current line when the statement scan has not set
+ * them yet (unsubstituted, as the Perl's own later calls get them) */
+void stmt_ensure(struct eng *e);
 int statement_lines(struct eng *e, const char *stmt);
 int statement_rawlines(struct eng *e, const char *stmt);
 int statement_block_size(struct eng *e, const char *stmt);

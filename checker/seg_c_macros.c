@@ -170,18 +170,10 @@ static void assign_in_if(struct eng *e)
 	size_t clen;
 
 	if (MQ(e, "do\\s*(?!{)", line)) {
-		struct stmt_block b, nb;
+		struct stmt_block nb;
 		char *stat_next;
 
-		if (!e->has_stat) {
-			ctx_statement_block(e, e->linenr, e->realcnt, 0, &b);
-			e->stat = b.statement;
-			e->cond = b.condition;
-			e->line_nr_next = b.linenr;
-			e->remain_next = b.remain;
-			e->off_next = b.off;
-			e->has_stat = 1;
-		}
+		stmt_ensure(e);
 		ctx_statement_block(e, e->line_nr_next, e->remain_next,
 				    e->off_next, &nb);
 		stat_next = eng_subst(e, "\\n.", "\n ", nb.statement, 1);

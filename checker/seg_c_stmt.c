@@ -250,17 +250,7 @@ static void relative_indent(struct eng *e)
 	int continuation = 0, check = 0, slen, sindent;
 	int tabsize = e->o->tabsize > 0 ? e->o->tabsize : 1;
 
-	if (!e->has_stat) {
-		struct stmt_block b;
-
-		ctx_statement_block(e, e->linenr, e->realcnt, 0, &b);
-		e->stat = b.statement;
-		e->cond = b.condition;
-		e->line_nr_next = b.linenr;
-		e->remain_next = b.remain;
-		e->off_next = b.off;
-		e->has_stat = 1;
-	}
+	stmt_ensure(e);
 	/* substr($s, 0, length($c), '') */
 	cl = strlen(e->cond);
 	s = e->stat + (cl < strlen(e->stat) ? cl : strlen(e->stat));

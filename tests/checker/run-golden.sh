@@ -42,24 +42,8 @@ case "${1-}" in
 -*) echo "run-golden.sh: unknown option: $1" >&2; usage ;;
 esac
 
-# Word-split a command string; make words that name existing files (relative
-# to the caller's folder, else to the repo) absolute, since cases run in
-# their own folders.
-resolve_cmd() {
-	local w words out=()
-	read -r -a words <<<"$1"
-	for w in "${words[@]}"; do
-		if [[ "$w" == */* && "$w" != /* ]]; then
-			if [ -e "$w" ]; then
-				w="$(cd "$(dirname "$w")" && pwd)/$(basename "$w")"
-			elif [ -e "$repo/$w" ]; then
-				w="$repo/$w"
-			fi
-		fi
-		out+=("$w")
-	done
-	printf '%s\n' "${out[@]}"
-}
+# shellcheck source=tests/lib.sh
+. "$repo/tests/lib.sh"
 
 if [ "$mode" = test ]; then
 	reviewbot=${REVIEWBOT:-$repo/reviewbot}

@@ -57,24 +57,8 @@ if [ ! -d "$corpus/patches" ]; then
 fi
 corpus=$(cd "$corpus" && pwd)
 
-# Word-split a command string; make words that name existing files (relative
-# to the caller's folder, else to the repo) absolute, since runs happen in a
-# temp folder.
-resolve_cmd() {
-	local w words out=()
-	read -r -a words <<<"$1"
-	for w in "${words[@]}"; do
-		if [[ "$w" == */* && "$w" != /* ]]; then
-			if [ -e "$w" ]; then
-				w="$(cd "$(dirname "$w")" && pwd)/$(basename "$w")"
-			elif [ -e "$repo/$w" ]; then
-				w="$repo/$w"
-			fi
-		fi
-		out+=("$w")
-	done
-	printf '%s\n' "${out[@]}"
-}
+# shellcheck source=tests/lib.sh
+. "$repo/tests/lib.sh"
 
 reviewbot=${REVIEWBOT:-$repo/reviewbot}
 case "$reviewbot" in
