@@ -34,15 +34,21 @@ SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
 CFLAGS := -O1 -g
 endif
 
-# The lean front binary links pcre2 and sqlite3 only (DESIGN.md).
+# The lean front binary links pcre2 and sqlite3 only (DESIGN.md); the
+# mail helper (libexec) adds libetpan and libcurl.
 FRONT_PKGS := libpcre2-8 sqlite3
+MAIL_PKGS := libetpan libcurl
 TEST_PKGS := cmocka
+LIBEXECDIR ?= $(PREFIX)/libexec
+DATADIR ?= $(PREFIX)/share
+MANDIR ?= $(DATADIR)/man
 
 DEPS_STAMP := $(BUILD)/.deps-ok
-HAVE_PKGS := $(shell $(PKG_CONFIG) --exists $(FRONT_PKGS) $(TEST_PKGS) 2>/dev/null && echo yes)
+HAVE_PKGS := $(shell $(PKG_CONFIG) --exists $(FRONT_PKGS) $(MAIL_PKGS) $(TEST_PKGS) 2>/dev/null && echo yes)
 
 PC_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(FRONT_PKGS) 2>/dev/null)
 PC_LIBS = $(shell $(PKG_CONFIG) --libs $(FRONT_PKGS) 2>/dev/null)
+MAIL_LIBS = $(shell $(PKG_CONFIG) --libs $(MAIL_PKGS) 2>/dev/null)
 TEST_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(TEST_PKGS) 2>/dev/null)
 TEST_LIBS = $(shell $(PKG_CONFIG) --libs $(TEST_PKGS) 2>/dev/null)
 
@@ -50,23 +56,38 @@ ALL_CFLAGS = $(BASE_CFLAGS) $(PC_CFLAGS) $(SAN_FLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(SAN_FLAGS) $(LDFLAGS)
 
 CHECKER_SRCS := $(sort $(wildcard checker/*.c))
-FRONT_SRCS := bot/main.c bot/cmd_check.c bot/getopt_long.c bot/fileio.c
+STORE_SRCS := $(sort $(wildcard store/*.c))
+# bot/: every module goes into one archive; the two programs take from it
+# only what they call, so the front binary never pulls in libetpan/libcurl
+# (its link would fail if it did).
+BOT_MAINS := bot/main.c bot/mailmain.c
+BOT_SRCS := $(filter-out $(BOT_MAINS),$(sort $(wildcard bot/*.c)))
 CHECKER_OBJS := $(CHECKER_SRCS:%.c=$(BUILD)/obj/%.o)
-FRONT_OBJS := $(FRONT_SRCS:%.c=$(BUILD)/obj/%.o)
+STORE_OBJS := $(STORE_SRCS:%.c=$(BUILD)/obj/%.o)
+BOT_OBJS := $(BOT_SRCS:%.c=$(BUILD)/obj/%.o)
+FRONT_OBJS := $(BUILD)/obj/bot/main.o
+MAIL_OBJS := $(BUILD)/obj/bot/mailmain.o
+LIBBOT := $(BUILD)/libbot.a
+LIBSTORE := $(BUILD)/libstore.a
+LIBCHECKER := $(BUILD)/libchecker.a
+HELPER := $(BUILD)/libexec/reviewbot/reviewbot-mail
 
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
+# the helper, from the front binary's folder (bot/exec.c)
 ifeq ($(SANITIZE),1)
 PROGRAM := $(BUILD)/reviewbot
+HELPER_REL := libexec/reviewbot
 else
 PROGRAM := reviewbot
+HELPER_REL := $(BUILD)/libexec/reviewbot
 endif
 
-.PHONY: all check run compat bench clean install uninstall deps unit-tests \
+.PHONY: all check run bot-tests compat bench clean install uninstall deps unit-tests \
 	golden-tests golden-verify cli-tests man-tests compat-floor corpus-sanitize man
 
-all: $(PROGRAM) $(RULES_MAN)
+all: $(PROGRAM)
 
 # Install what the build needs when it is missing (the README's commands
 # work on a fresh machine).
@@ -117,23 +138,60 @@ $(RULES_MAN): $(MKRULESMAN)
 	@$(if $(Q),echo "  GEN     $@")
 	$(Q)$(MKRULESMAN) "$$(sed -n 's/.*REVIEWBOT_VERSION "\(.*\)"/\1/p' bot/version.h)" >$@
 
-man: $(RULES_MAN)
+# reviewbot.conf(5), generated from the option table
+MKCONFMAN := $(BUILD)/tools/mkconfman
+CONF_MAN := $(BUILD)/man/reviewbot.conf.5
+
+$(MKCONFMAN): tools/mkconfman.c $(BUILD)/obj/bot/config.o $(BUILD)/obj/bot/fileio.o \
+		$(BUILD)/obj/checker/sbuf.o
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS)
+
+$(CONF_MAN): $(MKCONFMAN)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  GEN     $@")
+	$(Q)$(MKCONFMAN) "$$(sed -n 's/.*REVIEWBOT_VERSION "\(.*\)"/\1/p' bot/version.h)" >$@
+
+MAN_PAGES := $(CONF_MAN) $(RULES_MAN)
+
+man: $(MAN_PAGES)
+all: $(MAN_PAGES)
 
 # the man pages render without a groff warning
-man-tests: $(RULES_MAN)
-	$(Q)out=$$(LC_ALL=C groff -man -Tutf8 -ww -z $(RULES_MAN) 2>&1); \
-		if [ -n "$$out" ]; then echo "$$out"; echo "man pages: 0 passed, 1 failed"; exit 1; fi; \
-		echo "man pages: 1 passed, 0 failed"
+man-tests: $(MAN_PAGES)
+	$(Q)pass=0; fail=0; for m in $(MAN_PAGES); do \
+		out=$$(LC_ALL=C groff -man -Tutf8 -ww -z $$m 2>&1); \
+		if [ -n "$$out" ]; then echo "$$m: $$out"; fail=$$((fail + 1)); \
+		else pass=$$((pass + 1)); fi; \
+	done; echo "man pages: $$pass passed, $$fail failed"; [ $$fail -eq 0 ]
 
-$(PROGRAM): $(FRONT_OBJS) $(CHECKER_OBJS) $(PATTERNS_OBJ)
+$(LIBCHECKER): $(CHECKER_OBJS)
+$(LIBSTORE): $(STORE_OBJS)
+$(LIBBOT): $(BOT_OBJS)
+$(LIBCHECKER) $(LIBSTORE) $(LIBBOT):
+	@$(if $(Q),echo "  AR      $@")
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+# where the front binary looks for its helper, besides REVIEWBOT_EXEC_PATH
+$(BUILD)/obj/bot/exec.o: ALL_CFLAGS += \
+	-DRB_LIBEXEC_REL='"../libexec/reviewbot"' -DRB_BUILD_REL='"$(HELPER_REL)"'
+$(BUILD)/obj/bot/config.o: ALL_CFLAGS += -DRB_DATADIR='"$(DATADIR)"'
+
+$(PROGRAM): $(FRONT_OBJS) $(LIBBOT) $(LIBSTORE) $(LIBCHECKER) $(PATTERNS_OBJ)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PC_LIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c $(CHECKER_OBJS) $(DEPS_STAMP)
+$(HELPER): $(MAIL_OBJS) $(LIBBOT) $(LIBSTORE) $(LIBCHECKER) $(PATTERNS_OBJ)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(MAIL_LIBS) $(PC_LIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIBBOT) $(LIBSTORE) $(LIBCHECKER) $(PATTERNS_OBJ) $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  TEST-CC $<")
-	$(Q)$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) -MMD -MP -o $@ $< $(CHECKER_OBJS) \
-		$(ALL_LDFLAGS) $(PC_LIBS) $(TEST_LIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) -MMD -MP -o $@ $< $(LIBBOT) $(LIBSTORE) \
+		$(LIBCHECKER) $(PATTERNS_OBJ) $(ALL_LDFLAGS) $(MAIL_LIBS) $(PC_LIBS) $(TEST_LIBS)
 
 unit-tests: $(UNIT_BINS)
 	$(Q)fail=0; for t in $(UNIT_BINS); do \
@@ -185,11 +243,12 @@ bench: $(PROGRAM)
 clean:
 	rm -rf $(BUILD) reviewbot
 
-install: $(PROGRAM) $(RULES_MAN)
+install: $(PROGRAM)
 	install -d $(DESTDIR)$(BINDIR)
 	install -m 0755 $(PROGRAM) $(DESTDIR)$(BINDIR)/reviewbot
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/reviewbot
 
--include $(CHECKER_OBJS:.o=.d) $(FRONT_OBJS:.o=.d) $(UNIT_BINS:=.d)
+-include $(CHECKER_OBJS:.o=.d) $(STORE_OBJS:.o=.d) $(BOT_OBJS:.o=.d) \
+	$(FRONT_OBJS:.o=.d) $(MAIL_OBJS:.o=.d) $(UNIT_BINS:=.d)

@@ -41,79 +41,8 @@ void chk_format_text(const struct chk_opts *o, const struct chk_result *res,
 	}
 }
 
-/* Length of the valid UTF-8 sequence at p (RFC 3629), or 0. */
-static size_t utf8_len(const unsigned char *p)
-{
-	if (p[0] >= 0xc2 && p[0] <= 0xdf)
-		return (p[1] & 0xc0) == 0x80 ? 2 : 0;
-	if (p[0] >= 0xe0 && p[0] <= 0xef) {
-		if ((p[1] & 0xc0) != 0x80 || (p[2] & 0xc0) != 0x80)
-			return 0;
-		if (p[0] == 0xe0 && p[1] < 0xa0)
-			return 0;
-		if (p[0] == 0xed && p[1] > 0x9f)
-			return 0;
-		return 3;
-	}
-	if (p[0] >= 0xf0 && p[0] <= 0xf4) {
-		if ((p[1] & 0xc0) != 0x80 || (p[2] & 0xc0) != 0x80 ||
-		    (p[3] & 0xc0) != 0x80)
-			return 0;
-		if (p[0] == 0xf0 && p[1] < 0x90)
-			return 0;
-		if (p[0] == 0xf4 && p[1] > 0x8f)
-			return 0;
-		return 4;
-	}
-	return 0;
-}
-
-/* A JSON string; bytes that are not UTF-8 become U+FFFD. */
-static void json_text(struct sbuf *out, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-
-	sbuf_addch(out, '"');
-	while (*p) {
-		size_t n;
-
-		switch (*p) {
-		case '"':
-			sbuf_addstr(out, "\\\"");
-			break;
-		case '\\':
-			sbuf_addstr(out, "\\\\");
-			break;
-		case '\n':
-			sbuf_addstr(out, "\\n");
-			break;
-		case '\t':
-			sbuf_addstr(out, "\\t");
-			break;
-		case '\r':
-			sbuf_addstr(out, "\\r");
-			break;
-		default:
-			if (*p < 0x20 || *p == 0x7f) {
-				sbuf_addf(out, "\\u%04x", *p);
-			} else if (*p >= 0x80) {
-				n = utf8_len(p);
-				if (n) {
-					sbuf_add(out, p, n);
-					p += n;
-					continue;
-				}
-				sbuf_addstr(out, "\\ufffd");
-			} else {
-				sbuf_addch(out, *p);
-			}
-		}
-		p++;
-	}
-	sbuf_addch(out, '"');
-}
-
-#define json_str json_text
+#define json_text sbuf_addjson
+#define json_str sbuf_addjson
 
 void chk_format_json(const struct chk_opts *o, const struct chk_result *res,
 		     const char *filename, struct sbuf *out)

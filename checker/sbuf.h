@@ -42,5 +42,9 @@ void sbuf_truncate(struct sbuf *sb, size_t len);
 /* Hands the bytes to the caller (free() them); the sbuf is left empty. */
 char *sbuf_detach(struct sbuf *sb, size_t *len);
 const char *sbuf_strerror(int err);
+/* Length of the valid UTF-8 sequence at p (RFC 3629), or 0. */
+size_t sbuf_utf8_len(const unsigned char *p);
+/* Appends s as a JSON string; bytes that are not UTF-8 become U+FFFD. */
+void sbuf_addjson(struct sbuf *sb, const char *s);
 
 #endif

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * compose: the review mail of one series version, from templates/.
+ *
+ * The body (templates/review.txt, or review-clean.txt when nothing is
+ * shown) has, in this order, each only when non-empty:
+ *   the merge-readiness checklist (security, user-space interface,
+ *   affects others, maintainer, compiles, seems to work);
+ *   "Since vN-1:" fixed / new / still there, by fingerprint;
+ *   sections Security, User-space interface, Correctness, Process: each
+ *   finding as "[PATCH M/N] file:line: SEVERITY: message (TYPE)" with
+ *   the offending line quoted untouched below it;
+ *   "Style nits: N" with a count per type (most frequent first, long
+ *   lines first among equals) and at most COMPOSE_NIT_EXAMPLES examples
+ *   each;
+ *   the footer saying how to opt out.
+ * Prose is wrapped at 72 columns; quoted code is never wrapped.
+ *
+ * Headers are made here, not by templates: From the bot, To the author,
+ * Cc the list (and the original Cc when the policy says so), Subject
+ * "Re: <subject of the mail replied to>", In-Reply-To and References
+ * (folded so no line passes 78 columns where it can and never 998
+ * octets), Message-ID from compose_message_id(), Date,
+ * Auto-Submitted: auto-generated, X-Reviewbot: <version>, MIME-Version
+ * and Content-Type text/plain; charset=UTF-8, 8bit.  Every header value
+ * taken from mail is stripped of CR, LF and other controls and
+ * RFC 2047-encoded when not ASCII, so no header can be injected.
+ */
+#ifndef RB_COMPOSE_H
+#define RB_COMPOSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../checker/sbuf.h"
+
+#define COMPOSE_MAX_MAIL	(1u << 20)	/* bytes of one review mail */
+#define COMPOSE_NIT_EXAMPLES	3
+#define COMPOSE_MAX_SHOWN	50		/* findings listed per section */
+
+struct template_set;
+
+/* One finding as the composer sees it (from store_finding). */
+struct compose_finding {
+	int part;		/* M of the patch */
+	const char *type;	/* "LONG_LINE" */
+	const char *severity;	/* "ERROR", "WARNING", "CHECK" */
+	const char *category;	/* "security", "uapi", "correctness", "process", "style" */
+	const char *file;	/* NULL for the commit message */
+	long line;
+	const char *message;
+	const char *line_text;	/* NULL when none */
+	const char *fingerprint;
+};
+
+struct compose_addr {
+	const char *name;	/* may be NULL */
+	const char *addr;
+};
+
+struct compose_review {
+	/* the bot */
+	struct compose_addr bot;
+	const char *bot_version;	/* for X-Reviewbot */
+	/* recipients: to is the author; cc the list and others (may be 0) */
+	struct compose_addr to;
+	const struct compose_addr *cc;
+	size_t ncc;
+	/* the mail replied to: cover letter, or first patch */
+	const char *subject;		/* as sent, decoded */
+	const char *in_reply_to;	/* its Message-ID, without <> */
+	const char *const *references;	/* its References, oldest first */
+	size_t nreferences;
+	/* the series */
+	int version, version_minor, total;
+	size_t patches;			/* patches reviewed (may be < total) */
+	/* the findings to report: already only those on lines the series
+	 * adds and not removed by a later patch */
+	const struct compose_finding *findings;
+	size_t nfindings;
+	/* the previous version's findings, or prev_version 0 when none */
+	int prev_version;
+	const struct compose_finding *prev;
+	size_t nprev;
+	/* criteria the bot could not check, with why (NULL: "not checked") */
+	const char *compiles_note;
+	const char *works_note;
+	int64_t date;			/* for the Date: header */
+	const char *message_id;		/* of the review, from compose_message_id() */
+};
+
+/* Counts the composer found, for the store's review row. */
+struct compose_stats {
+	long shown;		/* findings listed in sections */
+	long nits;		/* style findings folded into the count */
+	long fixed, added, still;
+	int clean;		/* nothing shown, no nit */
+};
+
+/*
+ * Composes the whole mail (headers and body, LF line ends) into out
+ * (reset first).  Returns 0, or -1 with err set ("template review.txt:
+ * unknown placeholder {{foo}}", a limit, ...).
+ */
+int compose_review_mail(const struct template_set *t, const struct compose_review *r,
+			struct sbuf *out, struct compose_stats *stats,
+			char *err, size_t errlen);
+
+/*
+ * The Message-ID of the review of the message reviewed_msgid, version
+ * vN: "reviewbot-<16 hex digits of a hash of reviewed_msgid and the
+ * version>@<domain of bot_addr>" (no <>), so the same review made again
+ * has the same Message-ID.  out must hold 256 bytes.
+ */
+void compose_message_id(const char *reviewed_msgid, int version, int version_minor,
+			const char *bot_addr, char *out, size_t outlen);
+
+/* 1 when addr (surrounding white space and <> allowed) is an address
+ * compose_review_mail() puts in a header: printable ASCII local@domain
+ * without white space, specials or quotes, at most 254 bytes.  Cc
+ * entries that fail, or repeat To, the bot or an earlier Cc (case-
+ * insensitively), are left out of the mail: filter envelope recipients
+ * the same way. */
+int compose_address_ok(const char *addr);
+
+/* Fingerprint of a finding: type + file + normalised line text (white
+ * space runs collapsed, trimmed), hashed to 16 hex digits; the line
+ * number is left out so it is stable across versions.  out: 17 bytes. */
+void compose_fingerprint(const char *type, const char *file, const char *line_text,
+			 char *out, size_t outlen);
+
+#endif

@@ -1,0 +1,1052 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * reviewbot.conf: git-config syntax (git-config(1) "CONFIGURATION FILE"),
+ * read by a table of options as redis reads redis.conf.  Every key is one
+ * row of CONFIG_OPTIONS below; the rows give the public config_options[]
+ * (reviewbot.conf(5), --help), the defaults (config_init), the parsing and
+ * checking (config_parse) and the freeing (config_release), so a key is
+ * added in one place.
+ *
+ * Deviations from git, all on the strict side:
+ *  - only the sections and keys of the table; the old "[section.sub]"
+ *    form and keys on a section header's line are errors;
+ *  - '_' is allowed in keys and is the same as '-';
+ *  - a second value for a key (git would make a multi-valued key) is an
+ *    error, but sections given twice merge as in git;
+ *  - an unknown escape ("\q") or a NUL byte is an error;
+ *  - control characters are refused in every string and path value.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "../checker/sbuf.h"
+#include "fileio.h"
+#include "../checker/banned.h"
+
+#ifndef RB_DATADIR
+#define RB_DATADIR "/usr/local/share"
+#endif
+
+#define SENDMAIL_DEFAULT	"/usr/sbin/sendmail"
+#define CONFIG_MAX_NAME		64	/* bytes of a section, key or source name */
+#define ADDRESS_MAX		254	/* RFC 5321 4.5.3.1.3, a path less <> */
+
+#define SOURCE_TYPES	"maildir|mbox|imap|nntp|public-inbox"
+#define REPLY_POLICIES	"list|all|author|none"
+#define DELIVERY_TYPES	"maildir|sendmail|smtp"
+
+typedef int (*check_fn)(const char *v, const char **why);
+
+static int check_address(const char *v, const char **why);
+static int check_url(const char *v, const char **why);
+static int check_smtp_url(const char *v, const char **why);
+
+/*
+ * X(section, key, type, default, min, max, enum values, field, check, desc)
+ *
+ * field is a member of struct config, or of struct config_source for
+ * SOURCE.  STRING and PATH fields are char *, the others int (or an enum
+ * of int size whose values are the positions in the values string).
+ */
+#define CONFIG_OPTIONS(X)						\
+	X(BOT, "address", STRING, NULL, 0, 0, NULL, address, check_address, \
+	  "the bot's own mail address (From:); required unless dry_run is true") \
+	X(BOT, "name", STRING, "reviewbot", 0, 0, NULL, name, NULL,	\
+	  "the display name in From:")					\
+	X(BOT, "database", PATH, "reviewbot.db", 0, 0, NULL, database, NULL, \
+	  "the SQLite database file")					\
+	X(BOT, "templates", PATH, RB_DATADIR "/reviewbot/templates", 0, 0, \
+	  NULL, templates, NULL, "the folder of reply templates")	\
+	X(BOT, "dry_run", BOOL, "true", 0, 0, NULL, dry_run, NULL,	\
+	  "record the replies but send none")				\
+	X(SOURCE, "type", ENUM, NULL, 0, 0, SOURCE_TYPES, type, NULL,	\
+	  "where the mail comes from (required)")			\
+	X(SOURCE, "url", STRING, NULL, 0, 0, NULL, url, check_url,	\
+	  "imap[s]://, nntp[s]:// or http[s]:// (public-inbox) address; required for those types") \
+	X(SOURCE, "path", PATH, NULL, 0, 0, NULL, path, NULL,		\
+	  "the maildir folder or mbox file; required for those types")	\
+	X(SOURCE, "list", STRING, NULL, 0, 0, NULL, list, check_address, \
+	  "the list's posting address")					\
+	X(SOURCE, "reply", ENUM, "list", 0, 0, REPLY_POLICIES, reply, NULL, \
+	  "who a review goes to: author and list, all, author only, or nobody") \
+	X(SOURCE, "poll_interval", INT, "60", 1, 86400, NULL, poll_interval, \
+	  NULL, "seconds between two looks for new mail")		\
+	X(DELIVERY, "type", ENUM, "maildir", 0, 0, DELIVERY_TYPES, delivery, \
+	  NULL, "how replies leave")					\
+	X(DELIVERY, "url", STRING, NULL, 0, 0, NULL, delivery_url,	\
+	  check_smtp_url, "smtp:// or smtps:// server; required for smtp") \
+	X(DELIVERY, "path", PATH, "outbox", 0, 0, NULL, delivery_path, NULL, \
+	  "the outbox maildir, or the sendmail program (default " SENDMAIL_DEFAULT ")") \
+	X(POLICY, "series_wait", INT, "600", 0, 604800, NULL, series_wait, \
+	  NULL, "seconds to wait for the rest of a series")		\
+	X(POLICY, "review_clean", BOOL, "true", 0, 0, NULL, review_clean, \
+	  NULL, "reply also to patches without findings")		\
+	X(POLICY, "max_replies_per_hour", INT, "30", 0, 100000, NULL,	\
+	  max_replies_per_hour, NULL, "replies sent per hour at most; 0 is no limit")
+
+enum cfg_section { SEC_BOT, SEC_SOURCE, SEC_DELIVERY, SEC_POLICY, SEC_N };
+enum cfg_type { T_STRING, T_PATH, T_BOOL, T_INT, T_ENUM };
+
+static const char *const section_names[SEC_N] = {
+	"bot", "source", "delivery", "policy",
+};
+
+#define SECNAME_BOT		"bot"
+#define SECNAME_SOURCE		"source"
+#define SECNAME_DELIVERY	"delivery"
+#define SECNAME_POLICY		"policy"
+#define TYPENAME_STRING		"string"
+#define TYPENAME_PATH		"path"
+#define TYPENAME_BOOL		"bool"
+#define TYPENAME_INT		"int"
+#define TYPENAME_ENUM		"enum"
+#define OFF_BOT(f)		offsetof(struct config, f)
+#define OFF_DELIVERY(f)		offsetof(struct config, f)
+#define OFF_POLICY(f)		offsetof(struct config, f)
+#define OFF_SOURCE(f)		offsetof(struct config_source, f)
+
+#define X_PUBLIC(sec, key, type, def, min, max, values, field, check, desc) \
+	{ SECNAME_##sec, key, TYPENAME_##type, def, min, max, values, desc },
+const struct config_option config_options[] = {
+	CONFIG_OPTIONS(X_PUBLIC)
+};
+const size_t config_noptions = sizeof(config_options) / sizeof(config_options[0]);
+
+struct opt_impl {
+	enum cfg_section sec;
+	enum cfg_type type;
+	size_t off;
+	check_fn check;
+};
+
+#define X_IMPL(sec, key, type, def, min, max, values, field, check, desc) \
+	{ SEC_##sec, T_##type, OFF_##sec(field), check },
+static const struct opt_impl opt_impl[] = {
+	CONFIG_OPTIONS(X_IMPL)
+};
+
+#define X_ID(sec, key, type, def, min, max, values, field, check, desc) \
+	OPT_##sec##_##field,
+enum { CONFIG_OPTIONS(X_ID) NOPT };
+
+_Static_assert(sizeof(enum source_type) == sizeof(int), "enum fields are ints");
+_Static_assert(sizeof(enum reply_policy) == sizeof(int), "enum fields are ints");
+_Static_assert(sizeof(enum delivery_type) == sizeof(int), "enum fields are ints");
+
+static const char *const source_type_names[] = {
+	[SRC_MAILDIR] = "maildir", [SRC_MBOX] = "mbox", [SRC_IMAP] = "imap",
+	[SRC_NNTP] = "nntp", [SRC_PUBLIC_INBOX] = "public-inbox",
+};
+static const char *const reply_policy_names[] = {
+	[REPLY_POLICY_LIST] = "list", [REPLY_POLICY_ALL] = "all",
+	[REPLY_POLICY_AUTHOR] = "author", [REPLY_POLICY_NONE] = "none",
+};
+static const char *const delivery_type_names[] = {
+	[DELIVER_MAILDIR] = "maildir", [DELIVER_SENDMAIL] = "sendmail",
+	[DELIVER_SMTP] = "smtp",
+};
+
+#define NAME_OF(tab, i) \
+	((size_t)(i) < sizeof(tab) / sizeof(tab[0]) ? tab[i] : "unknown")
+
+const char *source_type_name(enum source_type t)
+{
+	return NAME_OF(source_type_names, t);
+}
+
+const char *reply_policy_name(enum reply_policy p)
+{
+	return NAME_OF(reply_policy_names, p);
+}
+
+const char *delivery_type_name(enum delivery_type t)
+{
+	return NAME_OF(delivery_type_names, t);
+}
+
+/* ---- values ---- */
+
+static int has_control(const char *v)
+{
+	for (; *v; v++)
+		if ((unsigned char)*v < 0x20 || *v == 0x7f)
+			return 1;
+	return 0;
+}
+
+/* An addr-spec (RFC 5322 3.4.1) of printable ASCII without specials. */
+static int check_address(const char *v, const char **why)
+{
+	const char *at = strchr(v, '@');
+	size_t n = strlen(v);
+
+	if (n > ADDRESS_MAX) {
+		*why = "is longer than 254 bytes";
+		return -1;
+	}
+	if (!at || at == v || !at[1] || strchr(at + 1, '@')) {
+		*why = "is not an address (local@domain)";
+		return -1;
+	}
+	for (; *v; v++) {
+		unsigned char ch = (unsigned char)*v;
+
+		if (ch <= ' ' || ch >= 0x7f || strchr("()<>,;:\\\"[]", ch)) {
+			*why = "is not an address (local@domain)";
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int url_has_scheme(const char *v, const char *const *schemes)
+{
+	for (; *schemes; schemes++) {
+		size_t n = strlen(*schemes);
+
+		if (!strncasecmp(v, *schemes, n) && v[n])
+			return 1;
+	}
+	return 0;
+}
+
+static const char *const any_schemes[] = {
+	"imap://", "imaps://", "nntp://", "nntps://", "http://", "https://",
+	NULL,
+};
+static const char *const imap_schemes[] = { "imap://", "imaps://", NULL };
+static const char *const nntp_schemes[] = { "nntp://", "nntps://", NULL };
+static const char *const http_schemes[] = { "http://", "https://", NULL };
+static const char *const smtp_schemes[] = { "smtp://", "smtps://", NULL };
+
+static int url_chars_ok(const char *v)
+{
+	for (; *v; v++)
+		if ((unsigned char)*v <= ' ' || *v == 0x7f)
+			return 0;
+	return 1;
+}
+
+static int check_url(const char *v, const char **why)
+{
+	if (!url_chars_ok(v)) {
+		*why = "is not a url (it has a space)";
+		return -1;
+	}
+	if (!url_has_scheme(v, any_schemes)) {
+		*why = "must start with imap://, imaps://, nntp://, nntps://, http:// or https://";
+		return -1;
+	}
+	return 0;
+}
+
+static int check_smtp_url(const char *v, const char **why)
+{
+	if (!url_chars_ok(v)) {
+		*why = "is not a url (it has a space)";
+		return -1;
+	}
+	if (!url_has_scheme(v, smtp_schemes)) {
+		*why = "must start with smtp:// or smtps://";
+		return -1;
+	}
+	return 0;
+}
+
+/* git-config(1): true/yes/on/1 and false/no/off/0; "" is false */
+static int parse_bool(const char *v)
+{
+	static const char *const t[] = { "true", "yes", "on", "1" };
+	static const char *const f[] = { "false", "no", "off", "0", "" };
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (!strcasecmp(v, t[i]))
+			return 1;
+	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		if (!strcasecmp(v, f[i]))
+			return 0;
+	return -1;
+}
+
+/* The position of v in "a|b|c" (case-insensitive), or -1. */
+static int enum_index(const char *values, const char *v)
+{
+	size_t n = strlen(v);
+	int i = 0;
+
+	while (*values) {
+		const char *bar = strchr(values, '|');
+		size_t len = bar ? (size_t)(bar - values) : strlen(values);
+
+		if (len == n && !strncasecmp(values, v, n))
+			return i;
+		if (!bar)
+			break;
+		values = bar + 1;
+		i++;
+	}
+	return -1;
+}
+
+static void *field_of(void *base, size_t o)
+{
+	return (char *)base + opt_impl[o].off;
+}
+
+/* "name" for "name='x'" messages: v made visible and cut. */
+static const char *visible(const char *v, char *buf, size_t n)
+{
+	size_t o = 0;
+
+	for (; *v && o + 8 < n; v++) {
+		unsigned char ch = (unsigned char)*v;
+
+		if (ch < 0x20 || ch == 0x7f || ch == '\\' || ch == '\'')
+			o += (size_t)snprintf(buf + o, n - o, "\\x%02x", ch);
+		else
+			buf[o++] = (char)ch;
+	}
+	if (*v)
+		o += (size_t)snprintf(buf + o, n - o, "...");
+	buf[o] = '\0';
+	return buf;
+}
+
+/*
+ * Sets option o of base (a struct config, or a struct config_source)
+ * from the text v.  Returns 0, or -1 with why[] saying what is wrong.
+ */
+static int option_set(void *base, size_t o, const char *v, char *why,
+		      size_t whylen)
+{
+	const struct config_option *opt = &config_options[o];
+	const char *reason = NULL;
+	char vis[80];
+	char *end, **sp;
+	long l;
+	int b;
+
+	switch (opt_impl[o].type) {
+	case T_STRING:
+	case T_PATH:
+		if (!*v) {
+			snprintf(why, whylen, "%s: empty value", opt->key);
+			return -1;
+		}
+		if (has_control(v)) {
+			snprintf(why, whylen, "%s: control character in '%s'",
+				 opt->key, visible(v, vis, sizeof(vis)));
+			return -1;
+		}
+		if (opt_impl[o].check && opt_impl[o].check(v, &reason)) {
+			snprintf(why, whylen, "%s: '%s' %s", opt->key,
+				 visible(v, vis, sizeof(vis)), reason);
+			return -1;
+		}
+		sp = field_of(base, o);
+		free(*sp);
+		*sp = strdup(v);
+		if (!*sp) {
+			snprintf(why, whylen, "out of memory");
+			return -1;
+		}
+		return 0;
+	case T_BOOL:
+		b = parse_bool(v);
+		if (b < 0) {
+			snprintf(why, whylen, "%s: '%s' is not a boolean "
+				 "(true/false, yes/no, on/off, 1/0)", opt->key,
+				 visible(v, vis, sizeof(vis)));
+			return -1;
+		}
+		*(int *)field_of(base, o) = b;
+		return 0;
+	case T_INT:
+		errno = 0;
+		l = strtol(v, &end, 10);
+		if (!((*v >= '0' && *v <= '9') || *v == '-' || *v == '+') ||
+		    end == v || *end) {
+			snprintf(why, whylen, "%s: '%s' is not a number", opt->key,
+				 visible(v, vis, sizeof(vis)));
+			return -1;
+		}
+		if ((errno == ERANGE && l == LONG_MIN) || l < opt->min) {
+			snprintf(why, whylen, "%s: %s is below the minimum %ld",
+				 opt->key, visible(v, vis, sizeof(vis)), opt->min);
+			return -1;
+		}
+		if (errno == ERANGE || l > opt->max) {
+			snprintf(why, whylen, "%s: %s is above the maximum %ld",
+				 opt->key, visible(v, vis, sizeof(vis)), opt->max);
+			return -1;
+		}
+		*(int *)field_of(base, o) = (int)l;
+		return 0;
+	case T_ENUM:
+		b = enum_index(opt->values, v);
+		if (b < 0) {
+			snprintf(why, whylen, "%s: '%s' is not one of %s", opt->key,
+				 visible(v, vis, sizeof(vis)), opt->values);
+			return -1;
+		}
+		*(int *)field_of(base, o) = b;
+		return 0;
+	}
+	snprintf(why, whylen, "%s: bad option type", opt->key);
+	return -1;
+}
+
+/* Sets the defaults of section sec's options in base. */
+static int defaults_set(void *base, enum cfg_section sec)
+{
+	char why[256];
+	size_t o;
+	int ret = 0;
+
+	for (o = 0; o < NOPT; o++)
+		if (opt_impl[o].sec == sec && config_options[o].def &&
+		    option_set(base, o, config_options[o].def, why, sizeof(why)))
+			ret = -1;
+	return ret;
+}
+
+static void strings_free(void *base, enum cfg_section sec)
+{
+	size_t o;
+
+	for (o = 0; o < NOPT; o++) {
+		if (opt_impl[o].sec != sec)
+			continue;
+		if (opt_impl[o].type == T_STRING || opt_impl[o].type == T_PATH) {
+			char **sp = field_of(base, o);
+
+			free(*sp);
+			*sp = NULL;
+		}
+	}
+}
+
+void config_init(struct config *c)
+{
+	memset(c, 0, sizeof(*c));
+	defaults_set(c, SEC_BOT);
+	defaults_set(c, SEC_DELIVERY);
+	defaults_set(c, SEC_POLICY);
+}
+
+void config_release(struct config *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nsources; i++) {
+		strings_free(&c->sources[i], SEC_SOURCE);
+		free(c->sources[i].name);
+	}
+	free(c->sources);
+	strings_free(c, SEC_BOT);
+	strings_free(c, SEC_DELIVERY);
+	strings_free(c, SEC_POLICY);
+	free(c->file);
+	memset(c, 0, sizeof(*c));
+}
+
+/* ---- the parser ---- */
+
+struct parser {
+	const char *name;
+	const char *buf;
+	size_t len, pos;
+	int line;
+	struct config *c;
+	char *err;
+	size_t errlen;
+	int sec;		/* enum cfg_section, -1 before the first */
+	size_t src;		/* the current source when sec is SEC_SOURCE */
+	int sec_line[SEC_N];	/* first header of each section */
+	int gline[NOPT];	/* where a key of bot/delivery/policy was set */
+	int sline[CONFIG_MAX_SOURCES][NOPT];	/* the same for sources */
+	char val[CONFIG_MAX_VALUE + 1];
+};
+
+static int fail(struct parser *p, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(struct parser *p, int line, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (!p->err || !p->errlen)
+		return -1;
+	if (line > 0)
+		n = snprintf(p->err, p->errlen, "%s:%d: ", p->name, line);
+	else
+		n = snprintf(p->err, p->errlen, "%s: ", p->name);
+	if (n < 0 || (size_t)n >= p->errlen)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(p->err + n, p->errlen - (size_t)n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int at_end(const struct parser *p)
+{
+	return p->pos >= p->len;
+}
+
+static int peek(const struct parser *p)
+{
+	return at_end(p) ? -1 : (unsigned char)p->buf[p->pos];
+}
+
+static int is_blank(int ch)
+{
+	return ch == ' ' || ch == '\t' || ch == '\r';
+}
+
+static int is_alpha(int ch)
+{
+	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z');
+}
+
+static int is_alnum(int ch)
+{
+	return is_alpha(ch) || (ch >= '0' && ch <= '9');
+}
+
+static void skip_blanks(struct parser *p)
+{
+	while (is_blank(peek(p)))
+		p->pos++;
+}
+
+/* to the newline, which is left for the caller */
+static void skip_comment(struct parser *p)
+{
+	while (!at_end(p) && p->buf[p->pos] != '\n')
+		p->pos++;
+}
+
+static int at_line_end(const struct parser *p)
+{
+	int ch = peek(p);
+
+	return ch < 0 || ch == '\n' || ch == '#' || ch == ';';
+}
+
+static void section_text(const struct parser *p, char *buf, size_t n)
+{
+	if (p->sec == SEC_SOURCE)
+		snprintf(buf, n, "[source \"%s\"]", p->c->sources[p->src].name);
+	else
+		snprintf(buf, n, "[%s]", section_names[p->sec]);
+}
+
+static int source_open(struct parser *p, const char *sub, int line)
+{
+	struct config *c = p->c;
+	struct config_source *s;
+	size_t i;
+
+	for (i = 0; i < c->nsources; i++) {
+		if (!strcmp(c->sources[i].name, sub)) {
+			p->src = i;
+			return 0;
+		}
+	}
+	if (c->nsources >= CONFIG_MAX_SOURCES)
+		return fail(p, line, "too many sources (at most %d)",
+			    CONFIG_MAX_SOURCES);
+	s = realloc(c->sources, (c->nsources + 1) * sizeof(*s));
+	if (!s)
+		return fail(p, line, "out of memory");
+	c->sources = s;
+	s = &c->sources[c->nsources];
+	memset(s, 0, sizeof(*s));
+	s->line = line;
+	s->name = strdup(sub);
+	c->nsources++;
+	if (!s->name || defaults_set(s, SEC_SOURCE))
+		return fail(p, line, "out of memory");
+	p->src = c->nsources - 1;
+	return 0;
+}
+
+/* "[name]" or "[name "sub"]", at '[' */
+static int parse_section(struct parser *p)
+{
+	char name[CONFIG_MAX_NAME + 1], sub[CONFIG_MAX_NAME + 1];
+	size_t n = 0, sn = 0;
+	int line = p->line, has_sub = 0, ch, s;
+
+	p->pos++;
+	while (is_alnum(peek(p)) || peek(p) == '-' || peek(p) == '.') {
+		if (n == CONFIG_MAX_NAME)
+			return fail(p, line, "section name too long");
+		name[n++] = (char)p->buf[p->pos++];
+	}
+	name[n] = '\0';
+	if (is_blank(peek(p))) {
+		skip_blanks(p);
+		if (peek(p) != '"')
+			return fail(p, line, "bad section header: a name must be quoted, as [source \"NAME\"]");
+		p->pos++;
+		has_sub = 1;
+		for (;;) {
+			ch = peek(p);
+			if (ch < 0 || ch == '\n')
+				return fail(p, line, "unterminated section header");
+			p->pos++;
+			if (ch == '"')
+				break;
+			if (ch == '\\') {
+				ch = peek(p);
+				if (ch < 0 || ch == '\n')
+					return fail(p, line, "unterminated section header");
+				p->pos++;
+			}
+			if (ch < 0x20 || ch == 0x7f)
+				return fail(p, line, "control character in a section name");
+			if (sn == CONFIG_MAX_NAME)
+				return fail(p, line, "section name longer than %d bytes",
+					    CONFIG_MAX_NAME);
+			sub[sn++] = (char)ch;
+		}
+	}
+	sub[sn] = '\0';
+	ch = peek(p);
+	if (ch < 0 || ch == '\n')
+		return fail(p, line, "unterminated section header");
+	if (ch != ']')
+		return fail(p, line, "bad section header");
+	p->pos++;
+	skip_blanks(p);
+	if (!at_line_end(p))
+		return fail(p, line, "text after the section header");
+	if (!n)
+		return fail(p, line, "bad section header");
+
+	for (s = 0; s < SEC_N; s++)
+		if (!strcasecmp(name, section_names[s]))
+			break;
+	if (s == SEC_N)
+		return fail(p, line, "unknown section [%s]", name);
+	if (s == SEC_SOURCE) {
+		if (!has_sub)
+			return fail(p, line, "section [source] needs a name, as [source \"NAME\"]");
+		if (!sn)
+			return fail(p, line, "empty source name");
+		if (source_open(p, sub, line))
+			return -1;
+	} else if (has_sub) {
+		return fail(p, line, "section [%s] takes no name", section_names[s]);
+	}
+	p->sec = s;
+	if (!p->sec_line[s])
+		p->sec_line[s] = line;
+	return 0;
+}
+
+static int val_add(struct parser *p, const char *key, int line, size_t *n,
+		   int ch)
+{
+	if (*n >= CONFIG_MAX_VALUE)
+		return fail(p, line, "%s: value longer than %d bytes", key,
+			    CONFIG_MAX_VALUE);
+	p->val[(*n)++] = (char)ch;
+	return 0;
+}
+
+/*
+ * The value after '=' into p->val, as git-config(1) reads it: blanks
+ * around an unquoted value dropped, '#' or ';' outside quotes starts a
+ * comment, \" \\ \n \t \b escapes, backslash-newline continues the line.
+ */
+static int parse_value(struct parser *p, const char *key, int line)
+{
+	size_t n = 0, spaces = 0;
+	int quote = 0, ch;
+
+	skip_blanks(p);
+	for (;;) {
+		ch = peek(p);
+		if (ch < 0 || ch == '\n') {
+			if (quote)
+				return fail(p, line, "%s: unterminated quote", key);
+			break;
+		}
+		p->pos++;
+		if (!quote && (ch == '#' || ch == ';')) {
+			skip_comment(p);
+			break;
+		}
+		if (!quote && is_blank(ch)) {
+			spaces++;
+			continue;
+		}
+		for (; spaces; spaces--)
+			if (n && val_add(p, key, line, &n, ' '))
+				return -1;
+		if (ch == '\\') {
+			ch = peek(p);
+			if (ch == '\r' && p->pos + 1 < p->len &&
+			    p->buf[p->pos + 1] == '\n')
+				ch = (p->pos++, '\n');
+			if (ch < 0)
+				return fail(p, line, "%s: backslash at the end of the file", key);
+			p->pos++;
+			switch (ch) {
+			case '\n':
+				p->line++;
+				continue;
+			case 'n':
+				ch = '\n';
+				break;
+			case 't':
+				ch = '\t';
+				break;
+			case 'b':
+				ch = '\b';
+				break;
+			case '"':
+			case '\\':
+				break;
+			default:
+				return fail(p, line, "%s: unknown escape '\\%c'", key,
+					    ch > ' ' && ch < 0x7f ? ch : '?');
+			}
+		} else if (ch == '"') {
+			quote = !quote;
+			continue;
+		}
+		if (val_add(p, key, line, &n, ch))
+			return -1;
+	}
+	p->val[n] = '\0';
+	return 0;
+}
+
+/* "key = value" or "key" alone, at the key's first letter */
+static int parse_key(struct parser *p)
+{
+	char key[CONFIG_MAX_NAME + 1], norm[CONFIG_MAX_NAME + 1], sect[CONFIG_MAX_NAME + 32];
+	char why[CONFIG_MAX_NAME + 256];
+	size_t n = 0, o, i;
+	int line = p->line, has_value, *lines;
+	void *base;
+
+	while (is_alnum(peek(p)) || peek(p) == '-' || peek(p) == '_') {
+		if (n == CONFIG_MAX_NAME)
+			return fail(p, line, "key name too long");
+		key[n++] = (char)p->buf[p->pos++];
+	}
+	key[n] = '\0';
+	for (i = 0; i <= n; i++)
+		norm[i] = key[i] == '-' ? '_' :
+			(key[i] >= 'A' && key[i] <= 'Z') ? (char)(key[i] - 'A' + 'a') : key[i];
+	skip_blanks(p);
+	if (peek(p) == '=') {
+		p->pos++;
+		has_value = 1;
+	} else if (at_line_end(p)) {
+		has_value = 0;
+	} else {
+		return fail(p, line, "expected '=' after key '%s'", key);
+	}
+	if (p->sec < 0)
+		return fail(p, line, "key '%s' before any section", key);
+
+	for (o = 0; o < NOPT; o++)
+		if ((int)opt_impl[o].sec == p->sec &&
+		    !strcmp(config_options[o].key, norm))
+			break;
+	if (o == NOPT) {
+		section_text(p, sect, sizeof(sect));
+		return fail(p, line, "unknown key '%s' in section %s", key, sect);
+	}
+	if (p->sec == SEC_SOURCE) {
+		base = &p->c->sources[p->src];
+		lines = p->sline[p->src];
+	} else {
+		base = p->c;
+		lines = p->gline;
+	}
+	if (lines[o])
+		return fail(p, line, "%s: given twice (first at line %d)",
+			    config_options[o].key, lines[o]);
+	lines[o] = line;
+
+	if (has_value) {
+		if (parse_value(p, config_options[o].key, line))
+			return -1;
+	} else if (opt_impl[o].type == T_BOOL) {
+		memcpy(p->val, "true", 5);	/* git: a key alone is true */
+	} else {
+		return fail(p, line, "%s: a value is required", config_options[o].key);
+	}
+	if (option_set(base, o, p->val, why, sizeof(why)))
+		return fail(p, line, "%s", why);
+	return 0;
+}
+
+static const char *const *source_schemes(enum source_type t)
+{
+	switch (t) {
+	case SRC_IMAP:
+		return imap_schemes;
+	case SRC_NNTP:
+		return nntp_schemes;
+	case SRC_PUBLIC_INBOX:
+		return http_schemes;
+	case SRC_MAILDIR:
+	case SRC_MBOX:
+		break;
+	}
+	return NULL;
+}
+
+/* What no single key can say: required keys, keys that need each other. */
+static int check_source(struct parser *p, size_t i)
+{
+	struct config_source *s = &p->c->sources[i];
+	const int *lines = p->sline[i];
+	const char *const *schemes;
+	const char *type;
+
+	if (!lines[OPT_SOURCE_type])
+		return fail(p, s->line, "source \"%s\": type is required", s->name);
+	type = source_type_name(s->type);
+	schemes = source_schemes(s->type);
+	if (schemes) {
+		if (!s->url)
+			return fail(p, s->line, "source \"%s\": url is required for type %s",
+				    s->name, type);
+		if (!url_has_scheme(s->url, schemes))
+			return fail(p, lines[OPT_SOURCE_url],
+				    "source \"%s\": url must start with %s or %s for type %s",
+				    s->name, schemes[0], schemes[1], type);
+		if (s->path)
+			return fail(p, lines[OPT_SOURCE_path],
+				    "source \"%s\": path does not apply to type %s",
+				    s->name, type);
+	} else {
+		if (!s->path)
+			return fail(p, s->line, "source \"%s\": path is required for type %s",
+				    s->name, type);
+		if (s->url)
+			return fail(p, lines[OPT_SOURCE_url],
+				    "source \"%s\": url does not apply to type %s",
+				    s->name, type);
+	}
+	return 0;
+}
+
+static int check_all(struct parser *p)
+{
+	struct config *c = p->c;
+	const char *type = delivery_type_name(c->delivery);
+	int replies = 0;
+	size_t i;
+
+	for (i = 0; i < c->nsources; i++) {
+		if (check_source(p, i))
+			return -1;
+		if (c->sources[i].reply != REPLY_POLICY_NONE)
+			replies = 1;
+	}
+	if (c->delivery == DELIVER_SMTP) {
+		if (!c->delivery_url)
+			return fail(p, p->sec_line[SEC_DELIVERY],
+				    "delivery: url is required for type smtp");
+		if (p->gline[OPT_DELIVERY_delivery_path])
+			return fail(p, p->gline[OPT_DELIVERY_delivery_path],
+				    "delivery: path does not apply to type smtp");
+		free(c->delivery_path);
+		c->delivery_path = NULL;
+	} else {
+		if (c->delivery_url)
+			return fail(p, p->gline[OPT_DELIVERY_delivery_url],
+				    "delivery: url does not apply to type %s", type);
+		if (c->delivery == DELIVER_SENDMAIL &&
+		    !p->gline[OPT_DELIVERY_delivery_path]) {
+			free(c->delivery_path);
+			c->delivery_path = strdup(SENDMAIL_DEFAULT);
+			if (!c->delivery_path)
+				return fail(p, 0, "out of memory");
+		}
+	}
+	if (!c->dry_run && replies && !c->address)
+		return fail(p, p->gline[OPT_BOT_dry_run] ? p->sec_line[SEC_BOT] : 0,
+			    "bot: address is required when dry_run is false");
+	return 0;
+}
+
+/*
+ * A relative path is taken relative to the config file's folder, dir[0,
+ * dirlen) ("" for a file in "/").
+ */
+static int path_resolve(char **pp, const char *dir, size_t dirlen)
+{
+	char *r;
+	size_t n;
+
+	if (!*pp || (*pp)[0] == '/')
+		return 0;
+	n = strlen(*pp);
+	r = malloc(dirlen + 1 + n + 1);
+	if (!r)
+		return -1;
+	memcpy(r, dir, dirlen);
+	r[dirlen] = '/';
+	memcpy(r + dirlen + 1, *pp, n + 1);
+	free(*pp);
+	*pp = r;
+	return 0;
+}
+
+static int paths_resolve(struct parser *p)
+{
+	const char *slash = strrchr(p->name, '/');
+	size_t dirlen, o, i;
+
+	if (!slash)
+		return 0;	/* the current folder: keep it relative */
+	dirlen = (size_t)(slash - p->name);
+	for (o = 0; o < NOPT; o++) {
+		if (opt_impl[o].type != T_PATH)
+			continue;
+		if (opt_impl[o].sec != SEC_SOURCE) {
+			if (path_resolve(field_of(p->c, o), p->name, dirlen))
+				return fail(p, 0, "out of memory");
+			continue;
+		}
+		for (i = 0; i < p->c->nsources; i++)
+			if (path_resolve(field_of(&p->c->sources[i], o), p->name,
+					 dirlen))
+				return fail(p, 0, "out of memory");
+	}
+	return 0;
+}
+
+static int run(struct parser *p)
+{
+	int ch;
+	const char *nul;
+
+	if (p->len > CONFIG_MAX_FILE)
+		return fail(p, 0, "larger than %u bytes", CONFIG_MAX_FILE);
+	nul = memchr(p->buf, '\0', p->len);
+	if (nul) {
+		const char *q;
+		int line = 1;
+
+		for (q = p->buf; q < nul; q++)
+			line += *q == '\n';
+		return fail(p, line, "NUL byte in the file");
+	}
+	if (p->len >= 3 && !memcmp(p->buf, "\xef\xbb\xbf", 3))
+		p->pos = 3;	/* a UTF-8 byte order mark, as git skips it */
+
+	while (!at_end(p)) {
+		ch = peek(p);
+		if (is_blank(ch)) {
+			p->pos++;
+		} else if (ch == '\n') {
+			p->pos++;
+			p->line++;
+		} else if (ch == '#' || ch == ';') {
+			skip_comment(p);
+		} else if (ch == '[') {
+			if (parse_section(p))
+				return -1;
+		} else if (is_alpha(ch)) {
+			if (parse_key(p))
+				return -1;
+		} else if (ch < 0x20 || ch >= 0x7f) {
+			return fail(p, p->line, "unexpected byte 0x%02x", ch);
+		} else {
+			return fail(p, p->line, "unexpected character '%c'", ch);
+		}
+	}
+	if (check_all(p))
+		return -1;
+	return paths_resolve(p);
+}
+
+int config_parse(const char *name, const char *buf, size_t len,
+		 struct config *c, char *err, size_t errlen)
+{
+	struct parser *p;
+	int ret = -1;
+
+	if (!name)
+		name = "(config)";
+	if (err && errlen)
+		err[0] = '\0';
+	config_init(c);
+	c->file = strdup(name);
+	p = calloc(1, sizeof(*p));
+	if (!p || !c->file || !c->name || !c->database || !c->templates ||
+	    !c->delivery_path) {
+		if (err && errlen)
+			snprintf(err, errlen, "%s: out of memory", name);
+		goto out;
+	}
+	p->name = name;
+	p->buf = buf ? buf : "";
+	p->len = buf ? len : 0;
+	p->line = 1;
+	p->c = c;
+	p->err = err;
+	p->errlen = errlen;
+	p->sec = -1;
+	ret = run(p);
+out:
+	free(p);
+	if (ret) {
+		/* on failure the caller gets the defaults back */
+		config_release(c);
+		config_init(c);
+	}
+	return ret;
+}
+
+int config_load(const char *path, struct config *c, char *err, size_t errlen)
+{
+	struct sbuf sb;
+	size_t n;
+	int ret;
+
+	sbuf_init(&sb, CONFIG_MAX_FILE);
+	if (fileio_read(path, &sb)) {
+		int e = errno;
+
+		config_init(c);
+		if (err && errlen) {
+			if (e == EFBIG)
+				snprintf(err, errlen, "%s: larger than %u bytes",
+					 path, CONFIG_MAX_FILE);
+			else
+				snprintf(err, errlen, "%s: %s", path, strerror(e));
+			/* "No such file...": messages are lowercase */
+			n = strlen(path) + 2;
+			if (n < strlen(err) && err[n] >= 'A' && err[n] <= 'Z')
+				err[n] = (char)(err[n] - 'A' + 'a');
+		}
+		sbuf_release(&sb);
+		return -1;
+	}
+	ret = config_parse(path, sb.buf, sb.len, c, err, errlen);
+	sbuf_release(&sb);
+	return ret;
+}

@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * config: reviewbot's configuration, in git-config syntax (as
+ * public-inbox uses):
+ *
+ *   [bot]
+ *           address = reviewbot@example.org
+ *           name = reviewbot
+ *           database = /var/lib/reviewbot/reviewbot.db
+ *           templates = /usr/share/reviewbot/templates
+ *           dry_run = true
+ *   [source "lkml"]
+ *           type = imap
+ *           url = imaps://bot@imap.example.org/INBOX
+ *           list = linux-kernel@vger.kernel.org
+ *           reply = list
+ *           poll_interval = 60
+ *   [delivery]
+ *           type = maildir
+ *           path = outbox
+ *   [policy]
+ *           series_wait = 600
+ *           review_clean = true
+ *           max_replies_per_hour = 30
+ *
+ * Syntax: sections "[name]" and "[name "sub"]", "key = value", '#' and
+ * ';' comments, quoted values with \" \\ \n \t escapes, a trailing
+ * backslash continues a line.  Section and key names are
+ * case-insensitive ('-' and '_' are the same in keys).  Booleans:
+ * true/false/yes/no/on/off/1/0.
+ *
+ * One table of options (config.c) gives every key's type, default and
+ * bounds; it drives parsing, checking (run -n), the defaults and
+ * reviewbot.conf(5).  An unknown section or key, a value out of bounds,
+ * a missing required key or a second value for a single key is an error
+ * reported as "FILE:LINE: what is wrong".  Relative paths are taken
+ * relative to the folder of the config file.
+ */
+#ifndef RB_CONFIG_H
+#define RB_CONFIG_H
+
+#include <stddef.h>
+
+#define CONFIG_MAX_FILE		(1u << 20)	/* bytes of a config file */
+#define CONFIG_MAX_SOURCES	64
+#define CONFIG_MAX_VALUE	4096
+
+enum source_type {
+	SRC_MAILDIR = 0,
+	SRC_MBOX,
+	SRC_IMAP,
+	SRC_NNTP,
+	SRC_PUBLIC_INBOX,
+};
+
+/* Who a review goes to for mail from this source. */
+enum reply_policy {
+	REPLY_POLICY_LIST = 0,	/* To author, Cc the list */
+	REPLY_POLICY_ALL,	/* To author, Cc the list and the original Cc */
+	REPLY_POLICY_AUTHOR,	/* To author only */
+	REPLY_POLICY_NONE,	/* record only, never reply */
+};
+
+enum delivery_type {
+	DELIVER_MAILDIR = 0,
+	DELIVER_SENDMAIL,
+	DELIVER_SMTP,
+};
+
+struct config_source {
+	char *name;		/* the subsection name */
+	enum source_type type;
+	char *url;		/* imap/nntp/public-inbox */
+	char *path;		/* maildir/mbox, absolute */
+	char *list;		/* the list's posting address, or NULL */
+	enum reply_policy reply;
+	int poll_interval;	/* seconds */
+	int line;		/* where its section starts, for messages */
+};
+
+struct config {
+	char *file;		/* the file read, or NULL for the defaults */
+	/* [bot] */
+	char *address;		/* required when any reply can be sent */
+	char *name;
+	char *database;		/* absolute */
+	char *templates;	/* folder, absolute */
+	int dry_run;
+	/* [source "NAME"] */
+	struct config_source *sources;
+	size_t nsources;
+	/* [delivery] */
+	enum delivery_type delivery;
+	char *delivery_url;	/* smtp */
+	char *delivery_path;	/* maildir folder or sendmail program, absolute */
+	/* [policy] */
+	int series_wait;	/* seconds */
+	int review_clean;
+	int max_replies_per_hour;
+};
+
+/* The defaults, with no source (config.c's table). */
+void config_init(struct config *c);
+void config_release(struct config *c);
+
+/*
+ * Reads path into c (config_init'd by the call).  Returns 0, or -1 with
+ * err holding "FILE:LINE: what is wrong" (or "FILE: reason" for I/O).
+ */
+int config_load(const char *path, struct config *c, char *err, size_t errlen);
+/* Parses buf as if read from name (for tests and embedded configs). */
+int config_parse(const char *name, const char *buf, size_t len,
+		 struct config *c, char *err, size_t errlen);
+
+/* The option table, for reviewbot.conf(5) and --help. */
+struct config_option {
+	const char *section;	/* "bot", "source", "delivery", "policy" */
+	const char *key;
+	const char *type;	/* "string", "path", "bool", "int", "enum" */
+	const char *def;	/* default as text, or NULL when required/none */
+	long min, max;		/* for int */
+	const char *values;	/* for enum: "a|b|c" */
+	const char *desc;	/* one line */
+};
+
+extern const struct config_option config_options[];
+extern const size_t config_noptions;
+
+const char *source_type_name(enum source_type t);
+const char *reply_policy_name(enum reply_policy p);
+const char *delivery_type_name(enum delivery_type t);
+
+#endif

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * mime: one mail, parsed with libetpan into what the bot needs.
+ *
+ * RFC 5322 headers are unfolded, RFC 2047 encoded words decoded and every
+ * text converted to UTF-8 (unknown charsets: bytes kept when valid UTF-8,
+ * else Latin-1 assumed, and mime.warnings says so).  Untrusted header text
+ * is normalised once here: CR, LF, NUL and other C0 controls (but TAB) in
+ * a decoded header become a space, so nothing downstream can be tricked
+ * into writing a header line of the sender's choosing.
+ *
+ * The body: the text the checker should see, as git am would build it.
+ * A single-part text/plain mail is its decoded body; multipart mail
+ * (any depth up to MIME_MAX_DEPTH) contributes its first text/plain part
+ * that is not an attachment, followed by every part that holds a patch:
+ * Content-Type text/x-patch, text/x-diff, text/x-patch-ish, or a
+ * text/plain (or application/octet-stream) attachment whose content
+ * starts a diff ("diff --git", "--- ", "Index: ").  Quoted-printable and
+ * base64 are decoded; CRLF becomes LF.
+ *
+ * Limits: MIME_MAX_* below; a mail over a limit is an error
+ * (MIME_ERR_LIMIT) the caller stores as the reason, never a crash.
+ */
+#ifndef RB_MIME_H
+#define RB_MIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define MIME_MAX_MAIL		(64u << 20)	/* bytes of one raw mail */
+#define MIME_MAX_HEADER		(256u << 10)	/* bytes of one unfolded header */
+#define MIME_MAX_DEPTH		32		/* multipart nesting */
+#define MIME_MAX_PARTS		1000		/* parts in one mail */
+#define MIME_MAX_REFS		256		/* References kept (the last ones) */
+#define MIME_MAX_RCPTS		256		/* To + Cc addresses kept */
+
+enum mime_result {
+	MIME_OK = 0,
+	MIME_ERR_PARSE = -1,	/* not a mail libetpan can read */
+	MIME_ERR_LIMIT = -2,	/* over a MIME_MAX_* limit */
+	MIME_ERR_NOMEM = -3,
+	MIME_ERR_NO_MSGID = -4,	/* no usable Message-ID */
+};
+
+struct mime_addr {
+	char *name;		/* UTF-8 display name, or NULL */
+	char *addr;		/* local@domain, domain lowercased; never NULL */
+};
+
+struct mime_mail {
+	char *message_id;	/* without <>, never NULL after MIME_OK */
+	char *subject;		/* decoded, unfolded, "" when missing */
+	struct mime_addr from;	/* addr "" when missing */
+	struct mime_addr *to, *cc;
+	size_t nto, ncc;
+	struct mime_addr reply_to; /* addr NULL when missing */
+	int64_t date;		/* Unix seconds, 0 when missing or bad */
+	char *date_raw;		/* the Date: header as sent, or NULL */
+	char *in_reply_to;	/* first Message-ID of In-Reply-To, or NULL */
+	char **refs;		/* References, oldest first (without <>) */
+	size_t nrefs;
+	char *list_id;		/* List-Id: the part inside <>, or NULL */
+	char *auto_submitted;	/* Auto-Submitted: value, or NULL */
+	char *x_reviewbot;	/* the bot's own header (MIME_BOT_HEADER), or NULL */
+	int precedence_bulk;	/* Precedence: bulk / junk / list */
+	char *body;		/* see above; UTF-8, LF line ends, NUL-terminated */
+	size_t body_len;
+	int has_attachment_patch; /* the patch came as an attachment */
+	unsigned warnings;	/* enum mime_warning bits */
+};
+
+#define MIME_BOT_HEADER "X-Reviewbot"
+
+enum mime_warning {
+	MIME_WARN_CHARSET = 1 << 0,	/* an unknown charset was guessed */
+	MIME_WARN_ENCODING = 1 << 1,	/* bad base64/QP: decoded what could be */
+	MIME_WARN_CTRL = 1 << 2,	/* control characters removed from a header */
+	MIME_WARN_REFS = 1 << 3,	/* References cut to MIME_MAX_REFS */
+};
+
+/* Parses raw[0, len).  On error *m holds nothing to release. */
+int mime_parse(const char *raw, size_t len, struct mime_mail *m);
+void mime_release(struct mime_mail *m);
+const char *mime_strerror(int result);
+
+/*
+ * Extracts the first Message-ID from a header value ("<a@b> junk" → "a@b"),
+ * malloc'd, or NULL.  Used for In-Reply-To, References and links.
+ */
+char *mime_msgid(const char *value, size_t len);
+
+#endif

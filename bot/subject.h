@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * subject: what a patch mail's Subject says about its place in a series.
+ *
+ *   "[PATCH] foo: bar"                   patch 1/1, version 1
+ *   "[PATCH v3 2/7] foo: bar"            part 2 of 7, version 3
+ *   "[RFC PATCH net-next v2 0/5] foo"    cover letter, version 2, RFC,
+ *                                        prefix "RFC net-next"
+ *   "[PATCH 1/1] foo"                    part 1 of 1
+ *   "[PATCH v5.1 3/7] foo"               replacement part: version 5 minor 1
+ *   "[PATCH V2] foo", "[PATCHv2 1/3]", "[PATCH -next v2]", "[PATCH RESEND v2]",
+ *   "[net-next PATCH v2 03/10]", "[PATCH 2/7 v3]", "[PATCH v2 net] ..."
+ *   "Re: [PATCH ...]", "AW: ...", "Fwd: ..."  a reply, not a patch
+ *
+ * Several bracket groups are read in order ("[PATCH] [net] foo").  A
+ * subject without a bracket group that names PATCH (or RFC) is not a
+ * patch.  normalised is the subject after every leading tag group and
+ * reply prefix, with runs of white space collapsed: the key that links
+ * versions of one series.
+ */
+#ifndef RB_SUBJECT_H
+#define RB_SUBJECT_H
+
+#include <stddef.h>
+
+#define SUBJECT_MAX		4096	/* bytes of subject looked at */
+#define SUBJECT_MAX_PARTS	9999	/* a larger M or N is not a series */
+#define SUBJECT_MAX_VERSION	999
+
+enum subject_kind {
+	SUBJ_OTHER = 0,		/* not a patch (no PATCH/RFC tag) */
+	SUBJ_PATCH,		/* a patch: part >= 1 */
+	SUBJ_COVER,		/* a cover letter: part 0 */
+	SUBJ_REPLY,		/* "Re:" & co. before the tags */
+};
+
+struct subject {
+	enum subject_kind kind;
+	int version;		/* 1 when not tagged */
+	int version_minor;	/* 1 for "v5.1", else 0 */
+	int part;		/* M, 1 when no M/N */
+	int total;		/* N, 1 when no M/N */
+	int has_numbers;	/* an M/N was given (even "1/1") */
+	int rfc;		/* tagged RFC */
+	int resend;		/* tagged RESEND */
+	int bad_numbers;	/* M/N out of range (M > N, N > SUBJECT_MAX_PARTS): kind is SUBJ_OTHER */
+	char prefix[128];	/* the other tags, space-separated ("RFC net-next") */
+	char normalised[SUBJECT_MAX + 1];
+};
+
+/* Parses s[0, len).  Never fails: anything unrecognised is SUBJ_OTHER. */
+void subject_parse(const char *s, size_t len, struct subject *out);
+const char *subject_kind_name(enum subject_kind k);
+
+#endif

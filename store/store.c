@@ -1,0 +1,675 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * store: opening the database, its schema migrations, transactions,
+ * errors, and the statement helpers the other store/ sources share.
+ */
+#include "store_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../checker/banned.h"
+
+/*
+ * The schema, one script per version: migrations[v] brings a database
+ * at user_version v to v + 1.  Each runs in its own transaction, which
+ * also sets user_version, so a crash leaves the database at a version
+ * it really has.  Never edit a script that has shipped: add one.
+ *
+ * Conventions: ids are rowids, 0 from the API is stored as NULL so that
+ * foreign keys hold; times are Unix seconds, 0 when unknown.  Raw mail
+ * lives in its own table so that scans of messages stay small.
+ */
+static const char *const migrations[STORE_SCHEMA_VERSION] = {
+	/* 0 -> 1: messages, series, patches, findings */
+	"CREATE TABLE messages ("
+	"  id INTEGER PRIMARY KEY,"
+	"  message_id TEXT NOT NULL,"
+	"  source TEXT,"
+	"  list TEXT,"
+	"  from_addr TEXT,"
+	"  from_name TEXT,"
+	"  subject TEXT,"
+	"  date INTEGER NOT NULL DEFAULT 0,"
+	"  received INTEGER NOT NULL DEFAULT 0,"
+	"  in_reply_to TEXT,"
+	"  refs TEXT,"
+	"  state INTEGER NOT NULL DEFAULT 0,"
+	"  reason TEXT,"
+	"  series_id INTEGER REFERENCES series(id)"
+	");"
+	"CREATE UNIQUE INDEX messages_message_id ON messages(message_id);"
+	"CREATE INDEX messages_state ON messages(state);"
+	"CREATE INDEX messages_series ON messages(series_id);"
+	"CREATE TABLE message_raw ("
+	"  msg_id INTEGER PRIMARY KEY REFERENCES messages(id),"
+	"  raw BLOB NOT NULL"
+	");"
+	"CREATE TABLE series ("
+	"  id INTEGER PRIMARY KEY,"
+	"  list TEXT,"
+	"  author_addr TEXT,"
+	"  author_name TEXT,"
+	"  subject TEXT,"
+	"  root TEXT,"
+	"  prefix TEXT,"
+	"  change_id TEXT,"
+	"  version INTEGER NOT NULL DEFAULT 1,"
+	"  version_minor INTEGER NOT NULL DEFAULT 0,"
+	"  total INTEGER NOT NULL DEFAULT 1,"
+	"  cover_msg INTEGER REFERENCES messages(id),"
+	"  prev_id INTEGER REFERENCES series(id),"
+	"  created INTEGER NOT NULL DEFAULT 0,"
+	"  last_part_at INTEGER NOT NULL DEFAULT 0,"
+	"  state INTEGER NOT NULL DEFAULT 0,"
+	"  reviewed_at INTEGER NOT NULL DEFAULT 0"
+	");"
+	"CREATE INDEX series_key ON series(list, author_addr, root, version,"
+	"  version_minor, total);"
+	"CREATE INDEX series_change_id ON series(change_id);"
+	"CREATE INDEX series_subject ON series(list, author_addr, subject);"
+	"CREATE INDEX series_state ON series(state);"
+	"CREATE TABLE patches ("
+	"  id INTEGER PRIMARY KEY,"
+	"  series_id INTEGER NOT NULL REFERENCES series(id),"
+	"  msg_id INTEGER REFERENCES messages(id),"
+	"  part INTEGER NOT NULL,"
+	"  subject TEXT,"
+	"  checked INTEGER NOT NULL DEFAULT 0,"
+	"  errors INTEGER NOT NULL DEFAULT 0,"
+	"  warnings INTEGER NOT NULL DEFAULT 0,"
+	"  checks INTEGER NOT NULL DEFAULT 0"
+	");"
+	"CREATE UNIQUE INDEX patches_series_part ON patches(series_id, part);"
+	"CREATE INDEX patches_msg ON patches(msg_id);"
+	"CREATE TABLE findings ("
+	"  id INTEGER PRIMARY KEY,"
+	"  patch_id INTEGER NOT NULL REFERENCES patches(id),"
+	"  series_id INTEGER NOT NULL REFERENCES series(id),"
+	"  part INTEGER NOT NULL,"
+	"  type TEXT,"
+	"  severity TEXT,"
+	"  category TEXT,"
+	"  file TEXT,"
+	"  line INTEGER NOT NULL DEFAULT 0,"
+	"  message TEXT,"
+	"  line_text TEXT,"
+	"  fingerprint TEXT"
+	");"
+	"CREATE INDEX findings_series ON findings(series_id);"
+	"CREATE INDEX findings_patch ON findings(patch_id);"
+	"CREATE INDEX findings_file ON findings(file);"
+	"CREATE INDEX findings_type ON findings(type);",
+
+	/* 1 -> 2: reviews, replies, optouts, checkpoints */
+	"CREATE TABLE replies ("
+	"  id INTEGER PRIMARY KEY,"
+	"  message_id TEXT NOT NULL,"
+	"  series_id INTEGER REFERENCES series(id),"
+	"  kind TEXT,"
+	"  mail_from TEXT,"
+	"  rcpt TEXT,"
+	"  body TEXT,"
+	"  state INTEGER NOT NULL DEFAULT 0,"
+	"  reason TEXT,"
+	"  attempts INTEGER NOT NULL DEFAULT 0,"
+	"  created INTEGER NOT NULL DEFAULT 0,"
+	"  next_attempt INTEGER NOT NULL DEFAULT 0,"
+	"  sent_at INTEGER NOT NULL DEFAULT 0"
+	");"
+	"CREATE UNIQUE INDEX replies_message_id ON replies(message_id);"
+	"CREATE INDEX replies_due ON replies(state, next_attempt);"
+	"CREATE INDEX replies_created ON replies(created);"
+	"CREATE TABLE reviews ("
+	"  id INTEGER PRIMARY KEY,"
+	"  series_id INTEGER NOT NULL REFERENCES series(id),"
+	"  reply_id INTEGER REFERENCES replies(id),"
+	"  created INTEGER NOT NULL DEFAULT 0,"
+	"  findings INTEGER NOT NULL DEFAULT 0,"
+	"  nits INTEGER NOT NULL DEFAULT 0,"
+	"  fixed INTEGER NOT NULL DEFAULT 0,"
+	"  added INTEGER NOT NULL DEFAULT 0,"
+	"  still INTEGER NOT NULL DEFAULT 0"
+	");"
+	"CREATE UNIQUE INDEX reviews_series ON reviews(series_id);"
+	"CREATE TABLE optouts ("
+	"  addr TEXT PRIMARY KEY,"
+	"  mode INTEGER NOT NULL,"
+	"  created INTEGER NOT NULL DEFAULT 0"
+	");"
+	"CREATE TABLE checkpoints ("
+	"  source TEXT PRIMARY KEY,"
+	"  value TEXT NOT NULL,"
+	"  updated INTEGER NOT NULL DEFAULT 0"
+	");",
+};
+
+const char *store_strerror(int result)
+{
+	switch (result) {
+	case STORE_OK:
+		return "no error";
+	case STORE_DONE:
+		return "not found";
+	case STORE_DUP:
+		return "already stored";
+	case STORE_ERR:
+		return "database error";
+	case STORE_ERR_BUSY:
+		return "database is locked";
+	case STORE_ERR_FULL:
+		return "disk full";
+	case STORE_ERR_VERSION:
+		return "database schema is newer than this program";
+	case STORE_ERR_NOMEM:
+		return "out of memory";
+	case STORE_ERR_RANGE:
+		return "argument out of range";
+	}
+	return "unknown error";
+}
+
+const char *store_errmsg(const struct store *st)
+{
+	return st ? st->errmsg : "";
+}
+
+void store_clearerr(struct store *st)
+{
+	st->errmsg[0] = '\0';
+}
+
+int store_seterr(struct store *st, int result, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(st->errmsg, sizeof(st->errmsg), fmt, ap);
+	va_end(ap);
+	return result;
+}
+
+static int map_rc(int rc)
+{
+	switch (rc & 0xff) {
+	case SQLITE_OK:
+	case SQLITE_ROW:
+	case SQLITE_DONE:
+		return STORE_OK;
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+		return STORE_ERR_BUSY;
+	case SQLITE_FULL:
+		return STORE_ERR_FULL;
+	case SQLITE_NOMEM:
+		return STORE_ERR_NOMEM;
+	case SQLITE_TOOBIG:
+	case SQLITE_RANGE:
+		return STORE_ERR_RANGE;
+	}
+	return STORE_ERR;
+}
+
+int store_sqlerr(struct store *st, int rc)
+{
+	const char *msg = st->db ? sqlite3_errmsg(st->db) : NULL;
+
+	if (!msg || !*msg)
+		msg = sqlite3_errstr(rc);
+	snprintf(st->errmsg, sizeof(st->errmsg), "%s", msg);
+	return map_rc(rc) ? map_rc(rc) : STORE_ERR;
+}
+
+sqlite3_stmt *store_stmt(struct store *st, enum store_stmt_id id,
+			 const char *sql, int *ret)
+{
+	int rc;
+
+	if (st->stmt[id])
+		return st->stmt[id];
+	rc = sqlite3_prepare_v3(st->db, sql, -1, SQLITE_PREPARE_PERSISTENT,
+				&st->stmt[id], NULL);
+	if (rc != SQLITE_OK) {
+		sqlite3_finalize(st->stmt[id]);
+		st->stmt[id] = NULL;
+		*ret = store_sqlerr(st, rc);
+		return NULL;
+	}
+	return st->stmt[id];
+}
+
+void store_stmt_done(sqlite3_stmt *s)
+{
+	if (!s)
+		return;
+	sqlite3_reset(s);
+	sqlite3_clear_bindings(s);
+}
+
+void store_bind_text(sqlite3_stmt *s, int i, const char *v, int *rc)
+{
+	if (*rc != SQLITE_OK)
+		return;
+	if (!v)
+		*rc = sqlite3_bind_null(s, i);
+	else
+		*rc = sqlite3_bind_text64(s, i, v, strlen(v), SQLITE_STATIC,
+					  SQLITE_UTF8);
+}
+
+void store_bind_int64(sqlite3_stmt *s, int i, int64_t v, int *rc)
+{
+	if (*rc != SQLITE_OK)
+		return;
+	*rc = sqlite3_bind_int64(s, i, v);
+}
+
+void store_bind_id(sqlite3_stmt *s, int i, int64_t v, int *rc)
+{
+	if (*rc != SQLITE_OK)
+		return;
+	*rc = v ? sqlite3_bind_int64(s, i, v) : sqlite3_bind_null(s, i);
+}
+
+void store_bind_opt_int64(sqlite3_stmt *s, int i, int64_t v, int *rc)
+{
+	store_bind_id(s, i, v, rc);
+}
+
+char *store_col_dup(sqlite3_stmt *s, int i, int *oom)
+{
+	const unsigned char *p;
+	size_t n;
+	char *r;
+
+	if (sqlite3_column_type(s, i) == SQLITE_NULL)
+		return NULL;
+	p = sqlite3_column_text(s, i);
+	n = (size_t)sqlite3_column_bytes(s, i);
+	if (!p) {
+		*oom = 1;
+		return NULL;
+	}
+	r = malloc(n + 1);
+	if (!r) {
+		*oom = 1;
+		return NULL;
+	}
+	memcpy(r, p, n);
+	r[n] = '\0';
+	return r;
+}
+
+int64_t store_col_id(sqlite3_stmt *s, int i)
+{
+	return sqlite3_column_type(s, i) == SQLITE_NULL ?
+		0 : sqlite3_column_int64(s, i);
+}
+
+int store_step_write(struct store *st, sqlite3_stmt *s, int *changes,
+		     int64_t *rowid)
+{
+	int rc, ret = STORE_OK;
+
+	rc = sqlite3_step(s);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
+		ret = store_sqlerr(st, rc);
+		goto out;
+	}
+	if (changes)
+		*changes = sqlite3_changes(st->db);
+	if (rowid)
+		*rowid = sqlite3_last_insert_rowid(st->db);
+out:
+	store_stmt_done(s);
+	return ret;
+}
+
+int store_step_int64(struct store *st, sqlite3_stmt *s, int64_t *v)
+{
+	int rc, ret;
+
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		*v = sqlite3_column_int64(s, 0);
+		ret = STORE_OK;
+	} else if (rc == SQLITE_DONE) {
+		ret = STORE_DONE;
+	} else {
+		ret = store_sqlerr(st, rc);
+	}
+	store_stmt_done(s);
+	return ret;
+}
+
+int store_each_id(struct store *st, sqlite3_stmt *s,
+		  int (*cb)(void *arg, int64_t id), void *arg)
+{
+	int64_t *ids = NULL, *p;
+	size_t n = 0, alloc = 0, i;
+	int rc, ret = STORE_OK;
+
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (n == alloc) {
+			size_t na = alloc ? alloc * 2 : 64;
+
+			if (na > SIZE_MAX / sizeof(*ids)) {
+				ret = store_seterr(st, STORE_ERR_NOMEM,
+						   "too many rows");
+				goto out;
+			}
+			p = realloc(ids, na * sizeof(*ids));
+			if (!p) {
+				ret = store_seterr(st, STORE_ERR_NOMEM,
+						   "out of memory");
+				goto out;
+			}
+			ids = p;
+			alloc = na;
+		}
+		ids[n++] = sqlite3_column_int64(s, 0);
+	}
+	if (rc != SQLITE_DONE) {
+		ret = store_sqlerr(st, rc);
+		goto out;
+	}
+	/* no read cursor open while the callbacks run (they may write) */
+	store_stmt_done(s);
+	s = NULL;
+	for (i = 0; i < n; i++) {
+		ret = cb(arg, ids[i]);
+		if (ret)
+			goto out;
+	}
+out:
+	store_stmt_done(s);
+	free(ids);
+	return ret;
+}
+
+int64_t store_time_or_now(int64_t t)
+{
+	return t ? t : (int64_t)time(NULL);
+}
+
+/* ---- transactions -------------------------------------------------------- */
+
+static int run_simple(struct store *st, enum store_stmt_id id, const char *sql)
+{
+	sqlite3_stmt *s;
+	int ret = STORE_OK;
+
+	s = store_stmt(st, id, sql, &ret);
+	if (!s)
+		return ret;
+	return store_step_write(st, s, NULL, NULL);
+}
+
+/*
+ * BEGIN IMMEDIATE takes the write lock up front: in WAL mode a deferred
+ * transaction that read first cannot wait for the lock later (SQLite
+ * returns SQLITE_BUSY at once instead of calling the busy handler).
+ */
+int store_begin(struct store *st)
+{
+	store_clearerr(st);
+	if (!sqlite3_get_autocommit(st->db))
+		return store_seterr(st, STORE_ERR, "a transaction is open already");
+	return run_simple(st, STMT_BEGIN, "BEGIN IMMEDIATE");
+}
+
+int store_commit(struct store *st)
+{
+	store_clearerr(st);
+	if (sqlite3_get_autocommit(st->db))
+		return store_seterr(st, STORE_ERR, "no transaction is open");
+	return run_simple(st, STMT_COMMIT, "COMMIT");
+}
+
+/* Rolling back when SQLite already did (after some errors) is no error. */
+int store_rollback(struct store *st)
+{
+	store_clearerr(st);
+	if (sqlite3_get_autocommit(st->db))
+		return STORE_OK;
+	return run_simple(st, STMT_ROLLBACK, "ROLLBACK");
+}
+
+int store_tx_enter(struct store *st, int *own)
+{
+	*own = 0;
+	if (!sqlite3_get_autocommit(st->db))
+		return STORE_OK;
+	*own = 1;
+	return run_simple(st, STMT_BEGIN, "BEGIN IMMEDIATE");
+}
+
+int store_tx_leave(struct store *st, int own, int ret)
+{
+	char keep[STORE_ERRMSG_MAX];
+	int r;
+
+	if (!own || sqlite3_get_autocommit(st->db))
+		return ret;
+	if (ret < 0) {
+		/* keep the first error's message */
+		memcpy(keep, st->errmsg, sizeof(keep));
+		run_simple(st, STMT_ROLLBACK, "ROLLBACK");
+		memcpy(st->errmsg, keep, sizeof(keep));
+		return ret;
+	}
+	r = run_simple(st, STMT_COMMIT, "COMMIT");
+	if (r < 0) {
+		memcpy(keep, st->errmsg, sizeof(keep));
+		run_simple(st, STMT_ROLLBACK, "ROLLBACK");
+		memcpy(st->errmsg, keep, sizeof(keep));
+		return r;
+	}
+	return ret;
+}
+
+/* ---- open, migrate, close ------------------------------------------------ */
+
+int store_schema_version(struct store *st)
+{
+	sqlite3_stmt *s;
+	int64_t v = 0;
+	int ret = STORE_OK;
+
+	s = store_stmt(st, STMT_USER_VERSION, "PRAGMA user_version", &ret);
+	if (!s)
+		return ret;
+	ret = store_step_int64(st, s, &v);
+	if (ret < 0)
+		return ret;
+	if (v < 0 || v > 1000000)
+		return store_seterr(st, STORE_ERR_VERSION,
+				    "bad schema version %lld", (long long)v);
+	return (int)v;
+}
+
+static int exec_sql(struct store *st, const char *sql)
+{
+	int rc = sqlite3_exec(st->db, sql, NULL, NULL, NULL);
+
+	return rc == SQLITE_OK ? STORE_OK : store_sqlerr(st, rc);
+}
+
+/*
+ * Brings the schema to version target, one migration per transaction.
+ * The version is read again under the write lock: another process may
+ * have migrated meanwhile.
+ */
+static int migrate(struct store *st, int target)
+{
+	char setv[64];
+	int v, ret;
+
+	for (;;) {
+		ret = store_begin(st);
+		if (ret)
+			return ret;
+		v = store_schema_version(st);
+		if (v < 0) {
+			ret = v;
+			goto fail;
+		}
+		if (v > STORE_SCHEMA_VERSION) {
+			ret = store_seterr(st, STORE_ERR_VERSION,
+					   "database schema version %d is newer than %d",
+					   v, STORE_SCHEMA_VERSION);
+			goto fail;
+		}
+		if (v >= target)
+			return store_commit(st);
+		ret = exec_sql(st, migrations[v]);
+		if (ret)
+			goto fail;
+		/* PRAGMA takes no parameters; v + 1 is our own small integer */
+		snprintf(setv, sizeof(setv), "PRAGMA user_version = %d", v + 1);
+		ret = exec_sql(st, setv);
+		if (ret)
+			goto fail;
+		ret = store_commit(st);
+		if (ret)
+			goto fail;
+	}
+fail:
+	{
+		char keep[STORE_ERRMSG_MAX];
+
+		memcpy(keep, st->errmsg, sizeof(keep));
+		store_rollback(st);
+		memcpy(st->errmsg, keep, sizeof(keep));
+	}
+	return ret;
+}
+
+/*
+ * synchronous=FULL even in WAL mode: NORMAL would be safe against a
+ * crash of the program but may lose the last commits on power loss, and
+ * a reply marked sent that rolls back to pending is sent twice.  The bot
+ * commits a few times per mail, so the extra fsync per commit is cheap.
+ */
+static int configure(struct store *st)
+{
+	int ret;
+
+	ret = exec_sql(st, "PRAGMA journal_mode = WAL");
+	if (!ret)
+		ret = exec_sql(st, "PRAGMA foreign_keys = ON");
+	if (!ret)
+		ret = exec_sql(st, "PRAGMA synchronous = FULL");
+	return ret;
+}
+
+/* Creates the file (when missing) with mode 0600 whatever the umask
+ * allows beyond that: SQLite would use 0644. */
+static int create_file(const char *path, char *err, size_t errlen)
+{
+	int fd;
+
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOCTTY, 0600);
+	if (fd < 0) {
+		if (err && errlen)
+			snprintf(err, errlen, "cannot open %s: %s", path,
+				 strerror(errno));
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+int store_open_at_version(const char *path, int version, struct store **out,
+			  char *err, size_t errlen)
+{
+	struct store *st = NULL;
+	int rc, ret, v;
+
+	*out = NULL;
+	if (err && errlen)
+		err[0] = '\0';
+	if (version < 1 || version > STORE_SCHEMA_VERSION) {
+		if (err && errlen)
+			snprintf(err, errlen, "no schema version %d", version);
+		return STORE_ERR_RANGE;
+	}
+	if (create_file(path, err, errlen))
+		return STORE_ERR;
+	st = calloc(1, sizeof(*st));
+	if (!st) {
+		if (err && errlen)
+			snprintf(err, errlen, "out of memory");
+		return STORE_ERR_NOMEM;
+	}
+	rc = sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE, NULL);
+	if (rc != SQLITE_OK) {
+		ret = store_sqlerr(st, rc);
+		goto fail;
+	}
+	sqlite3_busy_timeout(st->db, STORE_BUSY_TIMEOUT_MS);
+	/* the schema is ours alone: no writable_schema, no functions in it */
+	sqlite3_db_config(st->db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
+	sqlite3_db_config(st->db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
+
+	/* refuse a newer database before changing anything in it */
+	v = store_schema_version(st);
+	if (v < 0) {
+		ret = v;
+		goto fail;
+	}
+	if (v > STORE_SCHEMA_VERSION) {
+		ret = store_seterr(st, STORE_ERR_VERSION,
+				   "database schema version %d is newer than %d",
+				   v, STORE_SCHEMA_VERSION);
+		goto fail;
+	}
+	ret = configure(st);
+	if (ret)
+		goto fail;
+	/* an up-to-date database is opened without taking the write lock */
+	if (v < version) {
+		ret = migrate(st, version);
+		if (ret)
+			goto fail;
+	}
+	store_clearerr(st);
+	*out = st;
+	return STORE_OK;
+fail:
+	if (err && errlen)
+		snprintf(err, errlen, "%s: %s", path,
+			 st->errmsg[0] ? st->errmsg : store_strerror(ret));
+	store_close(st);
+	return ret;
+}
+
+int store_open(const char *path, struct store **out, char *err, size_t errlen)
+{
+	return store_open_at_version(path, STORE_SCHEMA_VERSION, out, err,
+				     errlen);
+}
+
+void store_set_busy_timeout(struct store *st, int ms)
+{
+	sqlite3_busy_timeout(st->db, ms < 0 ? 0 : ms);
+}
+
+void store_close(struct store *st)
+{
+	size_t i;
+
+	if (!st)
+		return;
+	for (i = 0; i < STMT__COUNT; i++)
+		sqlite3_finalize(st->stmt[i]);
+	/* an open transaction is rolled back by the close */
+	sqlite3_close(st->db);
+	free(st);
+}

@@ -1,0 +1,383 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * store: reviewbot's memory, in one SQLite database.  This is the only
+ * code that writes SQL; every statement is prepared once (with bound
+ * parameters, never text pasted into SQL) and kept for the life of the
+ * handle.  No printing, no exit: functions return enum store_result and
+ * store_errmsg() says what went wrong.
+ *
+ * The database is opened in WAL mode with foreign keys on and a busy
+ * timeout, and its schema is versioned with PRAGMA user_version: opening
+ * an older database runs the missing migrations in one transaction each;
+ * a newer one than this program knows is refused (STORE_ERR_VERSION).
+ *
+ * Ordering promises the bot builds on (DESIGN.md): a message is stored
+ * before it is processed (store_msg_add, state MSG_NEW), and a reply is
+ * stored (pending) before it is delivered and marked sent only after
+ * the server accepted it, so a crash loses nothing and repeats nothing.
+ *
+ * Strings: every const char * passed in is copied by SQLite; every
+ * char * in a struct filled by the store is malloc'd and owned by that
+ * struct until its _release() function.  NULL means SQL NULL.
+ * Times are Unix seconds.  Ids are SQLite rowids (> 0); 0 means none.
+ * A creation time (received, created, when) of 0 is stored as now.
+ * Updates (set_state, set_series, update, mark_*, defer, set_checked,
+ * optout_remove) return STORE_DONE when no row matched.
+ */
+#ifndef RB_STORE_H
+#define RB_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define STORE_SCHEMA_VERSION	2	/* the version this code writes */
+#define STORE_BUSY_TIMEOUT_MS	5000
+#define STORE_MAX_RAW		(64u << 20)	/* bytes of one stored message */
+
+enum store_result {
+	STORE_OK = 0,
+	STORE_DONE = 1,		/* a lookup found nothing / iteration ended */
+	STORE_DUP = 2,		/* the unique key exists already (id set) */
+	STORE_ERR = -1,		/* SQLite error: store_errmsg() */
+	STORE_ERR_BUSY = -2,	/* locked by another process past the timeout */
+	STORE_ERR_FULL = -3,	/* disk full */
+	STORE_ERR_VERSION = -4,	/* schema newer than this program */
+	STORE_ERR_NOMEM = -5,
+	STORE_ERR_RANGE = -6,	/* an argument out of range (e.g. raw too big) */
+};
+
+struct store;
+
+/*
+ * Opens (creating when missing, mode 0600) the database at path and
+ * brings its schema to STORE_SCHEMA_VERSION.  On failure *out is NULL
+ * and err (when not NULL) holds a lowercase reason without full stop.
+ */
+int store_open(const char *path, struct store **out, char *err, size_t errlen);
+/*
+ * For tests and tooling: like store_open() but migrates an older
+ * database only up to version (1..STORE_SCHEMA_VERSION, else
+ * STORE_ERR_RANGE); one already past it is opened as it is.  Functions
+ * that need tables of a later version fail with STORE_ERR.
+ */
+int store_open_at_version(const char *path, int version, struct store **out,
+			  char *err, size_t errlen);
+void store_close(struct store *st);
+/* Replaces STORE_BUSY_TIMEOUT_MS for this handle (tests: a short wait). */
+void store_set_busy_timeout(struct store *st, int ms);
+/* The last error's text ("" when none); owned by the handle. */
+const char *store_errmsg(const struct store *st);
+const char *store_strerror(int result);
+int store_schema_version(struct store *st);
+
+/* One write transaction (BEGIN IMMEDIATE); nestable calls are an error. */
+int store_begin(struct store *st);
+int store_commit(struct store *st);
+int store_rollback(struct store *st);
+
+/* ---- messages -------------------------------------------------------- */
+
+enum store_msg_state {
+	MSG_NEW = 0,		/* stored, not processed yet */
+	MSG_PATCH,		/* a patch of a series */
+	MSG_COVER,		/* a series' cover letter (0/N) */
+	MSG_REPLY,		/* discussion, not a patch */
+	MSG_COMMAND,		/* a command to the bot (opt-out, ...) */
+	MSG_SKIPPED,		/* not reviewed on purpose: reason says why */
+	MSG_BAD,		/* could not be parsed: reason says why */
+	MSG__COUNT
+};
+
+struct store_msg {
+	int64_t id;
+	char *message_id;	/* without <>; unique */
+	char *source;		/* the source name from the config */
+	char *list;		/* the list's posting address, or NULL */
+	char *from_addr;	/* lowercase address */
+	char *from_name;	/* UTF-8 display name, or NULL */
+	char *subject;		/* UTF-8, unfolded */
+	int64_t date;		/* the Date: header, 0 when missing/bad */
+	int64_t received;	/* when the bot stored it */
+	char *in_reply_to;	/* Message-ID without <>, or NULL */
+	char *refs;		/* References: Message-IDs without <>, space-separated */
+	enum store_msg_state state;
+	char *reason;		/* for MSG_SKIPPED / MSG_BAD, else NULL */
+	int64_t series_id;	/* for MSG_PATCH / MSG_COVER, else 0 */
+};
+
+void store_msg_release(struct store_msg *m);
+const char *store_msg_state_name(enum store_msg_state s); /* "new", "patch", ... */
+
+/*
+ * Stores a message in state MSG_NEW with its raw bytes.  m->id, state,
+ * reason and series_id are ignored.  Returns STORE_OK with *id set, or
+ * STORE_DUP with *id of the message already stored under that
+ * Message-ID (nothing written).
+ */
+int store_msg_add(struct store *st, const struct store_msg *m,
+		  const void *raw, size_t rawlen, int64_t *id);
+int store_msg_set_state(struct store *st, int64_t id,
+			enum store_msg_state state, const char *reason);
+int store_msg_set_series(struct store *st, int64_t id, int64_t series_id);
+/* Lookups: STORE_OK (m filled) or STORE_DONE (none). */
+int store_msg_get(struct store *st, int64_t id, struct store_msg *m);
+int store_msg_find(struct store *st, const char *message_id, struct store_msg *m);
+/* The raw bytes (malloc'd, *raw owned by the caller). */
+int store_msg_raw(struct store *st, int64_t id, void **raw, size_t *len);
+/* Calls cb for every message in state MSG_NEW, oldest first; a non-zero
+ * return from cb stops the walk and is returned.  cb may write to the
+ * store (the walk reads the ids first). */
+int store_msg_each_new(struct store *st,
+		       int (*cb)(void *arg, int64_t id), void *arg);
+/* Number of messages per state; counts[MSG__COUNT]. */
+int store_msg_count(struct store *st, long long counts[MSG__COUNT]);
+
+/* ---- series and patches ------------------------------------------------ */
+
+enum store_series_state {
+	SERIES_OPEN = 0,	/* parts may still come */
+	SERIES_REVIEWED,	/* its review is composed and queued */
+	SERIES_SKIPPED,		/* not reviewed on purpose (e.g. Reviewbot: skip) */
+};
+
+struct store_series {
+	int64_t id;
+	char *list;
+	char *author_addr;
+	char *author_name;
+	char *subject;		/* normalised: tags and "Re:" stripped */
+	char *root;		/* Message-ID its parts thread under */
+	char *prefix;		/* tags other than PATCH/vN/M/N, e.g. "RFC net-next" */
+	char *change_id;	/* b4's change-id, or NULL */
+	int version;		/* 1 for an untagged series */
+	int version_minor;	/* 1 for "v5.1", else 0 */
+	int total;		/* parts announced (N of M/N); 1 for a lone patch */
+	int64_t cover_msg;	/* message id of the cover letter, 0 when none */
+	int64_t prev_id;	/* the previous version's series, 0 when none */
+	int64_t created;
+	int64_t last_part_at;	/* when its latest part was stored */
+	enum store_series_state state;
+	int64_t reviewed_at;
+};
+
+void store_series_release(struct store_series *s);
+/* Inserts s (id, state, reviewed_at ignored); *id set. */
+int store_series_add(struct store *st, const struct store_series *s, int64_t *id);
+int store_series_get(struct store *st, int64_t id, struct store_series *s);
+/*
+ * The open or reviewed series with this exact key (list may be NULL:
+ * matches NULL), newest first: STORE_OK or STORE_DONE.
+ */
+int store_series_find(struct store *st, const char *list, const char *author_addr,
+		      const char *root, int version, int version_minor, int total,
+		      struct store_series *s);
+/* The newest series before this one (lower version, or same version and
+ * lower minor, created earlier) with the same change_id; STORE_DONE if none. */
+int store_series_find_prev_by_change_id(struct store *st, const char *change_id,
+					int version, int version_minor, int64_t not_id,
+					struct store_series *s);
+/* Same, by list + author + normalised subject. */
+int store_series_find_prev_by_subject(struct store *st, const char *list,
+				      const char *author_addr, const char *subject,
+				      int version, int version_minor, int64_t not_id,
+				      struct store_series *s);
+/* Updates the mutable fields: author_name, subject, prefix, change_id,
+ * cover_msg, prev_id, total, last_part_at. */
+int store_series_update(struct store *st, const struct store_series *s);
+int store_series_set_state(struct store *st, int64_t id,
+			   enum store_series_state state, int64_t when);
+/* Calls cb with the id of every SERIES_OPEN series, oldest first; cb
+ * may write. */
+int store_series_each_open(struct store *st,
+			   int (*cb)(void *arg, int64_t id), void *arg);
+/* Open series (for status). */
+int store_series_count_open(struct store *st, long long *n);
+
+struct store_patch {
+	int64_t id;
+	int64_t series_id;
+	int64_t msg_id;		/* the message it came in */
+	int part;		/* M of M/N (1 for a lone patch) */
+	char *subject;		/* full subject as sent */
+	int checked;		/* findings stored */
+	long errors, warnings, checks;
+};
+
+void store_patch_release(struct store_patch *p);
+/* Adds a patch; a second patch with the same (series_id, part) replaces
+ * nothing and returns STORE_DUP with *id of the first. */
+int store_patch_add(struct store *st, const struct store_patch *p, int64_t *id);
+int store_patch_set_checked(struct store *st, int64_t id, long errors,
+			    long warnings, long checks);
+/* The patches of a series by part; *out malloc'd array (release each and
+ * free the array). */
+int store_patch_list(struct store *st, int64_t series_id,
+		     struct store_patch **out, size_t *n);
+
+/* ---- findings ------------------------------------------------------------ */
+
+struct store_finding {
+	int64_t id;
+	int64_t patch_id;
+	int64_t series_id;
+	int part;		/* the patch's M (copied for queries) */
+	char *type;		/* checkpatch type, e.g. "LONG_LINE" */
+	char *severity;		/* "ERROR", "WARNING", "CHECK" */
+	char *category;		/* "security", "uapi", "correctness", "process", "style" */
+	char *file;		/* NULL for the commit message */
+	long line;		/* in the new file, 0 when none */
+	char *message;
+	char *line_text;	/* the offending line as added (no leading '+'), or NULL */
+	char *fingerprint;	/* stable across versions: compose_fingerprint() */
+};
+
+void store_finding_release(struct store_finding *f);
+/* series_id and part are taken from the patch f->patch_id (the struct's
+ * are ignored); STORE_ERR_RANGE when there is no such patch. */
+int store_finding_add(struct store *st, const struct store_finding *f, int64_t *id);
+/* All findings of a series, by part then file then line. */
+int store_finding_list(struct store *st, int64_t series_id,
+		       struct store_finding **out, size_t *n);
+
+/* Query for maintainers (reviewbot query); every field optional (NULL/0). */
+struct store_query {
+	const char *author;	/* substring of address or name, case-insensitive */
+	const char *file_glob;	/* GLOB on the file path (SQLite GLOB) */
+	const char *list;
+	const char *category;
+	const char *type;
+	const char *series_msgid; /* a series by any of its messages' Message-ID */
+	int64_t since, until;	/* message date range, inclusive; 0: open */
+	size_t limit;		/* 0: no limit */
+};
+
+/* One row of a query: a finding with its patch, series and message. */
+struct store_query_row {
+	struct store_finding f;
+	char *message_id;	/* of the patch mail */
+	char *subject;		/* of the patch mail */
+	char *author_addr;
+	char *author_name;
+	char *list;
+	int64_t date;
+	int version;
+	int total;
+};
+
+/* Calls cb for each finding matching q, oldest message first; the row is
+ * valid during the call only. */
+int store_query_findings(struct store *st, const struct store_query *q,
+			 int (*cb)(void *arg, const struct store_query_row *r),
+			 void *arg);
+
+/* One row of query --patches: a patch with its counts. */
+struct store_patch_row {
+	struct store_patch p;
+	char *message_id;
+	char *author_addr;
+	char *author_name;
+	char *list;
+	int64_t date;
+	int version;
+	int total;
+	long findings;		/* findings matching the query's category/type */
+};
+
+/* Patches matching q.  When file_glob, category or type is set, only
+ * patches with a finding matching all of them are listed, and findings
+ * counts those; otherwise every patch, with all its findings counted. */
+int store_query_patches(struct store *st, const struct store_query *q,
+			int (*cb)(void *arg, const struct store_patch_row *r),
+			void *arg);
+
+/* ---- reviews and replies ------------------------------------------------- */
+
+enum store_reply_state {
+	REPLY_PENDING = 0,	/* stored, to be delivered */
+	REPLY_SENT,		/* accepted by the server / written to the outbox */
+	REPLY_FAILED,		/* refused for good: reason */
+	REPLY_SUPPRESSED,	/* not sent on purpose (opt-out, dry run, rate): reason */
+	REPLY__COUNT
+};
+
+struct store_reply {
+	int64_t id;
+	char *message_id;	/* of the reply mail (unique: a resend is recognisable) */
+	int64_t series_id;	/* 0 for mail not about a series (confirmations) */
+	char *kind;		/* "review", "confirm", ... */
+	char *mail_from;	/* envelope sender */
+	char *rcpt;		/* envelope recipients, comma-separated */
+	char *body;		/* the whole mail, headers included, LF line ends */
+	enum store_reply_state state;
+	char *reason;
+	int attempts;
+	int64_t created;
+	int64_t next_attempt;	/* not before this time */
+	int64_t sent_at;
+};
+
+void store_reply_release(struct store_reply *r);
+const char *store_reply_state_name(enum store_reply_state s);
+/* Queues a reply (state, attempts, sent_at ignored: pending, 0).
+ * STORE_DUP (with *id) when a reply with this Message-ID exists. */
+int store_reply_add(struct store *st, const struct store_reply *r, int64_t *id);
+int store_reply_get(struct store *st, int64_t id, struct store_reply *r);
+/* Pending replies due at now, oldest first; cb may write. */
+int store_reply_each_due(struct store *st, int64_t now,
+			 int (*cb)(void *arg, int64_t id), void *arg);
+/* Only a pending reply changes state (else STORE_DONE); sent and failed
+ * count an attempt, suppressed does not; sent keeps the reason. */
+int store_reply_mark_sent(struct store *st, int64_t id, int64_t when);
+int store_reply_mark_failed(struct store *st, int64_t id, const char *reason);
+int store_reply_mark_suppressed(struct store *st, int64_t id, const char *reason);
+/* A temporary failure: attempts + 1, reason kept, retried at next_attempt. */
+int store_reply_defer(struct store *st, int64_t id, const char *reason,
+		      int64_t next_attempt);
+int store_reply_count(struct store *st, long long counts[REPLY__COUNT]);
+/* Replies sent at or after since (for the hourly cap). */
+int store_reply_count_since(struct store *st, int64_t since, long long *n);
+
+/* The review of a series: which reply carries it, and its counts. */
+struct store_review {
+	int64_t id;
+	int64_t series_id;
+	int64_t reply_id;	/* 0 when no mail was made (e.g. clean, review_clean off) */
+	int64_t created;
+	long findings;		/* shown in sections */
+	long nits;		/* folded into the style count */
+	long fixed, added, still; /* against the previous version */
+};
+
+/* One review per series: STORE_DUP (with *id) for a second. */
+int store_review_add(struct store *st, const struct store_review *r, int64_t *id);
+int store_review_get_by_series(struct store *st, int64_t series_id,
+			       struct store_review *r);
+
+/* ---- opt-outs and checkpoints -------------------------------------------- */
+
+enum store_optout_mode {
+	OPTOUT_SILENT = 0,	/* no reviews at all */
+	OPTOUT_PRIVATE,		/* reviews to the author only */
+};
+
+/* Sets (insert or replace) the opt-out of addr (lowercased by the caller). */
+int store_optout_set(struct store *st, const char *addr,
+		     enum store_optout_mode mode, int64_t when);
+/* STORE_OK with *mode, or STORE_DONE when addr has not opted out. */
+int store_optout_get(struct store *st, const char *addr,
+		     enum store_optout_mode *mode);
+int store_optout_remove(struct store *st, const char *addr);
+int store_optout_count(struct store *st, long long *n);
+
+/* A source's position (IMAP UIDVALIDITY:UID, mbox offset, ...), opaque. */
+int store_checkpoint_set(struct store *st, const char *source,
+			 const char *value, int64_t when);
+/* *value malloc'd; STORE_DONE when the source has none. */
+int store_checkpoint_get(struct store *st, const char *source, char **value);
+/* Calls cb for each checkpoint (for status). */
+int store_checkpoint_each(struct store *st,
+			  int (*cb)(void *arg, const char *source,
+				    const char *value, int64_t updated),
+			  void *arg);
+
+#endif

@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * store internals shared by the store/ sources; nothing outside store/ includes
+ * this.  The handle keeps one prepared statement per enum store_stmt_id,
+ * prepared on first use from the SQL text at its one call site and
+ * finalized in store_close().
+ *
+ * Statement discipline: every function that steps a statement ends with
+ * store_stmt_done() (reset + clear bindings) on every path, so text is
+ * bound SQLITE_STATIC and no read cursor outlives the call.
+ */
+#ifndef RB_STORE_INT_H
+#define RB_STORE_INT_H
+
+#include <sqlite3.h>
+#include <stdint.h>
+
+#include "store.h"
+
+enum store_stmt_id {
+	/* store.c */
+	STMT_BEGIN,
+	STMT_COMMIT,
+	STMT_ROLLBACK,
+	STMT_USER_VERSION,
+	/* store_msg.c */
+	STMT_MSG_ADD,
+	STMT_MSG_ID_BY_MSGID,
+	STMT_MSG_RAW_ADD,
+	STMT_MSG_SET_STATE,
+	STMT_MSG_SET_SERIES,
+	STMT_MSG_GET,
+	STMT_MSG_FIND,
+	STMT_MSG_RAW,
+	STMT_MSG_NEW_IDS,
+	STMT_MSG_COUNT,
+	/* store_series.c */
+	STMT_SERIES_ADD,
+	STMT_SERIES_GET,
+	STMT_SERIES_FIND,
+	STMT_SERIES_PREV_CHANGE_ID,
+	STMT_SERIES_PREV_SUBJECT,
+	STMT_SERIES_UPDATE,
+	STMT_SERIES_SET_STATE,
+	STMT_SERIES_OPEN_IDS,
+	STMT_SERIES_COUNT_OPEN,
+	STMT_PATCH_ADD,
+	STMT_PATCH_ID_BY_PART,
+	STMT_PATCH_SET_CHECKED,
+	STMT_PATCH_LIST,
+	STMT_FINDING_ADD,
+	STMT_FINDING_LIST,
+	/* store_reply.c */
+	STMT_REPLY_ADD,
+	STMT_REPLY_ID_BY_MSGID,
+	STMT_REPLY_GET,
+	STMT_REPLY_DUE_IDS,
+	STMT_REPLY_MARK,
+	STMT_REPLY_DEFER,
+	STMT_REPLY_COUNT,
+	STMT_REPLY_COUNT_SINCE,
+	STMT_REVIEW_ADD,
+	STMT_REVIEW_ID_BY_SERIES,
+	STMT_REVIEW_GET,
+	STMT_OPTOUT_SET,
+	STMT_OPTOUT_GET,
+	STMT_OPTOUT_REMOVE,
+	STMT_OPTOUT_COUNT,
+	STMT_CHECKPOINT_SET,
+	STMT_CHECKPOINT_GET,
+	STMT_CHECKPOINT_EACH,
+	/* store_query.c */
+	STMT_QUERY_FINDINGS,
+	STMT_QUERY_PATCHES,
+	STMT__COUNT
+};
+
+#define STORE_ERRMSG_MAX	256
+
+struct store {
+	sqlite3 *db;
+	sqlite3_stmt *stmt[STMT__COUNT];
+	char errmsg[STORE_ERRMSG_MAX];
+};
+
+/* The statement id, prepared from sql on first use; NULL with the error
+ * recorded (*ret set) when preparing fails. */
+sqlite3_stmt *store_stmt(struct store *st, enum store_stmt_id id,
+			 const char *sql, int *ret);
+/* Resets s and clears its bindings; NULL is fine. */
+void store_stmt_done(sqlite3_stmt *s);
+
+/* Records SQLite's message for rc and returns the store_result for it. */
+int store_sqlerr(struct store *st, int rc);
+/* Records a message of ours and returns result. */
+int store_seterr(struct store *st, int result, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void store_clearerr(struct store *st);
+
+/*
+ * Binders: each does nothing when *rc is already an error, so a run of
+ * binds is checked once.  Text NULL and ids 0 bind SQL NULL; text is
+ * bound SQLITE_STATIC (see the statement discipline above).
+ */
+void store_bind_text(sqlite3_stmt *s, int i, const char *v, int *rc);
+void store_bind_int64(sqlite3_stmt *s, int i, int64_t v, int *rc);
+void store_bind_id(sqlite3_stmt *s, int i, int64_t v, int *rc);
+/* Binds NULL for 0 (a disabled time filter). */
+void store_bind_opt_int64(sqlite3_stmt *s, int i, int64_t v, int *rc);
+
+/* A malloc'd copy of a text column, NULL for SQL NULL; sets *oom. */
+char *store_col_dup(sqlite3_stmt *s, int i, int *oom);
+int64_t store_col_id(sqlite3_stmt *s, int i);
+
+/*
+ * Steps a statement that returns no row (INSERT/UPDATE/DELETE) and
+ * finishes it: STORE_OK or an error.  *changes (when not NULL) gets the
+ * rows changed, *rowid (when not NULL) the last inserted rowid.
+ */
+int store_step_write(struct store *st, sqlite3_stmt *s, int *changes,
+		     int64_t *rowid);
+/* Steps a statement returning at most one row with one integer column:
+ * STORE_OK with *v, STORE_DONE when no row; finishes it. */
+int store_step_int64(struct store *st, sqlite3_stmt *s, int64_t *v);
+
+/*
+ * Reads the first column (an id) of every row of the bound statement s,
+ * finishes s, then calls cb for each id: the callback may write.
+ */
+int store_each_id(struct store *st, sqlite3_stmt *s,
+		  int (*cb)(void *arg, int64_t id), void *arg);
+
+/* Runs several statements in one transaction unless the caller holds
+ * one: *own tells store_tx_leave whether to commit or roll back. */
+int store_tx_enter(struct store *st, int *own);
+int store_tx_leave(struct store *st, int own, int ret);
+
+/* Row readers shared by store_series.c and store_query.c: the columns
+ * of PATCH_COLS / FINDING_COLS (the latter from column col on). */
+#define PATCH_COLS(t) \
+	t "id, " t "series_id, " t "msg_id, " t "part, " t "subject, " \
+	t "checked, " t "errors, " t "warnings, " t "checks"
+#define FINDING_COLS(t) \
+	t "id, " t "patch_id, " t "series_id, " t "part, " t "type, " \
+	t "severity, " t "category, " t "file, " t "line, " t "message, " \
+	t "line_text, " t "fingerprint"
+int store_patch_from_row(struct store *st, sqlite3_stmt *q,
+			 struct store_patch *p);
+int store_finding_from_row(struct store *st, sqlite3_stmt *q, int col,
+			   struct store_finding *f);
+
+/* now when t is 0 */
+int64_t store_time_or_now(int64_t t);
+
+#endif

@@ -1,0 +1,580 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * store: replies (the outgoing queue), reviews, opt-outs, checkpoints.
+ *
+ * A reply is stored pending before it is delivered and marked sent only
+ * after the server accepted it; only a pending reply changes state, so
+ * a second mark (a retry racing a success) changes nothing.
+ */
+#include "store_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../checker/banned.h"
+
+#define REPLY_COLS \
+	"id, message_id, series_id, kind, mail_from, rcpt, body, state," \
+	" reason, attempts, created, next_attempt, sent_at"
+
+static const char *const reply_state_names[REPLY__COUNT] = {
+	[REPLY_PENDING] = "pending",
+	[REPLY_SENT] = "sent",
+	[REPLY_FAILED] = "failed",
+	[REPLY_SUPPRESSED] = "suppressed",
+};
+
+const char *store_reply_state_name(enum store_reply_state s)
+{
+	if ((int)s < 0 || s >= REPLY__COUNT)
+		return "unknown";
+	return reply_state_names[s];
+}
+
+void store_reply_release(struct store_reply *r)
+{
+	if (!r)
+		return;
+	free(r->message_id);
+	free(r->kind);
+	free(r->mail_from);
+	free(r->rcpt);
+	free(r->body);
+	free(r->reason);
+	memset(r, 0, sizeof(*r));
+}
+
+/* The id under a unique key after an INSERT changed nothing. */
+static int dup_id(struct store *st, enum store_stmt_id sid, const char *sql,
+		  const char *text, int64_t num, int64_t *id)
+{
+	sqlite3_stmt *q;
+	int rc = SQLITE_OK, ret = STORE_OK;
+
+	q = store_stmt(st, sid, sql, &ret);
+	if (!q)
+		return ret;
+	if (text)
+		store_bind_text(q, 1, text, &rc);
+	else
+		store_bind_int64(q, 1, num, &rc);
+	if (rc) {
+		store_stmt_done(q);
+		return store_sqlerr(st, rc);
+	}
+	ret = store_step_int64(st, q, id);
+	if (ret == STORE_OK)
+		return STORE_DUP;
+	if (ret == STORE_DONE)
+		ret = store_seterr(st, STORE_ERR, "row not stored");
+	return ret;
+}
+
+int store_reply_add(struct store *st, const struct store_reply *r, int64_t *id)
+{
+	sqlite3_stmt *q;
+	int rc = SQLITE_OK, ret = STORE_OK, changes = 0;
+
+	store_clearerr(st);
+	*id = 0;
+	if (!r->message_id)
+		return store_seterr(st, STORE_ERR_RANGE, "reply without Message-ID");
+	q = store_stmt(st, STMT_REPLY_ADD,
+		       "INSERT INTO replies (message_id, series_id, kind,"
+		       " mail_from, rcpt, body, state, reason, attempts, created,"
+		       " next_attempt, sent_at)"
+		       " VALUES (?1, ?2, ?3, ?4, ?5, ?6, 0, ?7, 0, ?8, ?9, 0)"
+		       " ON CONFLICT (message_id) DO NOTHING", &ret);
+	if (!q)
+		return ret;
+	store_bind_text(q, 1, r->message_id, &rc);
+	store_bind_id(q, 2, r->series_id, &rc);
+	store_bind_text(q, 3, r->kind, &rc);
+	store_bind_text(q, 4, r->mail_from, &rc);
+	store_bind_text(q, 5, r->rcpt, &rc);
+	store_bind_text(q, 6, r->body, &rc);
+	store_bind_text(q, 7, r->reason, &rc);
+	store_bind_int64(q, 8, store_time_or_now(r->created), &rc);
+	store_bind_int64(q, 9, r->next_attempt, &rc);
+	if (rc) {
+		store_stmt_done(q);
+		return store_sqlerr(st, rc);
+	}
+	ret = store_step_write(st, q, &changes, id);
+	if (ret || changes)
+		return ret;
+	return dup_id(st, STMT_REPLY_ID_BY_MSGID,
+		      "SELECT id FROM replies WHERE message_id = ?1",
+		      r->message_id, 0, id);
+}
+
+int store_reply_get(struct store *st, int64_t id, struct store_reply *r)
+{
+	sqlite3_stmt *q;
+	int rc, ret = STORE_OK, oom = 0, state;
+
+	store_clearerr(st);
+	memset(r, 0, sizeof(*r));
+	q = store_stmt(st, STMT_REPLY_GET,
+		       "SELECT " REPLY_COLS " FROM replies WHERE id = ?1", &ret);
+	if (!q)
+		return ret;
+	rc = sqlite3_bind_int64(q, 1, id);
+	if (rc) {
+		ret = store_sqlerr(st, rc);
+		goto out;
+	}
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_DONE) {
+		ret = STORE_DONE;
+		goto out;
+	}
+	if (rc != SQLITE_ROW) {
+		ret = store_sqlerr(st, rc);
+		goto out;
+	}
+	r->id = sqlite3_column_int64(q, 0);
+	r->message_id = store_col_dup(q, 1, &oom);
+	r->series_id = store_col_id(q, 2);
+	r->kind = store_col_dup(q, 3, &oom);
+	r->mail_from = store_col_dup(q, 4, &oom);
+	r->rcpt = store_col_dup(q, 5, &oom);
+	r->body = store_col_dup(q, 6, &oom);
+	state = sqlite3_column_int(q, 7);
+	r->state = state >= 0 && state < REPLY__COUNT ?
+		   (enum store_reply_state)state : REPLY_FAILED;
+	r->reason = store_col_dup(q, 8, &oom);
+	r->attempts = sqlite3_column_int(q, 9);
+	r->created = sqlite3_column_int64(q, 10);
+	r->next_attempt = sqlite3_column_int64(q, 11);
+	r->sent_at = sqlite3_column_int64(q, 12);
+	if (oom) {
+		store_reply_release(r);
+		ret = store_seterr(st, STORE_ERR_NOMEM, "out of memory");
+	}
+out:
+	store_stmt_done(q);
+	return ret;
+}
+
+int store_reply_each_due(struct store *st, int64_t now,
+			 int (*cb)(void *arg, int64_t id), void *arg)
+{
+	sqlite3_stmt *q;
+	int rc = SQLITE_OK, ret = STORE_OK;
+
+	store_clearerr(st);
+	q = store_stmt(st, STMT_REPLY_DUE_IDS,
+		       "SELECT id FROM replies WHERE state = 0"
+		       " AND next_attempt <= ?1 ORDER BY created, id", &ret);
+	if (!q)
+		return ret;
+	store_bind_int64(q, 1, now, &rc);
+	if (rc) {
+		store_stmt_done(q);
+		return store_sqlerr(st, rc);
+	}
+	return store_each_id(st, q, cb, arg);
+}
+
+/*
+ * Leaves the pending state: one statement for sent, failed and
+ * suppressed.  ?5 counts a delivery attempt (sent, failed) or not.
+ */
+static int reply_mark(struct store *st, int64_t id, enum store_reply_state state,
+		      const char *reason, int keep_reason, int64_t sent_at,
+		      int attempt)
+{
+	sqlite3_stmt *q;
+	int rc = SQLITE_OK, ret = STORE_OK, changes = 0;
+
+	store_clearerr(st);
+	q = store_stmt(st, STMT_REPLY_MARK,
+		       "UPDATE replies SET state = ?2,"
+		       " reason = CASE WHEN ?4 THEN reason ELSE ?3 END,"
+		       " sent_at = ?6, attempts = attempts + ?5"
+		       " WHERE id = ?1 AND state = 0", &ret);
+	if (!q)
+		return ret;
+	store_bind_int64(q, 1, id, &rc);
+	store_bind_int64(q, 2, (int64_t)state, &rc);
+	store_bind_text(q, 3, reason, &rc);
+	store_bind_int64(q, 4, keep_reason, &rc);
+	store_bind_int64(q, 5, attempt, &rc);
+	store_bind_int64(q, 6, sent_at, &rc);
+	if (rc) {
+		store_stmt_done(q);
+		return store_sqlerr(st, rc);
+	}
+	ret = store_step_write(st, q, &changes, NULL);
+	if (ret == STORE_OK && !changes)
+		ret = STORE_DONE;
+	return ret;
+}
+
+int store_reply_mark_sent(struct store *st, int64_t id, int64_t when)
+{
+	return reply_mark(st, id, REPLY_SENT, NULL, 1,
+			  store_time_or_now(when), 1);
+}
+
+int store_reply_mark_failed(struct store *st, int64_t id, const char *reason)
+{
+	return reply_mark(st, id, REPLY_FAILED, reason, 0, 0, 1);
+}
+
+int store_reply_mark_suppressed(struct store *st, int64_t id, const char *reason)
+{
+	return reply_mark(st, id, REPLY_SUPPRESSED, reason, 0, 0, 0);
+}
+
+int store_reply_defer(struct store *st, int64_t id, const char *reason,
+		      int64_t next_attempt)
+{
+	sqlite3_stmt *q;
+	int rc = SQLITE_OK, ret = STORE_OK, changes = 0;
+
+	store_clearerr(st);
+	q = store_stmt(st, STMT_REPLY_DEFER,
+		       "UPDATE replies SET attempts = attempts + 1, reason = ?2,"
+		       " next_attempt = ?3 WHERE id = ?1 AND state = 0", &ret);
+	if (!q)
+		return ret;
+	store_bind_int64(q, 1, id, &rc);
+	store_bind_text(q, 2, reason, &rc);
+	store_bind_int64(q, 3, next_attempt, &rc);
+	if (rc) {
+		store_stmt_done(q);
+		return store_sqlerr(st, rc);
+	}
+	ret = store_step_write(st, q, &changes, NULL);
+	if (ret == STORE_OK && !changes)
+		ret = STORE_DONE;
+	return ret;
+}
+
+int store_reply_count(struct store *st, long long counts[REPLY__COUNT])
+{
+	sqlite3_stmt *q;
+	int rc, ret = STORE_OK, state;
+
+	store_clearerr(st);
+	memset(counts, 0, sizeof(counts[0]) * REPLY__COUNT);
+	q = store_stmt(st, STMT_REPLY_COUNT,
+		       "SELECT state, count(*) FROM replies GROUP BY state", &ret);
+	if (!q)
+		return ret;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		state = sqlite3_column_int(q, 0);
+		if (state >= 0 && state < REPLY__COUNT)
+			counts[state] = sqlite3_column_int64(q, 1);
+	}
+	if (rc != SQLITE_DONE)
+		ret = store_sqlerr(st, rc);
+	store_stmt_done(q);
+	return ret;
+}
+
+int store_reply_count_since(struct store *st, int64_t since, long long *n)
+{
+	sqlite3_stmt *q;
+	int64_t v = 0;
+	int rc = SQLITE_OK, ret = STORE_OK;
+
+	store_clearerr(st);
+	*n = 0;
+	q = store_stmt(st, STMT_REPLY_COUNT_SINCE,
+		       "SELECT count(*) FROM replies WHERE state = 1"
+		       " AND sent_at >= ?1", &ret);
+	if (!q)
+		return ret;
+	store_bind_int64(q, 1, since, &rc);
+	if (rc) {
+		store_stmt_done(q);
+		return store_sqlerr(st, rc);
+	}
+	ret = store_step_int64(st, q, &v);
+	if (ret == STORE_DONE)
+		ret = STORE_OK;
+	*n = v;
+	return ret;
+}
+
+/* ---- reviews ------------------------------------------------------------- */
+
+int store_review_add(struct store *st, const struct store_review *r, int64_t *id)
+{
+	sqlite3_stmt *q;
+	int rc = SQLITE_OK, ret = STORE_OK, changes = 0;
+
+	store_clearerr(st);
+	*id = 0;
+	q = store_stmt(st, STMT_REVIEW_ADD,
+		       "INSERT INTO reviews (series_id, reply_id, created,"
+		       " findings, nits, fixed, added, still)"
+		       " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"
+		       " ON CONFLICT (series_id) DO NOTHING", &ret);
+	if (!q)
+		return ret;
+	store_bind_id(q, 1, r->series_id, &rc);
+	store_bind_id(q, 2, r->reply_id, &rc);
+	store_bind_int64(q, 3, store_time_or_now(r->created), &rc);
+	store_bind_int64(q, 4, r->findings, &rc);
+	store_bind_int64(q, 5, r->nits, &rc);
+	store_bind_int64(q, 6, r->fixed, &rc);
+	store_bind_int64(q, 7, r->added, &rc);
+	store_bind_int64(q, 8, r->still, &rc);
+	if (rc) {
+		store_stmt_done(q);
+		return store_sqlerr(st, rc);
+	}
+	ret = store_step_write(st, q, &changes, id);
+	if (ret || changes)
+		return ret;
+	return dup_id(st, STMT_REVIEW_ID_BY_SERIES,
+		      "SELECT id FROM reviews WHERE series_id = ?1",
+		      NULL, r->series_id, id);
+}
+
+int store_review_get_by_series(struct store *st, int64_t series_id,
+			       struct store_review *r)
+{
+	sqlite3_stmt *q;
+	int rc, ret = STORE_OK;
+
+	store_clearerr(st);
+	memset(r, 0, sizeof(*r));
+	q = store_stmt(st, STMT_REVIEW_GET,
+		       "SELECT id, series_id, reply_id, created, findings, nits,"
+		       " fixed, added, still FROM reviews WHERE series_id = ?1",
+		       &ret);
+	if (!q)
+		return ret;
+	rc = sqlite3_bind_int64(q, 1, series_id);
+	if (rc) {
+		ret = store_sqlerr(st, rc);
+		goto out;
+	}
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_DONE) {
+		ret = STORE_DONE;
+		goto out;
+	}
+	if (rc != SQLITE_ROW) {
+		ret = store_sqlerr(st, rc);
+		goto out;
+	}
+	r->id = sqlite3_column_int64(q, 0);
+	r->series_id = store_col_id(q, 1);
+	r->reply_id = store_col_id(q, 2);
+	r->created = sqlite3_column_int64(q, 3);
+	r->findings = (long)sqlite3_column_int64(q, 4);
+	r->nits = (long)sqlite3_column_int64(q, 5);
+	r->fixed = (long)sqlite3_column_int64(q, 6);
+	r->added = (long)sqlite3_column_int64(q, 7);
+	r->still = (long)sqlite3_column_int64(q, 8);
+out:
+	store_stmt_done(q);
+	return ret;
+}
+
+/* ---- opt-outs ------------------------------------------------------------ */
+
+int store_optout_set(struct store *st, const char *addr,
+		     enum store_optout_mode mode, int64_t when)
+{
+	sqlite3_stmt *q;
+	int rc = SQLITE_OK, ret = STORE_OK;
+
+	store_clearerr(st);
+	if (!addr)
+		return store_seterr(st, STORE_ERR_RANGE, "no address");
+	if (mode != OPTOUT_SILENT && mode != OPTOUT_PRIVATE)
+		return store_seterr(st, STORE_ERR_RANGE, "bad opt-out mode %d",
+				    (int)mode);
+	q = store_stmt(st, STMT_OPTOUT_SET,
+		       "INSERT INTO optouts (addr, mode, created)"
+		       " VALUES (?1, ?2, ?3) ON CONFLICT (addr) DO UPDATE"
+		       " SET mode = excluded.mode, created = excluded.created",
+		       &ret);
+	if (!q)
+		return ret;
+	store_bind_text(q, 1, addr, &rc);
+	store_bind_int64(q, 2, (int64_t)mode, &rc);
+	store_bind_int64(q, 3, store_time_or_now(when), &rc);
+	if (rc) {
+		store_stmt_done(q);
+		return store_sqlerr(st, rc);
+	}
+	return store_step_write(st, q, NULL, NULL);
+}
+
+int store_optout_get(struct store *st, const char *addr,
+		     enum store_optout_mode *mode)
+{
+	sqlite3_stmt *q;
+	int64_t v = 0;
+	int rc = SQLITE_OK, ret = STORE_OK;
+
+	store_clearerr(st);
+	*mode = OPTOUT_SILENT;
+	if (!addr)
+		return STORE_DONE;
+	q = store_stmt(st, STMT_OPTOUT_GET,
+		       "SELECT mode FROM optouts WHERE addr = ?1", &ret);
+	if (!q)
+		return ret;
+	store_bind_text(q, 1, addr, &rc);
+	if (rc) {
+		store_stmt_done(q);
+		return store_sqlerr(st, rc);
+	}
+	ret = store_step_int64(st, q, &v);
+	/* an unknown mode is the strictest one */
+	if (ret == STORE_OK)
+		*mode = v == OPTOUT_PRIVATE ? OPTOUT_PRIVATE : OPTOUT_SILENT;
+	return ret;
+}
+
+/* STORE_DONE when addr had not opted out. */
+int store_optout_remove(struct store *st, const char *addr)
+{
+	sqlite3_stmt *q;
+	int rc = SQLITE_OK, ret = STORE_OK, changes = 0;
+
+	store_clearerr(st);
+	if (!addr)
+		return STORE_DONE;
+	q = store_stmt(st, STMT_OPTOUT_REMOVE,
+		       "DELETE FROM optouts WHERE addr = ?1", &ret);
+	if (!q)
+		return ret;
+	store_bind_text(q, 1, addr, &rc);
+	if (rc) {
+		store_stmt_done(q);
+		return store_sqlerr(st, rc);
+	}
+	ret = store_step_write(st, q, &changes, NULL);
+	if (ret == STORE_OK && !changes)
+		ret = STORE_DONE;
+	return ret;
+}
+
+int store_optout_count(struct store *st, long long *n)
+{
+	sqlite3_stmt *q;
+	int64_t v = 0;
+	int ret = STORE_OK;
+
+	store_clearerr(st);
+	*n = 0;
+	q = store_stmt(st, STMT_OPTOUT_COUNT, "SELECT count(*) FROM optouts",
+		       &ret);
+	if (!q)
+		return ret;
+	ret = store_step_int64(st, q, &v);
+	if (ret == STORE_DONE)
+		ret = STORE_OK;
+	*n = v;
+	return ret;
+}
+
+/* ---- checkpoints --------------------------------------------------------- */
+
+int store_checkpoint_set(struct store *st, const char *source,
+			 const char *value, int64_t when)
+{
+	sqlite3_stmt *q;
+	int rc = SQLITE_OK, ret = STORE_OK;
+
+	store_clearerr(st);
+	if (!source || !value)
+		return store_seterr(st, STORE_ERR_RANGE, "no source or value");
+	q = store_stmt(st, STMT_CHECKPOINT_SET,
+		       "INSERT INTO checkpoints (source, value, updated)"
+		       " VALUES (?1, ?2, ?3) ON CONFLICT (source) DO UPDATE"
+		       " SET value = excluded.value, updated = excluded.updated",
+		       &ret);
+	if (!q)
+		return ret;
+	store_bind_text(q, 1, source, &rc);
+	store_bind_text(q, 2, value, &rc);
+	store_bind_int64(q, 3, store_time_or_now(when), &rc);
+	if (rc) {
+		store_stmt_done(q);
+		return store_sqlerr(st, rc);
+	}
+	return store_step_write(st, q, NULL, NULL);
+}
+
+int store_checkpoint_get(struct store *st, const char *source, char **value)
+{
+	sqlite3_stmt *q;
+	int rc, ret = STORE_OK, oom = 0;
+
+	store_clearerr(st);
+	*value = NULL;
+	if (!source)
+		return STORE_DONE;
+	q = store_stmt(st, STMT_CHECKPOINT_GET,
+		       "SELECT value FROM checkpoints WHERE source = ?1", &ret);
+	if (!q)
+		return ret;
+	rc = SQLITE_OK;
+	store_bind_text(q, 1, source, &rc);
+	if (rc) {
+		ret = store_sqlerr(st, rc);
+		goto out;
+	}
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_DONE) {
+		ret = STORE_DONE;
+		goto out;
+	}
+	if (rc != SQLITE_ROW) {
+		ret = store_sqlerr(st, rc);
+		goto out;
+	}
+	*value = store_col_dup(q, 0, &oom);
+	if (oom)
+		ret = store_seterr(st, STORE_ERR_NOMEM, "out of memory");
+	else if (!*value)
+		ret = STORE_DONE;
+out:
+	store_stmt_done(q);
+	return ret;
+}
+
+/* The strings passed to cb point into SQLite's row: valid during the call. */
+int store_checkpoint_each(struct store *st,
+			  int (*cb)(void *arg, const char *source,
+				    const char *value, int64_t updated),
+			  void *arg)
+{
+	sqlite3_stmt *q;
+	int rc, ret = STORE_OK;
+
+	store_clearerr(st);
+	q = store_stmt(st, STMT_CHECKPOINT_EACH,
+		       "SELECT source, value, updated FROM checkpoints"
+		       " ORDER BY source", &ret);
+	if (!q)
+		return ret;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		const char *src = (const char *)sqlite3_column_text(q, 0);
+		const char *val = (const char *)sqlite3_column_text(q, 1);
+
+		if (!src || !val) {
+			ret = store_seterr(st, STORE_ERR_NOMEM, "out of memory");
+			goto out;
+		}
+		ret = cb(arg, src, val, sqlite3_column_int64(q, 2));
+		if (ret)
+			goto out;
+	}
+	if (rc != SQLITE_DONE)
+		ret = store_sqlerr(st, rc);
+out:
+	store_stmt_done(q);
+	return ret;
+}

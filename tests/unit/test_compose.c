@@ -1,0 +1,788 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The review mail.  Golden mails are tests/data/compose/<case>.expect,
+ * compared byte for byte; REGEN=1 rewrites them (read the diff!).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../../bot/compose.h"
+#include "../../bot/template.h"
+#include "../../checker/rfc2047.h"
+
+#define DATE_2024_01_02	INT64_C(1704189600)	/* Tue, 02 Jan 2024 10:00:00 */
+
+static struct template_set *tset;
+
+static int setup(void **state)
+{
+	char err[256];
+
+	(void)state;
+	if (template_set_load("templates", &tset, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	template_set_free(tset);
+	return 0;
+}
+
+static const struct compose_addr list_cc[] = {
+	{ NULL, "linux-leds@vger.kernel.org" },
+};
+
+/* A v1 series of 3 patches from Jane, replied to at its cover letter. */
+static void base(struct compose_review *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->bot.name = "reviewbot";
+	r->bot.addr = "reviewbot@example.org";
+	r->bot_version = "0.1.0";
+	r->to.name = "Jane Developer";
+	r->to.addr = "jane@example.com";
+	r->cc = list_cc;
+	r->ncc = 1;
+	r->subject = "[PATCH 0/3] leds: add acme driver";
+	r->in_reply_to = "20240102093000.1234-1-jane@example.com";
+	r->version = 1;
+	r->total = 3;
+	r->patches = 3;
+	r->date = DATE_2024_01_02;
+}
+
+/* Lines of the mail: headers fold within 78 columns, prose within 72,
+ * nothing passes 998 octets; only quoted code ("    +") may be longer. */
+static void check_shape(const struct sbuf *m)
+{
+	const char *p = m->buf, *end = m->buf + m->len;
+	int in_body = 0;
+
+	assert_null(memchr(m->buf, '\r', m->len));
+	assert_null(memchr(m->buf, '\0', m->len));
+	assert_true(m->len > 0 && end[-1] == '\n');
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = (size_t)(nl - p), cols = 0, i;
+
+		assert_non_null(nl);
+		assert_true(n <= 998);
+		for (i = 0; i < n; i++)
+			if (((unsigned char)p[i] & 0xc0) != 0x80)
+				cols += p[i] == '\t' ? 8 - cols % 8 : 1;
+		if (!in_body && !n) {
+			in_body = 1;
+		} else if (!in_body) {
+			if (cols > 78)
+				fail_msg("header line of %zu columns: %.*s", cols, (int)n, p);
+			if (p[0] != ' ' && !memchr(p, ':', n))
+				fail_msg("not a header: %.*s", (int)n, p);
+			for (i = 0; i < n; i++)
+				assert_true(p[i] >= 0x20 && p[i] < 0x7f);
+		} else if (cols > 72 && strncmp(p, "    +", 5)) {
+			fail_msg("body line of %zu columns: %.*s", cols, (int)n, p);
+		}
+		p = nl + 1;
+	}
+	assert_true(in_body);
+}
+
+static void golden(const char *name, const struct sbuf *m)
+{
+	char path[256];
+	char *want;
+	size_t n, i, line = 1, bol = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "tests/data/compose/%s.expect", name);
+	if (getenv("REGEN")) {
+		f = fopen(path, "wb");
+		assert_non_null(f);
+		assert_int_equal(fwrite(m->buf, 1, m->len, f), m->len);
+		assert_int_equal(fclose(f), 0);
+		return;
+	}
+	f = fopen(path, "rb");
+	if (!f)
+		fail_msg("%s missing (REGEN=1 writes it)", path);
+	want = malloc(1 << 20);
+	assert_non_null(want);
+	n = fread(want, 1, 1 << 20, f);
+	fclose(f);
+	for (i = 0; i < n && i < m->len && want[i] == m->buf[i]; i++) {
+		if (want[i] == '\n') {
+			line++;
+			bol = i + 1;
+		}
+	}
+	if (i != n || n != m->len) {
+		const char *we = memchr(want + bol, '\n', n - bol);
+		const char *ge = memchr(m->buf + bol, '\n', m->len - bol);
+
+		fail_msg("%s: differs at line %zu:\n want: %.*s\n got:  %.*s", path, line,
+			 (int)(we ? (size_t)(we - want) - bol : n - bol), want + bol,
+			 (int)(ge ? (size_t)(ge - m->buf) - bol : m->len - bol),
+			 m->buf + bol);
+	}
+	free(want);
+}
+
+static void compose_ok(const struct compose_review *r, struct sbuf *m,
+		       struct compose_stats *st)
+{
+	char err[256] = "";
+
+	sbuf_init(m, COMPOSE_MAX_MAIL);
+	if (compose_review_mail(tset, r, m, st, err, sizeof(err)))
+		fail_msg("compose: %s", err);
+	check_shape(m);
+}
+
+/* The header named name (unfolded: CRLF/LF + WSP removed), or NULL. */
+static char *header(const struct sbuf *m, const char *name)
+{
+	size_t nl = strlen(name);
+	const char *p = m->buf;
+	struct sbuf v;
+
+	while (*p && *p != '\n') {
+		const char *e = strchr(p, '\n');
+
+		if (!strncmp(p, name, nl) && p[nl] == ':') {
+			sbuf_init(&v, 1 << 16);
+			p += nl + 1;
+			if (*p == ' ')
+				p++;
+			for (;;) {
+				e = strchr(p, '\n');
+				sbuf_add(&v, p, (size_t)(e - p));
+				if (e[1] != ' ' && e[1] != '\t')
+					break;
+				p = e + 1;
+			}
+			return sbuf_detach(&v, NULL);
+		}
+		p = e + 1;
+	}
+	return NULL;
+}
+
+static size_t count_lines_starting(const struct sbuf *m, const char *prefix, int headers_only)
+{
+	const char *p = m->buf;
+	size_t k = 0, n = strlen(prefix);
+
+	while (*p) {
+		if (headers_only && *p == '\n')
+			break;
+		if (!strncmp(p, prefix, n))
+			k++;
+		p = strchr(p, '\n');
+		if (!p)
+			break;
+		p++;
+	}
+	return k;
+}
+
+static void test_compose__clean_series(void **state)
+{
+	struct compose_review r;
+	struct compose_stats st;
+	struct sbuf m;
+
+	(void)state;
+	base(&r);
+	compose_ok(&r, &m, &st);
+	assert_int_equal(st.clean, 1);
+	assert_int_equal(st.shown, 0);
+	assert_int_equal(st.nits, 0);
+	assert_non_null(strstr(m.buf, "found nothing to report"));
+	golden("clean", &m);
+	sbuf_release(&m);
+}
+
+#define F(part, type, sev, cat, file, line, msg, text) \
+	{ part, type, sev, cat, file, line, msg, text, NULL }
+
+static const struct compose_finding one_patch_findings[] = {
+	F(1, "LONG_LINE", "WARNING", "style", "drivers/leds/leds-acme.c", 77,
+	  "line length of 104 exceeds 100 columns", "\tpr_info(\"...\");"),
+	F(1, "SPACING", "ERROR", "style", "drivers/leds/leds-acme.c", 90,
+	  "space required after that ','", "\tfoo(a,b);"),
+	F(1, "USER_COPY_UNCHECKED", "WARNING", "security", "drivers/leds/leds-acme.c", 120,
+	  "result of copy_from_user() thrown away", "\tcopy_from_user(&req, argp, len);"),
+	F(1, "LONG_LINE", "WARNING", "style", "drivers/leds/leds-acme.c", 40,
+	  "line length of 101 exceeds 100 columns", "\tx = 1;"),
+	F(1, "UAPI_IOCTL", "WARNING", "uapi", "include/uapi/linux/acme.h", 12,
+	  "new ioctl command number (_IO, _IOR, _IOW, _IOWR): ABI forever",
+	  "#define ACME_SET_LED\t_IOW('A', 1, struct acme_req)"),
+	F(1, "SPACING", "ERROR", "style", "drivers/leds/leds-acme.c", 91,
+	  "space required after that ','", "\tfoo(a,c);"),
+	F(1, "TRAILING_WHITESPACE", "ERROR", "style", "drivers/leds/leds-acme.c", 33,
+	  "trailing whitespace", "\tint x; "),
+	F(1, "UAPI_IOCTL_HANDLER", "WARNING", "uapi", "drivers/leds/leds-acme.c", 200,
+	  "new .unlocked_ioctl handler: every command it accepts is ABI forever",
+	  "\t.unlocked_ioctl = acme_ioctl,"),
+	F(1, "NEW_FILE_NO_MAINTAINERS", "WARNING", "process", NULL, 0,
+	  "added file(s) without a MAINTAINERS entry: drivers/leds/leds-acme.c", NULL),
+	F(1, "LONG_LINE", "WARNING", "style", "drivers/leds/leds-acme.c", 52,
+	  "line length of 110 exceeds 100 columns", "\ty = 2;"),
+	F(1, "SPACING", "ERROR", "style", "drivers/leds/leds-acme.c", 92,
+	  "space required after that ','", "\tfoo(a,d);"),
+	F(1, "AVOID_BUG", "WARNING", "correctness", "drivers/leds/leds-acme.c", 150,
+	  "Do not crash the kernel unless it is absolutely unavoidable--use WARN_ON_ONCE() plus recovery code (if feasible) instead of BUG() or variants",
+	  "\tBUG_ON(!priv);"),
+	F(1, "LONG_LINE", "WARNING", "style", "drivers/leds/leds-acme.c", 130,
+	  "line length of 120 exceeds 100 columns", "\tz = 3;"),
+	F(1, "SPACING", "ERROR", "style", "drivers/leds/leds-acme.c", 93,
+	  "space required after that ','", "\tfoo(a,e);"),
+	F(1, "TRAILING_WHITESPACE", "ERROR", "style", "drivers/leds/leds-acme.c", 34,
+	  "trailing whitespace", "\tint y; "),
+	F(1, "CODE_INDENT", "ERROR", "style", "drivers/leds/leds-acme.c", 60,
+	  "code indent should use tabs where possible", "        x = 1;"),
+};
+
+static void test_compose__one_patch_with_security_uapi_and_nits(void **state)
+{
+	struct compose_review r;
+	struct compose_stats st;
+	struct sbuf m;
+
+	(void)state;
+	base(&r);
+	r.subject = "[PATCH] leds: add acme driver";
+	r.total = 1;
+	r.patches = 1;
+	r.findings = one_patch_findings;
+	r.nfindings = sizeof(one_patch_findings) / sizeof(one_patch_findings[0]);
+	compose_ok(&r, &m, &st);
+	assert_int_equal(st.clean, 0);
+	assert_int_equal(st.shown, 5);
+	assert_int_equal(st.nits, 11);
+	assert_non_null(strstr(m.buf, "  security:              concern (1 finding below)\n"));
+	assert_non_null(strstr(m.buf, "  user-space interface:  concern (2 findings below)\n"));
+	assert_non_null(strstr(m.buf, "  affects others:        ok\n"));
+	assert_non_null(strstr(m.buf, "  maintainer:            concern (1 finding below)\n"));
+	assert_non_null(strstr(m.buf, "  compiles:              not checked\n"));
+	assert_non_null(strstr(m.buf, "Style nits: 11 "));
+	/* equal counts: long lines first; examples by line, compacted */
+	assert_non_null(strstr(m.buf,
+		"  LONG_LINE            4  e.g. drivers/leds/leds-acme.c:40, :52, :77\n"
+		"  SPACING              4  e.g. drivers/leds/leds-acme.c:90, :91, :92\n"
+		"  TRAILING_WHITESPACE  2  at drivers/leds/leds-acme.c:33, :34\n"
+		"  CODE_INDENT          1  at drivers/leds/leds-acme.c:60\n"));
+	/* sections in order, code quoted as it is */
+	assert_true(strstr(m.buf, "\nSecurity\n") < strstr(m.buf, "\nUser-space interface"));
+	assert_true(strstr(m.buf, "\nUser-space interface") < strstr(m.buf, "\nCorrectness\n"));
+	assert_true(strstr(m.buf, "\nCorrectness\n") < strstr(m.buf, "\nProcess\n"));
+	assert_true(strstr(m.buf, "\nProcess\n") < strstr(m.buf, "\nStyle nits"));
+	assert_non_null(strstr(m.buf, "\n    +\tcopy_from_user(&req, argp, len);\n"));
+	assert_null(strstr(m.buf, "foo(a,b)"));	/* nits are not quoted */
+	golden("one_patch", &m);
+	sbuf_release(&m);
+}
+
+static const struct compose_finding v1_findings[] = {
+	F(1, "LONG_LINE", "WARNING", "style", "drivers/leds/leds-acme.c", 40,
+	  "line length of 101 exceeds 100 columns", "\tfoo();"),
+	F(2, "USER_COPY_UNCHECKED", "WARNING", "security", "drivers/leds/leds-acme.c", 120,
+	  "result of copy_from_user() thrown away", "\tcopy_from_user(&req, argp, len);"),
+	F(2, "SPACING", "ERROR", "style", "drivers/leds/leds-acme.c", 90,
+	  "space required after that ','", "\tfoo(a,b);"),
+	F(2, "SPACING", "ERROR", "style", "drivers/leds/leds-acme.c", 95,
+	  "space required after that ','", "\tfoo(a,b);"),
+	F(3, "TRAILING_WHITESPACE", "ERROR", "style", "drivers/leds/Kconfig", 7,
+	  "trailing whitespace", "\tdepends on OF "),
+};
+
+static const struct compose_finding v2_findings[] = {
+	/* the same line, moved and re-indented: still there */
+	F(2, "SPACING", "ERROR", "style", "drivers/leds/leds-acme.c", 101,
+	  "space required after that ','", "    foo(a,b);  "),
+	F(3, "TRAILING_WHITESPACE", "ERROR", "style", "drivers/leds/Kconfig", 9,
+	  "trailing whitespace", "\tdepends on OF "),
+	/* new */
+	F(2, "UAPI_SYSFS_UNDOCUMENTED", "WARNING", "uapi", "drivers/leds/leds-acme.c", 60,
+	  "sysfs attributes added without a Documentation/ABI/ entry: blink",
+	  "static DEVICE_ATTR_RW(blink);"),
+};
+
+static void test_compose__v2_fixed_new_and_still(void **state)
+{
+	struct compose_review r;
+	struct compose_stats st;
+	struct sbuf m;
+
+	(void)state;
+	base(&r);
+	r.subject = "[PATCH v2 0/3] leds: add acme driver";
+	r.version = 2;
+	r.prev_version = 1;
+	r.findings = v2_findings;
+	r.nfindings = 3;
+	r.prev = v1_findings;
+	r.nprev = 5;
+	compose_ok(&r, &m, &st);
+	assert_int_equal(st.fixed, 3);
+	assert_int_equal(st.added, 1);
+	assert_int_equal(st.still, 2);
+	assert_non_null(strstr(m.buf, "Since v1: 3 fixed, 1 new, 2 still there.\n"
+		"  fixed: USER_COPY_UNCHECKED in drivers/leds/leds-acme.c\n"
+		"  fixed: LONG_LINE in drivers/leds/leds-acme.c\n"
+		"  fixed: SPACING in drivers/leds/leds-acme.c\n"
+		"  new:   UAPI_SYSFS_UNDOCUMENTED in drivers/leds/leds-acme.c\n"));
+	assert_non_null(strstr(m.buf, "[PATCH 2/3] drivers/leds/leds-acme.c:60: WARNING:"));
+	golden("since_v2", &m);
+	sbuf_release(&m);
+
+	/* all fixed: the short review, still saying what changed */
+	r.findings = NULL;
+	r.nfindings = 0;
+	compose_ok(&r, &m, &st);
+	assert_int_equal(st.clean, 1);
+	assert_int_equal(st.fixed, 5);
+	assert_non_null(strstr(m.buf, "found nothing to report"));
+	assert_non_null(strstr(m.buf, "\n\nSince v1: 5 fixed, 0 new, 0 still there.\n"
+		"  fixed: USER_COPY_UNCHECKED in drivers/leds/leds-acme.c\n"
+		"  fixed: LONG_LINE in drivers/leds/leds-acme.c\n"
+		"  fixed: SPACING in drivers/leds/leds-acme.c (2 times)\n"
+		"  fixed: TRAILING_WHITESPACE in drivers/leds/Kconfig\n\n-- \n"));
+	sbuf_release(&m);
+
+	/* an edited line with the same problem is still there, not fixed
+	 * and new: the same type in the same file */
+	{
+		struct compose_finding a = v1_findings[1], b = v1_findings[1];
+
+		a.line_text = "\tcopy_from_user(&req, argp, sizeof(req));";
+		a.line = 130;
+		r.findings = &a;
+		r.nfindings = 1;
+		r.prev = &b;
+		r.nprev = 1;
+		compose_ok(&r, &m, &st);
+		assert_int_equal(st.still, 1);
+		assert_int_equal(st.fixed, 0);
+		assert_int_equal(st.added, 0);
+		sbuf_release(&m);
+	}
+
+	/* the store's own fingerprints are used when given */
+	{
+		struct compose_finding a = v2_findings[0], b = v1_findings[0];
+
+		a.fingerprint = "same";
+		b.fingerprint = "same";
+		r.findings = &a;
+		r.nfindings = 1;
+		r.prev = &b;
+		r.nprev = 1;
+		compose_ok(&r, &m, &st);
+		assert_int_equal(st.still, 1);
+		assert_int_equal(st.fixed, 0);
+		assert_int_equal(st.added, 0);
+		sbuf_release(&m);
+	}
+}
+
+/* Decodes an unfolded header value with the checker's RFC 2047 decoder. */
+static void assert_decodes_to(const char *value, const char *want)
+{
+	struct sbuf d;
+
+	sbuf_init(&d, 1 << 16);
+	assert_true(rfc2047_decode(value, strlen(value), RFC2047_UTF8, &d) >= 0);
+	assert_string_equal(d.buf, want);
+	sbuf_release(&d);
+}
+
+static void test_compose__non_ascii_names_and_subject_are_encoded(void **state)
+{
+	static const struct compose_addr cc[] = {
+		{ "Doe, John", "john@example.com" },
+		{ "Bob \"the builder\" Smith", "bob@example.com" },
+		{ NULL, "linux-leds@vger.kernel.org" },
+	};
+	static const char subj[] =
+		"[PATCH] leds: add driver for the \xc5\x81\xc3\xb3""d\xc5\xba board "
+		"\xe2\x98\x83 with a subject long enough to need several encoded words";
+	/* body text is UTF-8: a bad byte or a control in code is U+FFFD */
+	static const struct compose_finding f[] = {
+		F(1, "AVOID_BUG", "WARNING", "correctness", "drivers/leds/leds-\xc5\x82\xc3\xb3""d\xc5\xba.c",
+		  5, "BUG_ON() in caf\xc3\xa9 code", "\t/* caf\xc3\xa9 \xff\x01 */\r"),
+	};
+	struct compose_review r;
+	struct sbuf m;
+	char *v;
+
+	(void)state;
+	base(&r);
+	r.findings = f;
+	r.nfindings = 1;
+	r.to.name = "Rafa\xc5\x82 Mi\xc5\x82""ecki";
+	r.to.addr = "rafal@example.com";
+	r.subject = subj;
+	r.total = 1;
+	r.cc = cc;
+	r.ncc = 3;
+	compose_ok(&r, &m, NULL);
+
+	assert_non_null(strstr(m.buf, "\n    +\t/* caf\xc3\xa9 \xef\xbf\xbd\xef\xbf\xbd */\n"));
+	assert_non_null(strstr(m.buf, "drivers/leds/leds-\xc5\x82\xc3\xb3""d\xc5\xba.c:5: WARNING: BUG_ON() in caf\xc3\xa9 code"));
+	v = header(&m, "Subject");
+	assert_non_null(v);
+	assert_memory_equal(v, "Re: =?UTF-8?B?", 14);
+	{
+		char want[512];
+
+		snprintf(want, sizeof(want), "Re: %s", subj);
+		assert_decodes_to(v, want);
+	}
+	free(v);
+	v = header(&m, "To");
+	assert_decodes_to(v, "Rafa\xc5\x82 Mi\xc5\x82""ecki <rafal@example.com>");
+	free(v);
+	v = header(&m, "Cc");
+	assert_string_equal(v, "\"Doe, John\" <john@example.com>, \"Bob \\\"the builder\\\" Smith\""
+			    " <bob@example.com>, linux-leds@vger.kernel.org");
+	free(v);
+	/* every encoded word within 75 characters */
+	{
+		const char *p = m.buf;
+
+		while ((p = strstr(p, "=?UTF-8?B?"))) {
+			const char *e = strstr(p + 10, "?=");
+
+			assert_non_null(e);
+			assert_true(e + 2 - p <= 75);
+			p = e + 2;
+		}
+	}
+	golden("non_ascii", &m);
+	sbuf_release(&m);
+}
+
+static void test_compose__header_injection_stays_one_header(void **state)
+{
+	static const struct compose_addr cc[] = {
+		{ "x", "a@b>, evil@example.net" },	/* not an address: left out */
+		{ "Mallory\r\nBcc: m@example.net", "list@example.org" },
+	};
+	struct compose_review r;
+	struct sbuf m;
+	char *v;
+
+	(void)state;
+	base(&r);
+	r.subject = "[PATCH] x\r\nBcc: victim@example.org\r\n\r\nbody\x1b[2J";
+	r.to.name = "Eve\nBcc: eve2@example.net";
+	r.to.addr = "eve@example.com";
+	r.in_reply_to = "abc@x>\r\nBcc: y@example.net";
+	r.references = (const char *const[]){ "ok@example.com", "bad id@x" };
+	r.nreferences = 2;
+	r.cc = cc;
+	r.ncc = 2;
+	compose_ok(&r, &m, NULL);
+	assert_int_equal(count_lines_starting(&m, "Bcc:", 1), 0);
+	assert_int_equal(count_lines_starting(&m, "Subject:", 1), 1);
+	v = header(&m, "Subject");
+	assert_string_equal(v, "Re: [PATCH] x Bcc: victim@example.org body [2J");
+	free(v);
+	v = header(&m, "To");
+	assert_string_equal(v, "\"Eve Bcc: eve2@example.net\" <eve@example.com>");
+	free(v);
+	v = header(&m, "Cc");
+	assert_string_equal(v, "\"Mallory Bcc: m@example.net\" <list@example.org>");
+	free(v);
+	assert_null(header(&m, "In-Reply-To"));
+	v = header(&m, "References");
+	assert_string_equal(v, "<ok@example.com>");
+	free(v);
+	golden("injection", &m);
+	sbuf_release(&m);
+}
+
+static void test_compose__many_references_are_folded_and_trimmed(void **state)
+{
+	enum { N = 2000 };
+	struct compose_review r;
+	struct sbuf m;
+	char **refs, *v;
+	size_t i, k = 0;
+	const char *p;
+
+	(void)state;
+	refs = calloc(N, sizeof(*refs));
+	assert_non_null(refs);
+	for (i = 0; i < N; i++) {
+		refs[i] = malloc(64);
+		assert_non_null(refs[i]);
+		snprintf(refs[i], 64, "<%zu.thread@example.com>", i);
+	}
+	base(&r);
+	r.references = (const char *const *)refs;
+	r.nreferences = N;
+	compose_ok(&r, &m, NULL);	/* folded within 78 columns */
+	v = header(&m, "References");
+	for (p = v; (p = strchr(p, '<')); p++)
+		k++;
+	assert_int_equal(k, 21);
+	assert_memory_equal(v, "<0.thread@example.com> <1981.thread@example.com>", 48);
+	assert_non_null(strstr(v, "<1999.thread@example.com> "
+			       "<20240102093000.1234-1-jane@example.com>"));
+	free(v);
+	golden("references", &m);
+	sbuf_release(&m);
+	for (i = 0; i < N; i++)
+		free(refs[i]);
+	free(refs);
+}
+
+static void test_compose__long_text_wraps_and_code_stays_whole(void **state)
+{
+	static const char code[] =
+		"\t\t\tif (acme_read_register(priv, ACME_REG_STATUS, &status) < 0 && retries-- > 0)";
+	const struct compose_finding f[] = {
+		F(2, "AVOID_BUG", "WARNING", "correctness", "drivers/leds/leds-acme.c", 150,
+		  "Do not crash the kernel unless it is absolutely unavoidable--use "
+		  "WARN_ON_ONCE() plus recovery code (if feasible) instead of BUG() or "
+		  "variants, and think twice about the words of this message, which "
+		  "is long on purpose so that it wraps more than once",
+		  code),
+		F(3, "COMMIT_MESSAGE_TYPO", "WARNING", "unheard-of", NULL, 3,
+		  "a type and a category nobody knows: shown under Correctness",
+		  NULL),
+	};
+	struct compose_review r;
+	struct compose_stats st;
+	struct sbuf m;
+	char want[256];
+
+	(void)state;
+	base(&r);
+	r.subject = "[PATCH 0/3] leds: add acme driver, with a cover letter subject that "
+		    "is much longer than anyone would sensibly write it";
+	r.findings = f;
+	r.nfindings = 2;
+	r.compiles_note = "no build stage yet";
+	compose_ok(&r, &m, &st);
+	assert_int_equal(st.shown, 2);
+	snprintf(want, sizeof(want), "\n    +%s\n", code);
+	assert_non_null(strstr(m.buf, want));
+	assert_non_null(strstr(m.buf, "  compiles:              not checked (no build stage yet)\n"));
+	assert_non_null(strstr(m.buf, "  [PATCH 3/3] commit message:3: WARNING: a type"));
+	golden("wrap", &m);
+	sbuf_release(&m);
+}
+
+static void test_compose__sections_show_at_most_max_then_say_how_many_more(void **state)
+{
+	struct compose_finding f[COMPOSE_MAX_SHOWN + 10];
+	struct compose_review r;
+	struct compose_stats st;
+	struct sbuf m;
+	char want[64];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < COMPOSE_MAX_SHOWN + 10; i++) {
+		struct compose_finding x = F(1, "USER_COPY_UNCHECKED", "WARNING", "security",
+					     "drivers/x.c", (long)i + 1, "thrown away", NULL);
+		f[i] = x;
+	}
+	base(&r);
+	r.findings = f;
+	r.nfindings = COMPOSE_MAX_SHOWN + 10;
+	compose_ok(&r, &m, &st);
+	assert_int_equal(st.shown, COMPOSE_MAX_SHOWN);
+	assert_non_null(strstr(m.buf, "  ... and 10 more\n"));
+	snprintf(want, sizeof(want), "drivers/x.c:%d:", COMPOSE_MAX_SHOWN);
+	assert_non_null(strstr(m.buf, want));
+	snprintf(want, sizeof(want), "drivers/x.c:%d:", COMPOSE_MAX_SHOWN + 1);
+	assert_null(strstr(m.buf, want));
+	assert_non_null(strstr(m.buf, "concern (60 findings below)"));
+	sbuf_release(&m);
+}
+
+static void test_compose__re_once_and_recipients_deduplicated(void **state)
+{
+	static const struct compose_addr cc[] = {
+		{ NULL, "linux-leds@vger.kernel.org" },
+		{ "Jane", "JANE@example.com" },
+		{ NULL, "reviewbot@example.org" },
+		{ "The list", "<linux-leds@vger.kernel.org>" },
+	};
+	struct compose_review r;
+	struct sbuf m;
+	char *v;
+
+	(void)state;
+	base(&r);
+	r.subject = "RE: [PATCH 0/3] leds: add acme driver";
+	r.cc = cc;
+	r.ncc = 4;
+	compose_ok(&r, &m, NULL);
+	v = header(&m, "Subject");
+	assert_string_equal(v, "RE: [PATCH 0/3] leds: add acme driver");
+	free(v);
+	v = header(&m, "Cc");
+	assert_string_equal(v, "linux-leds@vger.kernel.org");
+	free(v);
+	assert_true(compose_address_ok(" <JANE@example.com> "));
+	assert_false(compose_address_ok("a@b>, evil@example.net"));
+	assert_false(compose_address_ok("\"quoted local\"@example.com"));
+	assert_false(compose_address_ok("no-at-sign"));
+	assert_false(compose_address_ok(NULL));
+	v = header(&m, "Date");
+	assert_string_equal(v, "Tue, 02 Jan 2024 10:00:00 +0000");
+	free(v);
+	v = header(&m, "Auto-Submitted");
+	assert_string_equal(v, "auto-generated");
+	free(v);
+	sbuf_release(&m);
+}
+
+static void test_compose__errors_and_the_size_cap(void **state)
+{
+	struct compose_review r;
+	struct compose_addr *cc;
+	struct sbuf m;
+	char err[256];
+	size_t i;
+
+	(void)state;
+	sbuf_init(&m, COMPOSE_MAX_MAIL);
+	base(&r);
+	r.to.addr = "not an address";
+	assert_int_equal(compose_review_mail(tset, &r, &m, NULL, err, sizeof(err)), -1);
+	assert_string_equal(err, "bad recipient address");
+	assert_int_equal(m.len, 0);
+
+	/* 5000 long Cc addresses pass a megabyte */
+	cc = calloc(5000, sizeof(*cc));
+	assert_non_null(cc);
+	for (i = 0; i < 5000; i++) {
+		char *a = malloc(256);
+
+		assert_non_null(a);
+		memset(a, 'a', 240);
+		snprintf(a + 240, 16, "%zu@x.org", i);
+		cc[i].addr = a;
+	}
+	base(&r);
+	r.cc = cc;
+	r.ncc = 5000;
+	assert_int_equal(compose_review_mail(tset, &r, &m, NULL, err, sizeof(err)), -1);
+	assert_string_equal(err, "review mail larger than 1048576 bytes");
+	assert_int_equal(m.len, 0);
+	for (i = 0; i < 5000; i++)
+		free((char *)cc[i].addr);
+	free(cc);
+	sbuf_release(&m);
+}
+
+static void test_compose__message_id_is_deterministic(void **state)
+{
+	char a[256], b[256];
+	size_t i;
+
+	(void)state;
+	compose_message_id("x@example.com", 2, 0, "bot@example.org", a, sizeof(a));
+	compose_message_id("<x@example.com>", 2, 0, "Bot <bot@example.org>", b, sizeof(b));
+	assert_string_equal(a, b);
+	assert_int_equal(strlen(a), strlen("reviewbot-0123456789abcdef@example.org"));
+	assert_memory_equal(a, "reviewbot-", 10);
+	for (i = 10; i < 26; i++)
+		assert_non_null(strchr("0123456789abcdef", a[i]));
+	assert_string_equal(a + 26, "@example.org");
+	compose_message_id("x@example.com", 3, 0, "bot@example.org", b, sizeof(b));
+	assert_string_not_equal(a, b);
+	compose_message_id("x@example.com", 2, 1, "bot@example.org", b, sizeof(b));
+	assert_string_not_equal(a, b);
+	compose_message_id("y@example.com", 2, 0, "bot@example.org", b, sizeof(b));
+	assert_string_not_equal(a, b);
+	/* the domain sanitized; none at all is localhost */
+	compose_message_id("x@example.com", 2, 0, "bot@ex ample..org.>\r\n", b, sizeof(b));
+	assert_string_equal(b + 26, "@example.org");
+	compose_message_id("x@example.com", 2, 0, "bot", b, sizeof(b));
+	assert_string_equal(b + 26, "@localhost");
+	compose_message_id(NULL, 1, 0, NULL, b, sizeof(b));
+	assert_string_equal(b + 26, "@localhost");
+
+	/* the mail uses it when no message_id is given */
+	{
+		struct compose_review r;
+		struct sbuf m;
+		char want[300];
+
+		base(&r);
+		compose_ok(&r, &m, NULL);
+		compose_message_id(r.in_reply_to, 1, 0, r.bot.addr, a, sizeof(a));
+		snprintf(want, sizeof(want), "\nMessage-ID: <%s>\n", a);
+		assert_non_null(strstr(m.buf, want));
+		sbuf_release(&m);
+		r.message_id = "given@example.org";
+		compose_ok(&r, &m, NULL);
+		assert_non_null(strstr(m.buf, "\nMessage-ID: <given@example.org>\n"));
+		sbuf_release(&m);
+	}
+}
+
+static void test_compose__fingerprint_ignores_place_and_blanks_only(void **state)
+{
+	char a[17], b[17];
+
+	(void)state;
+	compose_fingerprint("SPACING", "x.c", "\tfoo(a,b);", a, sizeof(a));
+	assert_int_equal(strlen(a), 16);
+	compose_fingerprint("SPACING", "x.c", "  foo(a,b);   ", b, sizeof(b));
+	assert_string_equal(a, b);
+	compose_fingerprint("SPACING", "x.c", "\tfoo(a,  \t b);", a, sizeof(a));
+	compose_fingerprint("SPACING", "x.c", "foo(a, b);", b, sizeof(b));
+	assert_string_equal(a, b);
+	compose_fingerprint("SPACING", "x.c", "foo(a,b);", b, sizeof(b));
+	assert_string_not_equal(a, b);	/* a space added is a change */
+	compose_fingerprint("SPACING", "x.c", "foo(a,b);", a, sizeof(a));
+	compose_fingerprint("LONG_LINE", "x.c", "foo(a,b);", b, sizeof(b));
+	assert_string_not_equal(a, b);
+	compose_fingerprint("SPACING", "y.c", "foo(a,b);", b, sizeof(b));
+	assert_string_not_equal(a, b);
+	compose_fingerprint("SPACING", NULL, "foo(a,b);", a, sizeof(a));
+	compose_fingerprint("SPACING", "", "foo(a,b);", b, sizeof(b));
+	assert_string_not_equal(a, b);
+	compose_fingerprint("SPACING", "x.c", NULL, a, sizeof(a));
+	compose_fingerprint("SPACING", "x.c", "", b, sizeof(b));
+	assert_string_not_equal(a, b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_compose__clean_series),
+		cmocka_unit_test(test_compose__one_patch_with_security_uapi_and_nits),
+		cmocka_unit_test(test_compose__v2_fixed_new_and_still),
+		cmocka_unit_test(test_compose__non_ascii_names_and_subject_are_encoded),
+		cmocka_unit_test(test_compose__header_injection_stays_one_header),
+		cmocka_unit_test(test_compose__many_references_are_folded_and_trimmed),
+		cmocka_unit_test(test_compose__long_text_wraps_and_code_stays_whole),
+		cmocka_unit_test(test_compose__sections_show_at_most_max_then_say_how_many_more),
+		cmocka_unit_test(test_compose__re_once_and_recipients_deduplicated),
+		cmocka_unit_test(test_compose__errors_and_the_size_cap),
+		cmocka_unit_test(test_compose__message_id_is_deterministic),
+		cmocka_unit_test(test_compose__fingerprint_ignores_place_and_blanks_only),
+	};
+
+	return cmocka_run_group_tests_name("compose", tests, setup, teardown);
+}

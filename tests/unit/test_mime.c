@@ -1,0 +1,469 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../../bot/mime.h"
+
+#define FIXTURES "tests/data/mail/"
+
+static char *slurp(const char *name, size_t *len)
+{
+	char path[256];
+	FILE *f;
+	char *buf;
+	long n;
+
+	snprintf(path, sizeof(path), FIXTURES "%s", name);
+	f = fopen(path, "rb");
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	n = ftell(f);
+	assert_true(n >= 0);
+	rewind(f);
+	buf = malloc((size_t)n + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	buf[n] = 0;
+	fclose(f);
+	*len = (size_t)n;
+	return buf;
+}
+
+static void parse_file(const char *name, struct mime_mail *m)
+{
+	size_t len;
+	char *raw = slurp(name, &len);
+
+	assert_int_equal(mime_parse(raw, len, m), MIME_OK);
+	free(raw);
+}
+
+static int parse_str(const char *s, struct mime_mail *m)
+{
+	return mime_parse(s, strlen(s), m);
+}
+
+static int has_ctrl(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 && *s != '\t')
+			return 1;
+	return 0;
+}
+
+static void test_mime__inline_patch_and_headers(void **state)
+{
+	struct mime_mail m;
+
+	(void)state;
+	parse_file("inline.eml", &m);
+	assert_string_equal(m.message_id,
+			    "7d2924de-053b-44d2-a479-870dc3878170@gmail.com");
+	/* folded header unfolded */
+	assert_string_equal(m.subject,
+		"[PATCH net-next] net: phy: realtek: add RTL8125D-internal PHY");
+	assert_string_equal(m.from.name, "Heiner Kallweit");
+	assert_string_equal(m.from.addr, "hkallweit1@gmail.com");
+	/* group syntax flattened, domains lowercased */
+	assert_int_equal(m.nto, 3);
+	assert_string_equal(m.to[0].addr, "andrew@lunn.ch");
+	assert_string_equal(m.to[1].addr, "kuba@kernel.org");
+	assert_string_equal(m.to[1].name, "Jakub Kicinski");
+	assert_string_equal(m.to[2].addr, "pabeni@redhat.com");
+	assert_string_equal(m.to[2].name, "Paolo Abeni");
+	assert_int_equal(m.ncc, 1);
+	assert_string_equal(m.cc[0].addr, "netdev@vger.kernel.org");
+	assert_null(m.reply_to.addr);
+	/* Thu, 17 Oct 2024 18:01:13 +0200 */
+	assert_int_equal(m.date, 1729180873);
+	assert_string_equal(m.date_raw, "Thu, 17 Oct 2024 18:01:13 +0200");
+	assert_string_equal(m.in_reply_to, "cover.1729180000@gmail.com");
+	assert_int_equal(m.nrefs, 2);
+	assert_string_equal(m.refs[0], "root@gmail.com");
+	assert_string_equal(m.refs[1], "cover.1729180000@gmail.com");
+	assert_string_equal(m.list_id, "netdev.vger.kernel.org");
+	assert_int_equal(m.precedence_bulk, 1);
+	assert_null(m.auto_submitted);
+	assert_null(m.x_reviewbot);
+	assert_int_equal(m.has_attachment_patch, 0);
+	assert_int_equal(m.warnings, 0);
+	assert_int_equal(strlen(m.body), m.body_len);
+	assert_non_null(strstr(m.body, "The first boards show up"));
+	assert_non_null(strstr(m.body, "+\tcase 0x001cc841:\n"));
+	mime_release(&m);
+}
+
+static void test_mime__quoted_printable_latin1(void **state)
+{
+	struct mime_mail m;
+
+	(void)state;
+	parse_file("qp-latin1.eml", &m);
+	/* windows-1252 Q word and ISO-8859-1 Q word */
+	assert_string_equal(m.subject,
+			    "\xe2\x80\x9cquoted\xe2\x80\x9d fix \xe2\x82\xac"
+			    " for Ren\xc3\xa9");
+	assert_true(strncmp(m.body, "Ren\xc3\xa9 wrote this na\xc3\xafve fix.\n",
+			    strlen("Ren\xc3\xa9 wrote this na\xc3\xafve fix.\n")) == 0);
+	/* soft line breaks gone, the patch intact */
+	assert_non_null(strstr(m.body, "@@ -1151,6 +1151,7 @@ static int "
+				       "rtl_internal_nbaset_match_phy\n"));
+	assert_int_equal(m.warnings, 0);
+	mime_release(&m);
+}
+
+static void test_mime__base64_and_split_encoded_words(void **state)
+{
+	struct mime_mail m;
+
+	(void)state;
+	parse_file("base64.eml", &m);
+	/* a character split across two B words survives */
+	assert_string_equal(m.subject,
+			    "[PATCH] f\xc3\xbcr J\xc3\xb6rg \xe2\x82\xac");
+	assert_string_equal(m.reply_to.name, "J\xc3\xb6rg Z");
+	assert_string_equal(m.reply_to.addr, "Joerg@example.org");
+	assert_true(strncmp(m.body, "J\xc3\xb6rg says h\xc3\xa9llo\n", 16) == 0);
+	assert_non_null(strstr(m.body, "diff --git a/drivers/net/phy/realtek.c"));
+	mime_release(&m);
+}
+
+static void test_mime__windows_1252_body(void **state)
+{
+	struct mime_mail m;
+
+	(void)state;
+	parse_file("cp1252.eml", &m);
+	assert_true(strncmp(m.body, "\xe2\x80\x9cSmart quotes\xe2\x80\x9d cost "
+				    "\xe2\x82\xac 5.\n", 27) == 0);
+	mime_release(&m);
+}
+
+static void test_mime__xpatch_attachment_after_text(void **state)
+{
+	struct mime_mail m;
+	const char *text, *patch;
+
+	(void)state;
+	parse_file("attach-xpatch.eml", &m);
+	assert_int_equal(m.has_attachment_patch, 1);
+	text = strstr(m.body, "Hi, the patch is attached.");
+	patch = strstr(m.body, "+\tcase 0x001cc841:\n");
+	assert_non_null(text);
+	assert_non_null(patch);
+	assert_true(text < patch);
+	/* the list footer is neither the text nor a patch */
+	assert_null(strstr(m.body, "devel mailing list"));
+	mime_release(&m);
+}
+
+static void test_mime__plain_attachment_with_diff(void **state)
+{
+	struct mime_mail m;
+
+	(void)state;
+	parse_file("attach-plain.eml", &m);
+	assert_int_equal(m.has_attachment_patch, 1);
+	assert_non_null(strstr(m.body, "Please see the attachment."));
+	assert_non_null(strstr(m.body, "diff --git a/drivers/net/phy/realtek.c"));
+	/* a text/plain attachment without a diff is left out */
+	assert_null(strstr(m.body, "Just notes"));
+	mime_release(&m);
+}
+
+static void test_mime__nested_multipart(void **state)
+{
+	struct mime_mail m;
+
+	(void)state;
+	parse_file("nested.eml", &m);
+	assert_non_null(strstr(m.body, "Plain text part."));
+	assert_null(strstr(m.body, "HTML part"));
+	assert_non_null(strstr(m.body, "+\tcase 0x001cc841:\n"));
+	assert_int_equal(m.has_attachment_patch, 1);
+	mime_release(&m);
+}
+
+static char *nest(int depth)
+{
+	size_t cap = (size_t)depth * 100 + 200, len = 0;
+	char *s = malloc(cap);
+	int i;
+
+	assert_non_null(s);
+	len += (size_t)snprintf(s + len, cap - len,
+				"From: a@b.c\nMessage-ID: <deep@x>\n");
+	for (i = 0; i < depth; i++)
+		len += (size_t)snprintf(s + len, cap - len,
+			"Content-Type: multipart/mixed; boundary=b%d\n\n--b%d\n",
+			i, i);
+	len += (size_t)snprintf(s + len, cap - len,
+				"Content-Type: text/plain\n\nhello\n");
+	for (i = depth - 1; i >= 0; i--)
+		len += (size_t)snprintf(s + len, cap - len, "--b%d--\n", i);
+	return s;
+}
+
+static void test_mime__nesting_limit(void **state)
+{
+	struct mime_mail m;
+	char *s;
+
+	(void)state;
+	s = nest(MIME_MAX_DEPTH);
+	assert_int_equal(parse_str(s, &m), MIME_OK);
+	assert_string_equal(m.body, "hello\n");
+	mime_release(&m);
+	free(s);
+
+	s = nest(MIME_MAX_DEPTH + 1);
+	assert_int_equal(parse_str(s, &m), MIME_ERR_LIMIT);
+	free(s);
+
+	/* thousands of levels: refused quickly, before libetpan */
+	s = nest(5000);
+	assert_int_equal(parse_str(s, &m), MIME_ERR_LIMIT);
+	free(s);
+}
+
+static void test_mime__too_many_parts(void **state)
+{
+	struct mime_mail m;
+	size_t cap = 20 * (MIME_MAX_PARTS + 10) + 200, len = 0;
+	char *s = malloc(cap);
+	int i;
+
+	(void)state;
+	assert_non_null(s);
+	len += (size_t)snprintf(s + len, cap - len, "Message-ID: <p@x>\n"
+		"Content-Type: multipart/mixed; boundary=b\n\n");
+	for (i = 0; i < MIME_MAX_PARTS + 5; i++)
+		len += (size_t)snprintf(s + len, cap - len, "--b\n\nx\n");
+	len += (size_t)snprintf(s + len, cap - len, "--b--\n");
+	assert_int_equal(parse_str(s, &m), MIME_ERR_LIMIT);
+	free(s);
+}
+
+static void test_mime__crlf_mail(void **state)
+{
+	struct mime_mail m;
+
+	(void)state;
+	parse_file("crlf.eml", &m);
+	assert_string_equal(m.subject, "[PATCH] crlf mail");
+	assert_string_equal(m.message_id, "crlf@example.org");
+	assert_null(strchr(m.body, '\r'));
+	assert_non_null(strstr(m.body, "+\tcase 0x001cc841:\n \t\tbreak;\n"));
+	mime_release(&m);
+}
+
+static void test_mime__missing_message_id(void **state)
+{
+	struct mime_mail m;
+
+	(void)state;
+	assert_int_equal(parse_str("From: a@b.c\nSubject: x\n\nbody\n", &m),
+			 MIME_ERR_NO_MSGID);
+	assert_int_equal(parse_str("Message-ID: <>\n\nbody\n", &m),
+			 MIME_ERR_NO_MSGID);
+	assert_int_equal(parse_str("Message-ID: <a b@c>\n\nbody\n", &m),
+			 MIME_ERR_NO_MSGID);
+	assert_string_equal(mime_strerror(MIME_ERR_NO_MSGID),
+			    "no usable message-id");
+}
+
+static void test_mime__lenient_message_id(void **state)
+{
+	struct mime_mail m;
+
+	(void)state;
+	/* libetpan cannot type this field; it is read leniently */
+	assert_int_equal(parse_str("Message-ID: <a@b> (added by x)\n"
+				   "In-Reply-To: Your message of Tue <p@q>\n"
+				   "\nbody\n", &m), MIME_OK);
+	assert_string_equal(m.message_id, "a@b");
+	assert_string_equal(m.in_reply_to, "p@q");
+	assert_string_equal(m.subject, "");
+	assert_string_equal(m.from.addr, "");
+	assert_int_equal(m.date, 0);
+	assert_null(m.date_raw);
+	mime_release(&m);
+}
+
+static void test_mime__encoded_crlf_in_subject(void **state)
+{
+	struct mime_mail m;
+
+	(void)state;
+	assert_int_equal(parse_str("Message-ID: <i@x>\n"
+		"Subject: =?utf-8?q?a=0D=0ABcc:_x@y?=\n\nbody\n", &m), MIME_OK);
+	assert_false(has_ctrl(m.subject));
+	assert_non_null(strstr(m.subject, "Bcc: x@y"));
+	assert_true(m.warnings & MIME_WARN_CTRL);
+	mime_release(&m);
+}
+
+static void test_mime__nul_in_header(void **state)
+{
+	static const char raw[] = "Message-ID: <n@x>\n"
+				  "Subject: before\0after\n"
+				  "\nbody\n";
+	struct mime_mail m;
+
+	(void)state;
+	assert_int_equal(mime_parse(raw, sizeof(raw) - 1, &m), MIME_OK);
+	assert_string_equal(m.subject, "before after");
+	assert_true(m.warnings & MIME_WARN_CTRL);
+	mime_release(&m);
+}
+
+static void test_mime__invalid_utf8_replaced(void **state)
+{
+	static const char raw[] = "Message-ID: <u@x>\n"
+				  "Subject: =?utf-8?b?/w==?= ok\n"
+				  "Content-Type: text/plain; charset=utf-8\n"
+				  "\nbad \xff byte, nul \0 too\n";
+	struct mime_mail m;
+
+	(void)state;
+	assert_int_equal(mime_parse(raw, sizeof(raw) - 1, &m), MIME_OK);
+	assert_string_equal(m.body,
+			    "bad \xef\xbf\xbd byte, nul \xef\xbf\xbd too\n");
+	assert_int_equal(strlen(m.body), m.body_len);
+	assert_null(strchr(m.subject, '\xff'));
+	mime_release(&m);
+}
+
+static void test_mime__raw_latin1_header(void **state)
+{
+	struct mime_mail m;
+
+	(void)state;
+	assert_int_equal(parse_str("Message-ID: <l@x>\n"
+				   "Subject: caf\xe9\n\nbody\n", &m), MIME_OK);
+	assert_string_equal(m.subject, "caf\xc3\xa9");
+	assert_true(m.warnings & MIME_WARN_CHARSET);
+	mime_release(&m);
+}
+
+static void test_mime__many_references(void **state)
+{
+	struct mime_mail m;
+	size_t n = 600, cap = n * 32 + 100, len = 0, i;
+	char *s = malloc(cap);
+	char want[32];
+
+	(void)state;
+	assert_non_null(s);
+	len += (size_t)snprintf(s + len, cap - len,
+				"Message-ID: <r@x>\nReferences:");
+	for (i = 0; i < n; i++)
+		len += (size_t)snprintf(s + len, cap - len, "\n <ref%zu@x>", i);
+	len += (size_t)snprintf(s + len, cap - len, "\n\nbody\n");
+	assert_int_equal(parse_str(s, &m), MIME_OK);
+	assert_int_equal(m.nrefs, MIME_MAX_REFS);
+	assert_true(m.warnings & MIME_WARN_REFS);
+	assert_string_equal(m.refs[0], "ref0@x");
+	snprintf(want, sizeof(want), "ref%zu@x", n - MIME_MAX_REFS + 1);
+	assert_string_equal(m.refs[1], want);
+	snprintf(want, sizeof(want), "ref%zu@x", n - 1);
+	assert_string_equal(m.refs[MIME_MAX_REFS - 1], want);
+	mime_release(&m);
+	free(s);
+}
+
+static void test_mime__date_zone_applied(void **state)
+{
+	struct mime_mail m;
+
+	(void)state;
+	assert_int_equal(parse_str("Message-ID: <d@x>\n"
+		"Date: Mon, 1 Jan 2024 00:30:00 -0130\n\nbody\n", &m), MIME_OK);
+	assert_int_equal(m.date, 1704067200 + 1800 + 5400);
+	mime_release(&m);
+}
+
+static void test_mime__bot_and_auto_headers(void **state)
+{
+	struct mime_mail m;
+
+	(void)state;
+	assert_int_equal(parse_str("Message-ID: <h@x>\n"
+		"Auto-Submitted: auto-replied\n"
+		"X-Reviewbot: v1; id=3\n"
+		"List-Id: Linux LEDs <linux-leds.vger.kernel.org>\n"
+		"\nbody\n", &m), MIME_OK);
+	assert_string_equal(m.auto_submitted, "auto-replied");
+	assert_string_equal(m.x_reviewbot, "v1; id=3");
+	assert_string_equal(m.list_id, "linux-leds.vger.kernel.org");
+	assert_int_equal(m.precedence_bulk, 0);
+	mime_release(&m);
+}
+
+static void test_mime__msgid_extraction(void **state)
+{
+	char *s;
+
+	(void)state;
+	s = mime_msgid("<a@b> junk", 10);
+	assert_string_equal(s, "a@b");
+	free(s);
+	s = mime_msgid("  bare@token more", 17);
+	assert_string_equal(s, "bare@token");
+	free(s);
+	s = mime_msgid("x <  sp@aces  >", 15);
+	assert_string_equal(s, "sp@aces");
+	free(s);
+	assert_null(mime_msgid("<>", 2));
+	assert_null(mime_msgid("", 0));
+	assert_null(mime_msgid("<a\x01@b>", 7));
+}
+
+static void test_mime__not_a_mail(void **state)
+{
+	struct mime_mail m;
+
+	(void)state;
+	/* libetpan reads almost anything as a body; without headers no id */
+	assert_int_equal(mime_parse("", 0, &m), MIME_ERR_NO_MSGID);
+	assert_string_equal(mime_strerror(MIME_ERR_PARSE), "not a mail message");
+	assert_string_equal(mime_strerror(MIME_ERR_LIMIT),
+			    "mail over a size, depth or part limit");
+	assert_string_equal(mime_strerror(MIME_ERR_NOMEM), "out of memory");
+	assert_string_equal(mime_strerror(MIME_OK), "no error");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_mime__inline_patch_and_headers),
+		cmocka_unit_test(test_mime__quoted_printable_latin1),
+		cmocka_unit_test(test_mime__base64_and_split_encoded_words),
+		cmocka_unit_test(test_mime__windows_1252_body),
+		cmocka_unit_test(test_mime__xpatch_attachment_after_text),
+		cmocka_unit_test(test_mime__plain_attachment_with_diff),
+		cmocka_unit_test(test_mime__nested_multipart),
+		cmocka_unit_test(test_mime__nesting_limit),
+		cmocka_unit_test(test_mime__too_many_parts),
+		cmocka_unit_test(test_mime__crlf_mail),
+		cmocka_unit_test(test_mime__missing_message_id),
+		cmocka_unit_test(test_mime__lenient_message_id),
+		cmocka_unit_test(test_mime__encoded_crlf_in_subject),
+		cmocka_unit_test(test_mime__nul_in_header),
+		cmocka_unit_test(test_mime__invalid_utf8_replaced),
+		cmocka_unit_test(test_mime__raw_latin1_header),
+		cmocka_unit_test(test_mime__many_references),
+		cmocka_unit_test(test_mime__date_zone_applied),
+		cmocka_unit_test(test_mime__bot_and_auto_headers),
+		cmocka_unit_test(test_mime__msgid_extraction),
+		cmocka_unit_test(test_mime__not_a_mail),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
