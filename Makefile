@@ -87,7 +87,7 @@ endif
 .PHONY: all check run bot-tests compat bench clean install uninstall deps unit-tests \
 	golden-tests golden-verify cli-tests man-tests compat-floor corpus-sanitize man
 
-all: $(PROGRAM)
+all: $(PROGRAM) $(HELPER)
 
 # Install what the build needs when it is missing (the README's commands
 # work on a fresh machine).
@@ -153,7 +153,7 @@ $(CONF_MAN): $(MKCONFMAN)
 	@$(if $(Q),echo "  GEN     $@")
 	$(Q)$(MKCONFMAN) "$$(sed -n 's/.*REVIEWBOT_VERSION "\(.*\)"/\1/p' bot/version.h)" >$@
 
-MAN_PAGES := $(CONF_MAN) $(RULES_MAN)
+MAN_PAGES := deploy/man/reviewbot.1 $(CONF_MAN) $(RULES_MAN)
 
 man: $(MAN_PAGES)
 all: $(MAN_PAGES)
@@ -214,6 +214,10 @@ compat-floor: $(PROGRAM)
 cli-tests: $(PROGRAM)
 	$(Q)REVIEWBOT=$(abspath $(PROGRAM)) bash tests/cli/test_cli.sh
 
+# the bot end to end on local mail (run, import, review, query, sendmail)
+bot-tests: $(PROGRAM) $(HELPER)
+	$(Q)REVIEWBOT=$(abspath $(PROGRAM)) bash tests/bot/test_bot.sh
+
 # The whole corpus through an ASan+UBSan build: no crash, no leak.
 corpus-sanitize:
 	$(Q)$(MAKE) --no-print-directory SANITIZE=1 all
@@ -223,32 +227,55 @@ corpus-sanitize:
 		--const-structs-file=$(abspath $(BUILD)/kernel/scripts/const_structs.checkpatch)
 
 ifeq ($(SANITIZE),1)
-check: unit-tests golden-tests cli-tests man-tests
+check: unit-tests golden-tests cli-tests bot-tests man-tests
 else
-check: unit-tests golden-tests cli-tests man-tests golden-verify compat-floor corpus-sanitize
+check: unit-tests golden-tests cli-tests bot-tests man-tests golden-verify compat-floor corpus-sanitize
 endif
 
-run: $(PROGRAM)
-	$(Q)./$(PROGRAM) check --no-tree --show-types --extra examples/*.patch; \
-		st=$$?; echo; echo "reviewbot check exit status: $$st (0 clean, 1 findings)"; \
-		[ $$st -le 1 ]
+# The bot once over the bundled archive (examples/lkml-sample.mbox), dry
+# run: a fresh database and outbox under build/run each time.
+run: $(PROGRAM) $(HELPER)
+	$(Q)rm -rf build/run && mkdir -p build/run
+	$(Q)./$(PROGRAM) run --once --config examples/reviewbot.conf
+	$(Q)echo; echo "Review mails (dry run: written to the outbox, nothing sent):"; \
+		ls -1 build/run/outbox/new/* | sed 's/^/  /'
+	$(Q)echo; echo "History (reviewbot query --config examples/reviewbot.conf --patches):"; \
+		./$(PROGRAM) query --config examples/reviewbot.conf --patches
+	$(Q)echo; echo "Security and user-space interface findings:"; \
+		./$(PROGRAM) query --config examples/reviewbot.conf --category security; \
+		./$(PROGRAM) query --config examples/reviewbot.conf --category uapi
 
 compat: $(PROGRAM)
 	$(Q)bash tests/compat/run.sh
 	$(Q)bash tests/compat/run.sh --strict
 
-bench: $(PROGRAM)
+bench: $(PROGRAM) $(HELPER)
 	$(Q)bash tests/bench/bench.sh
+	$(Q)bash tests/bench/bench_import.sh
 
 clean:
 	rm -rf $(BUILD) reviewbot
 
-install: $(PROGRAM)
-	install -d $(DESTDIR)$(BINDIR)
+# The helper sits at LIBEXECDIR/reviewbot, which the program finds as
+# ../libexec/reviewbot from BINDIR (bot/exec.c): keep them siblings.
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR)/reviewbot \
+		$(DESTDIR)$(DATADIR)/reviewbot/templates $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7
 	install -m 0755 $(PROGRAM) $(DESTDIR)$(BINDIR)/reviewbot
+	install -m 0755 $(HELPER) $(DESTDIR)$(LIBEXECDIR)/reviewbot/reviewbot-mail
+	install -m 0644 templates/*.txt $(DESTDIR)$(DATADIR)/reviewbot/templates/
+	install -m 0644 deploy/man/reviewbot.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 0644 $(CONF_MAN) $(DESTDIR)$(MANDIR)/man5/
+	install -m 0644 $(RULES_MAN) $(DESTDIR)$(MANDIR)/man7/
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/reviewbot
+	rm -f $(DESTDIR)$(BINDIR)/reviewbot \
+		$(DESTDIR)$(LIBEXECDIR)/reviewbot/reviewbot-mail \
+		$(DESTDIR)$(MANDIR)/man1/reviewbot.1 $(DESTDIR)$(MANDIR)/man5/reviewbot.conf.5 \
+		$(DESTDIR)$(MANDIR)/man7/reviewbot-rules.7
+	rm -rf $(DESTDIR)$(DATADIR)/reviewbot/templates
+	-rmdir $(DESTDIR)$(LIBEXECDIR)/reviewbot $(DESTDIR)$(DATADIR)/reviewbot 2>/dev/null
 
 -include $(CHECKER_OBJS:.o=.d) $(STORE_OBJS:.o=.d) $(BOT_OBJS:.o=.d) \
 	$(FRONT_OBJS:.o=.d) $(MAIL_OBJS:.o=.d) $(UNIT_BINS:=.d)

@@ -1,8 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The subcommands of reviewbot.  Each returns the process exit status. */
+/* The subcommands of reviewbot.  Each returns the process exit status.
+ * check and query run in the front binary; run, import and review in the
+ * mail helper (bot/mailmain.c), which the front binary executes. */
 #ifndef RB_CMD_H
 #define RB_CMD_H
 
 int cmd_check(int argc, char **argv);
+int cmd_query(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_import(int argc, char **argv);
+int cmd_review(int argc, char **argv);
+/* Executes the mail helper with argv (argv[0] the subcommand); returns
+ * only on failure, with the exit status. */
+int cmd_exec_helper(int argc, char **argv);
 
 #endif

@@ -17,6 +17,10 @@ static void usage(FILE *f)
 	      "\n"
 	      "Commands:\n"
 	      "  check [OPTIONS] [FILE...|-]   check patches like checkpatch.pl\n"
+	      "  review MSGFILE...             print the review the bot would send\n"
+	      "  run [--config F] [--once]     the daemon: read, check, record, reply\n"
+	      "  import [--config F] FILE...   backfill the history, no mail\n"
+	      "  query [FILTERS] [--json]      the history of findings and patches\n"
 	      "\n"
 	      "Run 'reviewbot COMMAND --help' for a command's options.\n"
 	      "Options: --help, --version\n",
@@ -40,6 +44,11 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "check"))
 		return cmd_check(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "query"))
+		return cmd_query(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "run") || !strcmp(argv[1], "import") ||
+	    !strcmp(argv[1], "review"))
+		return cmd_exec_helper(argc - 1, argv + 1);
 	fprintf(stderr, "reviewbot: '%s' is not a reviewbot command\n", argv[1]);
 	usage(stderr);
 	return 2;

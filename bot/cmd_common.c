@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd_common.h"
+#include "../checker/banned.h"
+
+char *cmd_default_config(void)
+{
+	const char *env = getenv("REVIEWBOT_CONFIG");
+
+	if (env && *env)
+		return strdup(env);
+	if (!access(CMD_SYSTEM_CONFIG, F_OK))
+		return strdup(CMD_SYSTEM_CONFIG);
+	return NULL;
+}
+
+int cmd_load_config(const char *file, struct config *c, const char *cmd)
+{
+	char err[1024];
+
+	if (!file) {
+		config_init(c);
+		return 0;
+	}
+	if (config_load(file, c, err, sizeof(err))) {
+		fprintf(stderr, "reviewbot %s: %s\n", cmd, err);
+		return -1;
+	}
+	return 0;
+}
+
+int cmd_check_runnable(const struct config *c, const char *cmd)
+{
+	const char *where = c->file ? c->file : "the built-in configuration";
+	size_t i;
+
+	if (!c->nsources) {
+		fprintf(stderr, "reviewbot %s: %s: no [source] to read\n", cmd, where);
+		return -1;
+	}
+	for (i = 0; i < c->nsources; i++) {
+		const struct config_source *s = &c->sources[i];
+
+		if (s->type != SRC_MAILDIR && s->type != SRC_MBOX) {
+			fprintf(stderr, "reviewbot %s: %s:%d: source \"%s\": type %s is not supported by this version (maildir and mbox are)\n",
+				cmd, where, s->line, s->name, source_type_name(s->type));
+			return -1;
+		}
+	}
+	if (!c->dry_run && c->delivery == DELIVER_SMTP) {
+		fprintf(stderr, "reviewbot %s: %s: delivery type smtp is not supported by this version (maildir and sendmail are)\n",
+			cmd, where);
+		return -1;
+	}
+	if (!c->address && !c->dry_run) {
+		fprintf(stderr, "reviewbot %s: %s: [bot] address is required to send replies\n",
+			cmd, where);
+		return -1;
+	}
+	return 0;
+}
+
+int cmd_exe_relative(const char *rel, char *out, size_t outlen)
+{
+	char exe[PATH_MAX];
+	ssize_t n;
+	char *slash;
+
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return -1;
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return -1;
+	*slash = '\0';
+	if ((size_t)snprintf(out, outlen, "%s/%s", exe, rel) >= outlen)
+		return -1;
+	return 0;
+}

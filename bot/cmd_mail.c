@@ -1,0 +1,498 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The subcommands that read mail: run, import, review.  They live in the
+ * helper (reviewbot-mail, under libexec) with the MIME and network
+ * libraries, so `reviewbot check` never loads them.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "cmd_common.h"
+#include "getopt_long.h"
+#include "log.h"
+#include "mailbox.h"
+#include "pipeline.h"
+#include "source.h"
+#include "template.h"
+#include "version.h"
+#include "../store/store.h"
+#include "../checker/banned.h"
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+/*
+ * Templates: the configured folder.  Without a configuration file, when
+ * the compiled-in folder is missing (installed under another prefix, or
+ * run from the build tree), the folder beside the helper: installed
+ * (libexec/reviewbot/ → share/reviewbot/templates) or in the build tree
+ * (build/libexec/reviewbot/ → templates).
+ */
+static int load_templates(const struct config *cfg, int explicit_config,
+			  struct template_set **out, char *err, size_t errlen)
+{
+	static const char *const rels[] = {
+		"../../share/reviewbot/templates", "../../../templates",
+	};
+	char dir[PATH_MAX];
+	struct stat sb;
+	size_t i;
+
+	if (!explicit_config && stat(cfg->templates, &sb))
+		for (i = 0; i < sizeof(rels) / sizeof(rels[0]); i++)
+			if (!cmd_exe_relative(rels[i], dir, sizeof(dir)) &&
+			    !stat(dir, &sb))
+				return template_set_load(dir, out, err, errlen);
+	return template_set_load(cfg->templates, out, err, errlen);
+}
+
+struct session {
+	struct config cfg;
+	struct store *st;
+	struct template_set *tpl;
+	struct pipeline *p;
+	int have_cfg;
+};
+
+static void session_close(struct session *s)
+{
+	pipeline_free(s->p);
+	template_set_free(s->tpl);
+	store_close(s->st);
+	if (s->have_cfg)
+		config_release(&s->cfg);
+}
+
+static int session_open(struct session *s, const char *config_file,
+			const char *db_override, enum pipeline_mode mode,
+			const char *cmd)
+{
+	char err[1024];
+
+	memset(s, 0, sizeof(*s));
+	if (cmd_load_config(config_file, &s->cfg, cmd))
+		return -1;
+	s->have_cfg = 1;
+	if (load_templates(&s->cfg, config_file != NULL, &s->tpl, err, sizeof(err))) {
+		fprintf(stderr, "reviewbot %s: %s\n", cmd, err);
+		return -1;
+	}
+	if (store_open(db_override ? db_override : s->cfg.database, &s->st, err,
+		       sizeof(err))) {
+		fprintf(stderr, "reviewbot %s: %s: %s\n", cmd,
+			db_override ? db_override : s->cfg.database, err);
+		return -1;
+	}
+	if (pipeline_new(s->st, &s->cfg, s->tpl, mode, &s->p, err, sizeof(err))) {
+		fprintf(stderr, "reviewbot %s: %s\n", cmd, err);
+		return -1;
+	}
+	return 0;
+}
+
+static void print_stats(const char *what, const struct pipeline_stats *st, double secs)
+{
+	fprintf(stderr,
+		"reviewbot %s: %ld messages stored (%ld already known, %ld unreadable), "
+		"%ld patches, %ld cover letters, %ld replies, %ld skipped; %ld findings; "
+		"%ld reviews (%ld clean); %ld sent, %ld deferred, %ld failed; %.2f s\n",
+		what, st->stored, st->duplicates, st->bad, st->patches, st->covers,
+		st->replies, st->skipped, st->findings, st->reviews, st->clean,
+		st->sent, st->deferred, st->failed, secs);
+}
+
+static double now_secs(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* ---- run --------------------------------------------------------------- */
+
+static void run_usage(FILE *f)
+{
+	fputs("Usage: reviewbot run [--config FILE] [--once] [-n] [--verbose]\n"
+	      "\n"
+	      "The daemon: reads the configured sources, checks every patch, keeps\n"
+	      "everything in the database and replies with one review per series\n"
+	      "version.\n"
+	      "\n"
+	      "  --config FILE   configuration (default: $REVIEWBOT_CONFIG, else\n"
+	      "                  /etc/reviewbot/reviewbot.conf)\n"
+	      "  --once          read what is there, review, deliver, and exit\n"
+	      "  -n              check the configuration and templates, print\n"
+	      "                  \"configuration OK\" or the first error, and exit\n"
+	      "  --verbose       log every patch (level=debug)\n"
+	      "  --help          this text\n",
+	      f);
+}
+
+static int run_cycle(struct session *s, int *failures)
+{
+	char err[1024];
+	size_t i;
+	int64_t now = time(NULL);
+
+	for (i = 0; i < s->cfg.nsources && !stop_requested; i++) {
+		if (source_poll_local(s->p, s->st, &s->cfg.sources[i], now, err,
+				      sizeof(err))) {
+			log_event(LOG_ERR, "source-failed", "source",
+				  s->cfg.sources[i].name, "error", err, NULL);
+			(*failures)++;
+		}
+	}
+	now = time(NULL);
+	if (pipeline_review(s->p, now, 0) < 0) {
+		log_event(LOG_ERR, "review-failed", "error", store_errmsg(s->st), NULL);
+		(*failures)++;
+	}
+	if (pipeline_deliver(s->p, now) < 0) {
+		log_event(LOG_ERR, "deliver-failed", "error", store_errmsg(s->st), NULL);
+		(*failures)++;
+	}
+	return 0;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct session s;
+	char *config_file = NULL;
+	char **args;
+	char err[512];
+	int once = 0, check_only = 0, verbose = 0, help = 0, nargs = 0;
+	int ret = 2, failures = 0, interval, i;
+	double t0 = now_secs();
+	const struct gl_opt opts[] = {
+		{ "config", GL_STRING, NULL, &config_file, NULL },
+		{ "once", GL_SET, &once, NULL, NULL },
+		{ "n|check-config", GL_SET, &check_only, NULL, NULL },
+		{ "verbose|v", GL_SET, &verbose, NULL, NULL },
+		{ "help|h", GL_SET, &help, NULL, NULL },
+		{ NULL, 0, NULL, NULL, NULL },
+	};
+
+	args = calloc((size_t)argc + 1, sizeof(*args));
+	if (!args)
+		return 2;
+	if (gl_parse(opts, argc, argv, args, &nargs, err, sizeof(err))) {
+		fprintf(stderr, "reviewbot run: %s\n", err);
+		run_usage(stderr);
+		goto out_args;
+	}
+	if (help) {
+		run_usage(stdout);
+		ret = 0;
+		goto out_args;
+	}
+	if (nargs) {
+		fprintf(stderr, "reviewbot run: unexpected argument '%s'\n", args[0]);
+		goto out_args;
+	}
+	if (!config_file)
+		config_file = cmd_default_config();
+	if (check_only) {
+		struct config cfg;
+		struct template_set *t = NULL;
+
+		if (cmd_load_config(config_file, &cfg, "run"))
+			goto out_args;
+		if (cmd_check_runnable(&cfg, "run") ||
+		    load_templates(&cfg, 1, &t, err, sizeof(err))) {
+			if (t == NULL && err[0])
+				fprintf(stderr, "reviewbot run: %s\n", err);
+			config_release(&cfg);
+			goto out_args;
+		}
+		template_set_free(t);
+		config_release(&cfg);
+		printf("configuration OK\n");
+		ret = 0;
+		goto out_args;
+	}
+	if (verbose)
+		log_set_level(LOG_DEBUG);
+	if (session_open(&s, config_file, NULL, PIPE_RUN, "run"))
+		goto out_session;
+	if (cmd_check_runnable(&s.cfg, "run"))
+		goto out_session;
+	signal(SIGTERM, on_stop);
+	signal(SIGINT, on_stop);
+	log_event(LOG_INFO, "start", "version", REVIEWBOT_VERSION, "config",
+		  config_file, "database", s.cfg.database, NULL);
+	/* messages stored but not processed when the last run ended */
+	if (pipeline_process_pending(s.p, time(NULL)) < 0) {
+		log_event(LOG_ERR, "process-failed", "error", store_errmsg(s.st), NULL);
+		failures++;
+	}
+	interval = 3600;
+	for (i = 0; i < (int)s.cfg.nsources; i++)
+		if (s.cfg.sources[i].poll_interval < interval)
+			interval = s.cfg.sources[i].poll_interval;
+	while (!stop_requested) {
+		run_cycle(&s, &failures);
+		if (once)
+			break;
+		for (i = 0; i < interval && !stop_requested; i++)
+			sleep(1);
+	}
+	print_stats("run", pipeline_stats(s.p), now_secs() - t0);
+	ret = failures ? 1 : 0;
+	log_event(LOG_INFO, "stop", NULL);
+out_session:
+	session_close(&s);
+out_args:
+	free(config_file);
+	free(args);
+	return ret;
+}
+
+/* ---- import ------------------------------------------------------------- */
+
+static void import_usage(FILE *f)
+{
+	fputs("Usage: reviewbot import [--config FILE] [--source NAME] MBOX|MAILDIR...\n"
+	      "\n"
+	      "Backfills the history: stores, assembles and checks every message\n"
+	      "of the files, and marks their series reviewed without mailing\n"
+	      "anyone.\n"
+	      "\n"
+	      "  --config FILE   configuration (for the database)\n"
+	      "  --source NAME   file the messages under this configured source\n"
+	      "                  (its list address)\n"
+	      "  --database FILE use this database instead of the configured one\n"
+	      "  --help          this text\n",
+	      f);
+}
+
+struct progress {
+	int tty;
+	double t0;
+	const char *path;
+};
+
+static void show_progress(void *arg, uint64_t done, uint64_t total)
+{
+	struct progress *pr = arg;
+	double el = now_secs() - pr->t0;
+
+	if (!pr->tty || !total)
+		return;
+	fprintf(stderr, "\r%s: %3d%% (%.0f s, about %.0f s left)   ", pr->path,
+		(int)(done * 100 / total), el,
+		done ? el * (double)(total - done) / (double)done : 0.0);
+	if (done >= total)
+		fputc('\n', stderr);
+}
+
+int cmd_import(int argc, char **argv)
+{
+	struct session s;
+	struct progress pr;
+	const struct config_source *src = NULL;
+	char *config_file = NULL, *source = NULL, *database = NULL;
+	char **args;
+	char err[1024];
+	int help = 0, nargs = 0, ret = 2, i;
+	size_t k;
+	double t0 = now_secs();
+	const struct gl_opt opts[] = {
+		{ "config", GL_STRING, NULL, &config_file, NULL },
+		{ "source", GL_STRING, NULL, &source, NULL },
+		{ "database", GL_STRING, NULL, &database, NULL },
+		{ "help|h", GL_SET, &help, NULL, NULL },
+		{ NULL, 0, NULL, NULL, NULL },
+	};
+
+	memset(&s, 0, sizeof(s));
+	args = calloc((size_t)argc + 1, sizeof(*args));
+	if (!args)
+		return 2;
+	if (gl_parse(opts, argc, argv, args, &nargs, err, sizeof(err))) {
+		fprintf(stderr, "reviewbot import: %s\n", err);
+		import_usage(stderr);
+		goto out_args;
+	}
+	if (help) {
+		import_usage(stdout);
+		ret = 0;
+		goto out_args;
+	}
+	if (!nargs) {
+		fprintf(stderr, "reviewbot import: no file to import\n");
+		import_usage(stderr);
+		goto out_args;
+	}
+	if (!config_file)
+		config_file = cmd_default_config();
+	if (session_open(&s, config_file, database, PIPE_IMPORT, "import"))
+		goto out_session;
+	for (k = 0; source && k < s.cfg.nsources; k++)
+		if (!strcmp(s.cfg.sources[k].name, source))
+			src = &s.cfg.sources[k];
+	if (source && !src) {
+		fprintf(stderr, "reviewbot import: no source \"%s\" in %s\n", source,
+			s.cfg.file ? s.cfg.file : "the configuration");
+		goto out_session;
+	}
+	pr.tty = isatty(2);
+	pr.t0 = t0;
+	ret = 0;
+	for (i = 0; i < nargs; i++) {
+		pr.path = args[i];
+		if (source_read_path(s.p, s.st, src, args[i], time(NULL), show_progress,
+				     &pr, err, sizeof(err))) {
+			fprintf(stderr, "reviewbot import: %s\n", err);
+			ret = 1;
+		}
+	}
+	/* history: every series is settled without mail */
+	if (pipeline_review(s.p, time(NULL), 1) < 0) {
+		fprintf(stderr, "reviewbot import: database: %s\n", store_errmsg(s.st));
+		ret = 1;
+	}
+	{
+		double secs = now_secs() - t0;
+		const struct pipeline_stats *st = pipeline_stats(s.p);
+		long n = st->stored + st->duplicates;
+
+		print_stats("import", st, secs);
+		fprintf(stderr, "reviewbot import: %ld messages in %.2f s: %.0f messages/s\n",
+			n, secs, secs > 0 ? (double)n / secs : 0.0);
+	}
+out_session:
+	session_close(&s);
+out_args:
+	free(config_file);
+	free(source);
+	free(database);
+	free(args);
+	return ret;
+}
+
+/* ---- review ------------------------------------------------------------- */
+
+static void review_usage(FILE *f)
+{
+	fputs("Usage: reviewbot review [--config FILE] MSGFILE...\n"
+	      "\n"
+	      "Prints the review mail(s) the bot would send for these messages\n"
+	      "(mails, mboxes or maildirs; the parts of a series are reviewed as\n"
+	      "one).  Sends nothing and writes no database but a temporary one.\n"
+	      "\n"
+	      "  --config FILE   take the bot's address, templates and policy from\n"
+	      "                  this configuration (default: built-in defaults)\n"
+	      "  --help          this text\n",
+	      f);
+}
+
+struct printer {
+	struct store *st;
+	int n;
+};
+
+static int print_reply(void *arg, int64_t id)
+{
+	struct printer *pr = arg;
+	struct store_reply r;
+
+	if (store_reply_get(pr->st, id, &r) != STORE_OK)
+		return 0;
+	if (pr->n++)
+		fputs("\n", stdout);
+	fputs(r.body, stdout);
+	store_reply_release(&r);
+	return 0;
+}
+
+int cmd_review(int argc, char **argv)
+{
+	struct session s;
+	struct printer pr;
+	char *config_file = NULL;
+	char **args;
+	char err[1024], dir[] = "/tmp/reviewbot-review.XXXXXX", db[64];
+	int help = 0, nargs = 0, ret = 2, i, made_dir = 0;
+	const struct gl_opt opts[] = {
+		{ "config", GL_STRING, NULL, &config_file, NULL },
+		{ "help|h", GL_SET, &help, NULL, NULL },
+		{ NULL, 0, NULL, NULL, NULL },
+	};
+
+	memset(&s, 0, sizeof(s));
+	args = calloc((size_t)argc + 1, sizeof(*args));
+	if (!args)
+		return 2;
+	if (gl_parse(opts, argc, argv, args, &nargs, err, sizeof(err))) {
+		fprintf(stderr, "reviewbot review: %s\n", err);
+		review_usage(stderr);
+		goto out_args;
+	}
+	if (help) {
+		review_usage(stdout);
+		ret = 0;
+		goto out_args;
+	}
+	if (!nargs) {
+		fprintf(stderr, "reviewbot review: no message file\n");
+		review_usage(stderr);
+		goto out_args;
+	}
+	if (!mkdtemp(dir)) {
+		fprintf(stderr, "reviewbot review: %s: %s\n", dir, strerror(errno));
+		goto out_args;
+	}
+	made_dir = 1;
+	snprintf(db, sizeof(db), "%s/review.db", dir);
+	log_set_level(LOG_WARN);
+	if (session_open(&s, config_file, db, PIPE_RUN, "review"))
+		goto out_session;
+
+	ret = 0;
+	for (i = 0; i < nargs; i++)
+		if (source_read_path(s.p, s.st, NULL, args[i], time(NULL), NULL, NULL,
+				     err, sizeof(err))) {
+			fprintf(stderr, "reviewbot review: %s\n", err);
+			ret = 2;
+		}
+	if (!ret && pipeline_review(s.p, time(NULL), 1) < 0) {
+		fprintf(stderr, "reviewbot review: database: %s\n", store_errmsg(s.st));
+		ret = 2;
+	}
+	pr.st = s.st;
+	pr.n = 0;
+	if (!ret)
+		store_reply_each_due(s.st, INT64_MAX, print_reply, &pr);
+	if (!ret && !pr.n)
+		fprintf(stderr, "reviewbot review: no patch to review in the input\n");
+out_session:
+	session_close(&s);
+	if (made_dir) {
+		char path[128];
+
+		snprintf(path, sizeof(path), "%s/review.db-wal", dir);
+		unlink(path);
+		snprintf(path, sizeof(path), "%s/review.db-shm", dir);
+		unlink(path);
+		unlink(db);
+		rmdir(dir);
+	}
+out_args:
+	free(config_file);
+	free(args);
+	return ret;
+}

@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * reviewbot query: the history, for maintainers.  Runs in the front
+ * binary (store and sqlite3 only).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cmd.h"
+#include "cmd_common.h"
+#include "getopt_long.h"
+#include "../checker/rules.h"
+#include "../checker/sbuf.h"
+#include "../store/store.h"
+#include "../checker/banned.h"
+
+#define QUERY_MAX_LINE	(1u << 20)
+
+static void usage(FILE *f)
+{
+	fputs("Usage: reviewbot query [--config FILE] [FILTERS] [--patches] [--json]\n"
+	      "\n"
+	      "Lists the findings (or with --patches the patches) the bot has seen,\n"
+	      "oldest first.\n"
+	      "\n"
+	      "Filters:\n"
+	      "  --author TEXT      address or name contains TEXT (any case)\n"
+	      "  --file GLOB        file path matches GLOB (e.g. 'drivers/leds/*')\n"
+	      "  --list ADDR        posted to this list\n"
+	      "  --category CAT     security, uapi, correctness, process or style\n"
+	      "  --type TYPE        a checkpatch type, e.g. LONG_LINE\n"
+	      "  --since DATE       mail dated on or after DATE (YYYY-MM-DD, or Unix time)\n"
+	      "  --until DATE       mail dated on or before DATE\n"
+	      "  --series MSGID     the series that message belongs to\n"
+	      "  --limit N          at most N rows\n"
+	      "Output:\n"
+	      "  --patches          one row per patch, with its counts\n"
+	      "  --json             one JSON object per line\n"
+	      "  --config FILE      configuration naming the database\n"
+	      "  --database FILE    this database instead\n",
+	      f);
+}
+
+/* YYYY-MM-DD[THH:MM[:SS]] (UTC) or Unix seconds; end: the last second of
+ * a bare day. */
+static int parse_date(const char *s, int end, int64_t *out)
+{
+	struct tm tm;
+	const char *rest;
+	char *e;
+	long long v;
+
+	memset(&tm, 0, sizeof(tm));
+	rest = strptime(s, "%Y-%m-%d", &tm);
+	if (rest) {
+		if (*rest == 'T' || *rest == ' ') {
+			const char *r2 = strptime(rest + 1, "%H:%M:%S", &tm);
+
+			if (!r2)
+				r2 = strptime(rest + 1, "%H:%M", &tm);
+			if (!r2 || *r2)
+				return -1;
+			end = 0;
+		} else if (*rest) {
+			return -1;
+		}
+		*out = (int64_t)timegm(&tm) + (end ? 86399 : 0);
+		return 0;
+	}
+	errno = 0;
+	v = strtoll(s, &e, 10);
+	if (errno || *e || e == s || v < 0)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static void fmt_date(int64_t t, char *buf, size_t n)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (!t || !gmtime_r(&tt, &tm) || !strftime(buf, n, "%Y-%m-%d", &tm))
+		snprintf(buf, n, "-");
+}
+
+struct out {
+	int json;
+	int header;
+	long rows;
+	struct sbuf line;
+};
+
+static void json_kv(struct sbuf *sb, const char *k, const char *v, int first)
+{
+	sbuf_addf(sb, "%s\"%s\":", first ? "" : ",", k);
+	if (v)
+		sbuf_addjson(sb, v);
+	else
+		sbuf_addstr(sb, "null");
+}
+
+static void flush(struct out *o)
+{
+	fwrite(o->line.buf, 1, o->line.len, stdout);
+	sbuf_reset(&o->line);
+	o->rows++;
+}
+
+/* A table cell from mail: controls made visible so a row stays a row. */
+static void cell(struct sbuf *sb, const char *s, size_t width)
+{
+	size_t n = 0;
+
+	for (; s && *s && (!width || n < width); s++, n++)
+		sbuf_addch(sb, (unsigned char)*s < ' ' || *s == 0x7f ? '?' : *s);
+	for (; n < width; n++)
+		sbuf_addch(sb, ' ');
+}
+
+static int finding_row(void *arg, const struct store_query_row *r)
+{
+	struct out *o = arg;
+	struct sbuf *sb = &o->line;
+	char date[32];
+
+	fmt_date(r->date, date, sizeof(date));
+	if (o->json) {
+		sbuf_addch(sb, '{');
+		json_kv(sb, "date", date, 1);
+		json_kv(sb, "message_id", r->message_id, 0);
+		json_kv(sb, "subject", r->subject, 0);
+		json_kv(sb, "author", r->author_addr, 0);
+		json_kv(sb, "author_name", r->author_name, 0);
+		json_kv(sb, "list", r->list, 0);
+		sbuf_addf(sb, ",\"version\":%d,\"part\":%d,\"total\":%d", r->version,
+			  r->f.part, r->total);
+		json_kv(sb, "type", r->f.type, 0);
+		json_kv(sb, "severity", r->f.severity, 0);
+		json_kv(sb, "category", r->f.category, 0);
+		json_kv(sb, "file", r->f.file, 0);
+		sbuf_addf(sb, ",\"line\":%ld", r->f.line);
+		json_kv(sb, "message", r->f.message, 0);
+		json_kv(sb, "fingerprint", r->f.fingerprint, 0);
+		sbuf_addstr(sb, "}\n");
+	} else {
+		if (!o->header++)
+			sbuf_addstr(sb, "DATE        AUTHOR                    CATEGORY     TYPE                        WHERE\n");
+		cell(sb, date, 12);
+		cell(sb, r->author_addr, 25);
+		sbuf_addch(sb, ' ');
+		cell(sb, r->f.category, 12);
+		sbuf_addch(sb, ' ');
+		cell(sb, r->f.type, 27);
+		sbuf_addch(sb, ' ');
+		if (r->version > 1)
+			sbuf_addf(sb, "v%d ", r->version);
+		sbuf_addf(sb, "%d/%d ", r->f.part, r->total);
+		if (r->f.file) {
+			cell(sb, r->f.file, 0);
+			sbuf_addf(sb, ":%ld", r->f.line);
+		} else {
+			sbuf_addstr(sb, "(commit message)");
+		}
+		sbuf_addch(sb, '\n');
+	}
+	flush(o);
+	return 0;
+}
+
+static int patch_row(void *arg, const struct store_patch_row *r)
+{
+	struct out *o = arg;
+	struct sbuf *sb = &o->line;
+	char date[32];
+
+	fmt_date(r->date, date, sizeof(date));
+	if (o->json) {
+		sbuf_addch(sb, '{');
+		json_kv(sb, "date", date, 1);
+		json_kv(sb, "message_id", r->message_id, 0);
+		json_kv(sb, "subject", r->p.subject, 0);
+		json_kv(sb, "author", r->author_addr, 0);
+		json_kv(sb, "author_name", r->author_name, 0);
+		json_kv(sb, "list", r->list, 0);
+		sbuf_addf(sb, ",\"version\":%d,\"part\":%d,\"total\":%d,\"errors\":%ld,"
+			  "\"warnings\":%ld,\"checks\":%ld,\"findings\":%ld}\n",
+			  r->version, r->p.part, r->total, r->p.errors, r->p.warnings,
+			  r->p.checks, r->findings);
+	} else {
+		if (!o->header++)
+			sbuf_addstr(sb, "DATE        AUTHOR                    FINDINGS  SUBJECT\n");
+		cell(sb, date, 12);
+		cell(sb, r->author_addr, 25);
+		sbuf_addf(sb, " %8ld  ", r->findings);
+		cell(sb, r->p.subject, 0);
+		sbuf_addch(sb, '\n');
+	}
+	flush(o);
+	return 0;
+}
+
+int cmd_query(int argc, char **argv)
+{
+	struct store_query q;
+	struct store *st = NULL;
+	struct config cfg;
+	struct out o;
+	char *config_file = NULL, *database = NULL, *author = NULL, *file = NULL;
+	char *list = NULL, *category = NULL, *type = NULL, *since = NULL;
+	char *until = NULL, *series = NULL, *limit = NULL;
+	char **args;
+	char err[1024];
+	int json = 0, patches = 0, help = 0, nargs = 0, ret = 2, have_cfg = 0;
+	const struct gl_opt opts[] = {
+		{ "config", GL_STRING, NULL, &config_file, NULL },
+		{ "database", GL_STRING, NULL, &database, NULL },
+		{ "author", GL_STRING, NULL, &author, NULL },
+		{ "file", GL_STRING, NULL, &file, NULL },
+		{ "list", GL_STRING, NULL, &list, NULL },
+		{ "category", GL_STRING, NULL, &category, NULL },
+		{ "type", GL_STRING, NULL, &type, NULL },
+		{ "since", GL_STRING, NULL, &since, NULL },
+		{ "until", GL_STRING, NULL, &until, NULL },
+		{ "series", GL_STRING, NULL, &series, NULL },
+		{ "limit", GL_STRING, NULL, &limit, NULL },
+		{ "patches", GL_SET, &patches, NULL, NULL },
+		{ "json", GL_SET, &json, NULL, NULL },
+		{ "help|h", GL_SET, &help, NULL, NULL },
+		{ NULL, 0, NULL, NULL, NULL },
+	};
+
+	memset(&q, 0, sizeof(q));
+	memset(&o, 0, sizeof(o));
+	sbuf_init(&o.line, QUERY_MAX_LINE);
+	args = calloc((size_t)argc + 1, sizeof(*args));
+	if (!args)
+		goto out;
+	if (gl_parse(opts, argc, argv, args, &nargs, err, sizeof(err))) {
+		fprintf(stderr, "reviewbot query: %s\n", err);
+		usage(stderr);
+		goto out;
+	}
+	if (help) {
+		usage(stdout);
+		ret = 0;
+		goto out;
+	}
+	if (nargs) {
+		fprintf(stderr, "reviewbot query: unexpected argument '%s'\n", args[0]);
+		goto out;
+	}
+	if (category && rule_cat_find(category, strlen(category)) < 0) {
+		fprintf(stderr, "reviewbot query: unknown category '%s' (security, uapi, correctness, process, style)\n",
+			category);
+		goto out;
+	}
+	if ((since && parse_date(since, 0, &q.since)) || (until && parse_date(until, 1, &q.until))) {
+		fprintf(stderr, "reviewbot query: a date is YYYY-MM-DD[THH:MM[:SS]] or Unix seconds\n");
+		goto out;
+	}
+	if (limit) {
+		char *e;
+		long long v;
+
+		errno = 0;
+		v = strtoll(limit, &e, 10);
+		if (errno || *e || v < 1 || v > 100000000) {
+			fprintf(stderr, "reviewbot query: --limit takes a number from 1 to 100000000\n");
+			goto out;
+		}
+		q.limit = (size_t)v;
+	}
+	if (!config_file && !database)
+		config_file = cmd_default_config();
+	if (!database) {
+		if (cmd_load_config(config_file, &cfg, "query"))
+			goto out;
+		have_cfg = 1;
+	}
+	if (store_open(database ? database : cfg.database, &st, err, sizeof(err))) {
+		fprintf(stderr, "reviewbot query: %s: %s\n",
+			database ? database : cfg.database, err);
+		goto out;
+	}
+	q.author = author;
+	q.file_glob = file;
+	q.list = list;
+	q.category = category;
+	q.type = type;
+	q.series_msgid = series;
+	o.json = json;
+	if (patches)
+		ret = store_query_patches(st, &q, patch_row, &o);
+	else
+		ret = store_query_findings(st, &q, finding_row, &o);
+	if (ret < 0) {
+		fprintf(stderr, "reviewbot query: database: %s\n", store_errmsg(st));
+		ret = 2;
+		goto out;
+	}
+	if (!json && !o.rows)
+		fprintf(stderr, "reviewbot query: nothing matches\n");
+	ret = 0;
+out:
+	store_close(st);
+	if (have_cfg)
+		config_release(&cfg);
+	sbuf_release(&o.line);
+	free(config_file);
+	free(database);
+	free(author);
+	free(file);
+	free(list);
+	free(category);
+	free(type);
+	free(since);
+	free(until);
+	free(series);
+	free(limit);
+	free(args);
+	return ret;
+}

@@ -1,0 +1,445 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "pipeline.h"
+#include "pipeline_int.h"
+#include "compose.h"
+#include "deliver.h"
+#include "fileio.h"
+#include "log.h"
+#include "patterns.h"
+#include "series.h"
+#include "subject.h"
+#include "template.h"
+#include "version.h"
+#include "../checker/checker.h"
+#include "../checker/diff.h"
+#include "../checker/spelling.h"
+#include "../checker/banned.h"
+
+/* Debian's codespell package: the misspellings checkpatch.pl would use */
+#define CODESPELL_DICT "/usr/lib/python3/dist-packages/codespell_lib/data/dictionary.txt"
+
+#define PIPE_MAX_CHECK_TEXT	(64u << 20)	/* bytes handed to the checker */
+#define PIPE_MAX_FINDINGS	10000		/* findings stored per patch */
+#define PIPE_DEFER_RATE		300		/* seconds: over the hourly cap */
+#define PIPE_RETRY_MIN		60		/* seconds: first retry of a delivery */
+#define PIPE_RETRY_MAX		3600
+#define PIPE_MAX_ATTEMPTS	20		/* then failed for good */
+
+
+int pipeline_new(struct store *st, const struct config *cfg,
+		 const struct template_set *t, enum pipeline_mode mode,
+		 struct pipeline **out, char *err, size_t errlen)
+{
+	struct pipeline *p;
+	struct sbuf words;
+
+	*out = NULL;
+	p = calloc(1, sizeof(*p));
+	if (!p) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	p->st = st;
+	p->cfg = cfg;
+	p->tpl = t;
+	p->mode = mode;
+	chk_opts_init(&p->opts);
+	p->opts.extra = 1;
+	p->opts.patterns = &reviewbot_patterns;
+	/* misspellings as `reviewbot check` finds them; none when the
+	 * dictionary is missing (the checker works without) */
+	sbuf_init(&words, CHK_SPELLING_MAX_INPUT);
+	if (!fileio_read(CODESPELL_DICT, &words))
+		p->spelling = chk_spelling_new(words.buf, words.len);
+	else
+		log_event(LOG_WARN, "no-spelling-dictionary", "file", CODESPELL_DICT,
+			  "error", strerror(errno), NULL);
+	sbuf_release(&words);
+	p->opts.spelling = p->spelling;
+	*out = p;
+	return 0;
+}
+
+void pipeline_free(struct pipeline *p)
+{
+	if (!p)
+		return;
+	chk_spelling_free(p->spelling);
+	free(p);
+}
+
+const struct pipeline_stats *pipeline_stats(const struct pipeline *p)
+{
+	return &p->stats;
+}
+
+uint64_t pipe_fnv1a(uint64_t h, const void *buf, size_t n)
+{
+	const unsigned char *b = buf;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		h ^= b[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+static char *join_refs(char **refs, size_t n)
+{
+	struct sbuf sb;
+	size_t i;
+
+	if (!n)
+		return NULL;
+	sbuf_init(&sb, MIME_MAX_REFS * 1000);
+	for (i = 0; i < n; i++) {
+		if (i)
+			sbuf_addch(&sb, ' ');
+		sbuf_addstr(&sb, refs[i]);
+	}
+	return sbuf_detach(&sb, NULL);
+}
+
+int pipeline_add(struct pipeline *p, const struct config_source *src,
+		 const char *raw, size_t len, int64_t now, int64_t *id,
+		 struct mime_mail *parsed)
+{
+	struct store_msg row;
+	struct mime_mail m;
+	char fake_id[64];
+	const char *reason = NULL;
+	int ret, mret;
+
+	memset(&row, 0, sizeof(row));
+	memset(&m, 0, sizeof(m));
+	if (parsed)
+		memset(parsed, 0, sizeof(*parsed));
+	mret = len > MIME_MAX_MAIL ? MIME_ERR_LIMIT : mime_parse(raw, len, &m);
+	row.source = src ? src->name : NULL;
+	row.list = src ? src->list : NULL;
+	row.received = now;
+	if (mret == MIME_OK) {
+		row.message_id = m.message_id;
+		row.from_addr = m.from.addr;
+		row.from_name = m.from.name;
+		row.subject = m.subject;
+		row.date = m.date;
+		row.in_reply_to = m.in_reply_to;
+		row.refs = join_refs(m.refs, m.nrefs);
+	} else {
+		/* kept under a name made from its bytes: the same junk twice
+		 * is one row, and nothing is lost */
+		snprintf(fake_id, sizeof(fake_id), "bad-%016" PRIx64 "@reviewbot.invalid",
+			 pipe_fnv1a(PIPE_FNV_INIT, raw, len));
+		row.message_id = fake_id;
+		reason = mime_strerror(mret);
+	}
+	if (len > STORE_MAX_RAW)
+		len = STORE_MAX_RAW;	/* the reason above says why */
+	ret = store_msg_add(p->st, &row, raw, len, id);
+	free(row.refs);
+	if (ret == STORE_DUP) {
+		p->stats.duplicates++;
+		if (mret == MIME_OK)
+			mime_release(&m);
+		return ret;
+	}
+	if (ret != STORE_OK) {
+		if (mret == MIME_OK)
+			mime_release(&m);
+		return ret;
+	}
+	p->stats.stored++;
+	if (mret != MIME_OK) {
+		p->stats.bad++;
+		log_event(LOG_WARN, "bad-message", "msgid", fake_id, "reason", reason, NULL);
+		return store_msg_set_state(p->st, *id, MSG_BAD, reason);
+	}
+	if (parsed)
+		*parsed = m;
+	else
+		mime_release(&m);
+	return STORE_OK;
+}
+
+/* ---- checking one patch ------------------------------------------------ */
+
+/* The mail as git am would see it: From, Subject, then the body. */
+static void check_text(const struct mime_mail *m, struct sbuf *out)
+{
+	sbuf_reset(out);
+	if (m->from.name && *m->from.name)
+		sbuf_addf(out, "From: %s <%s>\n", m->from.name, m->from.addr);
+	else
+		sbuf_addf(out, "From: %s\n", m->from.addr);
+	sbuf_addf(out, "Subject: %s\n\n", m->subject);
+	sbuf_add(out, m->body, m->body_len);
+}
+
+struct added_line {
+	const char *path;
+	long line;
+};
+
+static int cmp_added(const void *a, const void *b)
+{
+	const struct added_line *x = a, *y = b;
+	int c = strcmp(x->path, y->path);
+
+	if (c)
+		return c;
+	return (x->line > y->line) - (x->line < y->line);
+}
+
+/* The offending line quoted in a report: the first line after "#N: ". */
+static char *report_line(const char *text)
+{
+	const char *p = strstr(text, "\n#");
+	const char *e;
+
+	if (!p)
+		return NULL;
+	p = strchr(p + 1, '\n');
+	if (!p || p[1] != '+')
+		return NULL;
+	p += 2;
+	e = strchr(p, '\n');
+	return e ? strndup(p, (size_t)(e - p)) : strdup(p);
+}
+
+static int store_findings(struct pipeline *p, int64_t series_id, int64_t patch_id,
+			  int part, const struct mime_mail *m, long *counts)
+{
+	struct chk_result res;
+	struct diff d;
+	struct added_line *added = NULL, key;
+	struct store_finding f;
+	struct sbuf text;
+	char fp[17];
+	int64_t fid;
+	size_t i, j, nadded = 0;
+	int ret = STORE_OK;
+	long kept = 0;
+
+	memset(&res, 0, sizeof(res));
+	memset(&d, 0, sizeof(d));
+	sbuf_init(&text, PIPE_MAX_CHECK_TEXT);
+	check_text(m, &text);
+	if (text.err) {
+		log_event(LOG_WARN, "check-skipped", "msgid", m->message_id,
+			  "reason", "patch too large", NULL);
+		goto out;
+	}
+	if (chk_run(&p->opts, "patch", text.buf, text.len, &res))
+		log_event(LOG_WARN, "check-incomplete", "msgid", m->message_id,
+			  "reason", res.error ? res.error : "unknown", NULL);
+	counts[0] = res.errors;
+	counts[1] = res.warnings;
+	counts[2] = res.checks;
+
+	/* only findings on lines the patch adds (and on its message) */
+	diff_parse(text.buf, text.len, NULL, &d);
+	if (d.nlines) {
+		added = calloc(d.nlines, sizeof(*added));
+		if (!added) {
+			ret = STORE_ERR_NOMEM;
+			goto out;
+		}
+	}
+	for (i = 0; i < d.nfiles; i++) {
+		const struct diff_file *df = &d.files[i];
+		const char *path = diff_file_path(df);
+
+		for (j = df->first_hunk; j < df->first_hunk + df->nhunks; j++) {
+			const struct diff_hunk *h = &d.hunks[j];
+			size_t k;
+
+			for (k = h->first_line; k < h->first_line + h->nlines; k++)
+				if (d.lines[k].kind == '+' && path) {
+					added[nadded].path = path;
+					added[nadded].line = d.lines[k].new_line;
+					nadded++;
+				}
+		}
+	}
+	if (nadded)
+		qsort(added, nadded, sizeof(*added), cmp_added);
+
+	for (i = 0; i < res.n && kept < PIPE_MAX_FINDINGS; i++) {
+		const struct chk_finding *cf = &res.f[i];
+		const struct rule *r = &rule_table[cf->rule];
+
+		if (cf->file && cf->line > 0) {
+			key.path = cf->file;
+			key.line = cf->line;
+			if (!nadded || !bsearch(&key, added, nadded, sizeof(*added), cmp_added))
+				continue;
+		}
+		memset(&f, 0, sizeof(f));
+		f.patch_id = patch_id;
+		f.series_id = series_id;
+		f.part = part;
+		f.type = (char *)r->name;
+		f.severity = (char *)rule_sev_name(cf->sev);
+		f.category = (char *)rule_cat_name(r->cat);
+		f.file = cf->file;
+		f.line = cf->file ? cf->line : 0;
+		f.message = cf->msg;
+		f.line_text = cf->file ? report_line(cf->text) : NULL;
+		compose_fingerprint(f.type, f.file, f.line_text, fp, sizeof(fp));
+		f.fingerprint = fp;
+		ret = store_finding_add(p->st, &f, &fid);
+		free(f.line_text);
+		if (ret < 0)
+			goto out;
+		kept++;
+	}
+	p->stats.findings += kept;
+out:
+	free(added);
+	diff_release(&d);
+	chk_result_release(&res);
+	sbuf_release(&text);
+	return ret < 0 ? ret : STORE_OK;
+}
+
+/* ---- processing one message ------------------------------------------------ */
+
+static int is_bot_mail(const struct pipeline *p, const struct mime_mail *m,
+		       const char **why)
+{
+	if (m->auto_submitted && strncasecmp(m->auto_submitted, "no", 2)) {
+		*why = "auto-submitted mail";
+		return 1;
+	}
+	if (m->x_reviewbot) {
+		*why = "mail from a reviewbot";
+		return 1;
+	}
+	if (p->cfg->address && !strcasecmp(m->from.addr, p->cfg->address)) {
+		*why = "mail from the bot's own address";
+		return 1;
+	}
+	return 0;
+}
+
+int pipeline_process(struct pipeline *p, int64_t id, const struct mime_mail *given,
+		     int64_t now)
+{
+	struct store_msg row;
+	struct mime_mail own;
+	const struct mime_mail *m = given;
+	struct subject sj;
+	char reason[160];
+	const char *why;
+	void *raw = NULL;
+	size_t rawlen = 0;
+	int64_t series_id, patch_id;
+	long counts[3] = { 0, 0, 0 };
+	int ret, mret;
+
+	memset(&row, 0, sizeof(row));
+	memset(&own, 0, sizeof(own));
+	ret = store_msg_get(p->st, id, &row);
+	if (ret != STORE_OK)
+		return ret < 0 ? ret : STORE_ERR;
+	if (!m) {
+		ret = store_msg_raw(p->st, id, &raw, &rawlen);
+		if (ret != STORE_OK)
+			goto out;
+		mret = mime_parse(raw, rawlen, &own);
+		if (mret != MIME_OK) {
+			ret = store_msg_set_state(p->st, id, MSG_BAD, mime_strerror(mret));
+			p->stats.bad++;
+			goto out;
+		}
+		m = &own;
+	}
+	if (is_bot_mail(p, m, &why)) {
+		ret = store_msg_set_state(p->st, id, MSG_SKIPPED, why);
+		p->stats.skipped++;
+		goto out;
+	}
+	subject_parse(m->subject, strlen(m->subject), &sj);
+	if (sj.kind == SUBJ_REPLY) {
+		ret = store_msg_set_state(p->st, id, MSG_REPLY, NULL);
+		p->stats.replies++;
+		goto out;
+	}
+	if (sj.kind == SUBJ_OTHER) {
+		ret = store_msg_set_state(p->st, id, MSG_SKIPPED,
+					  sj.bad_numbers ? "subject's part numbers out of range"
+							 : "not a patch");
+		p->stats.skipped++;
+		goto out;
+	}
+	ret = series_place(p->st, id, m, &sj, row.list, now, &series_id, &patch_id);
+	if (ret == STORE_DUP) {
+		snprintf(reason, sizeof(reason), "part %d of the series came before", sj.part);
+		ret = store_msg_set_state(p->st, id, MSG_SKIPPED, reason);
+		p->stats.skipped++;
+		goto out;
+	}
+	if (ret < 0)
+		goto out;
+	ret = store_msg_set_series(p->st, id, series_id);
+	if (ret < 0)
+		goto out;
+	if (sj.kind == SUBJ_COVER) {
+		ret = store_msg_set_state(p->st, id, MSG_COVER, NULL);
+		p->stats.covers++;
+		goto out;
+	}
+	ret = store_findings(p, series_id, patch_id, sj.part, m, counts);
+	if (ret < 0)
+		goto out;
+	ret = store_patch_set_checked(p->st, patch_id, counts[0], counts[1], counts[2]);
+	if (ret < 0)
+		goto out;
+	ret = store_msg_set_state(p->st, id, MSG_PATCH, NULL);
+	p->stats.patches++;
+	log_event(LOG_DEBUG, "patch", "msgid", m->message_id, NULL);
+out:
+	if (m == &own)
+		mime_release(&own);
+	free(raw);
+	store_msg_release(&row);
+	return ret;
+}
+
+struct pending {
+	struct pipeline *p;
+	int64_t now;
+};
+
+static int process_one(void *arg, int64_t id)
+{
+	struct pending *pd = arg;
+	int ret;
+
+	ret = store_begin(pd->p->st);
+	if (ret)
+		return ret;
+	ret = pipeline_process(pd->p, id, NULL, pd->now);
+	if (ret < 0) {
+		store_rollback(pd->p->st);
+		return ret;
+	}
+	return store_commit(pd->p->st);
+}
+
+int pipeline_process_pending(struct pipeline *p, int64_t now)
+{
+	struct pending pd = { p, now };
+
+	return store_msg_each_new(p->st, process_one, &pd);
+}
+

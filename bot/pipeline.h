@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * pipeline: the bot's main job, one step per function, all state in the
+ * store (DESIGN.md "Data flow"):
+ *
+ *   pipeline_add       a raw mail from a source → store.messages (new)
+ *   pipeline_process   parse (mime), classify, place in its series,
+ *                      check it, store the findings
+ *   pipeline_review    series that are complete (or waited series_wait)
+ *                      → one review mail each, queued as a pending reply
+ *   pipeline_deliver   pending replies → the outbox / sendmail, marked
+ *                      sent only once delivered
+ *
+ * The caller owns transactions: pipeline_add's rows are committed before
+ * pipeline_process runs, so a crash between them loses nothing (the
+ * message waits in state "new" and is processed on the next run).  Each
+ * review is queued in one transaction with its series' state, so a
+ * series gets exactly one review.
+ */
+#ifndef RB_PIPELINE_H
+#define RB_PIPELINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "mime.h"
+#include "../store/store.h"
+
+struct template_set;
+struct pipeline;
+
+struct pipeline_stats {
+	long stored, duplicates, bad;
+	long patches, covers, replies, skipped;
+	long findings;
+	long reviews, clean, suppressed;
+	long sent, deferred, failed;
+};
+
+enum pipeline_mode {
+	PIPE_RUN = 0,		/* review and queue replies */
+	PIPE_IMPORT,		/* history only: series are marked reviewed, no mail */
+};
+
+/*
+ * A pipeline over st with cfg and the templates t (both must outlive it).
+ * err gets the reason on failure (e.g. the spelling dictionary).
+ */
+int pipeline_new(struct store *st, const struct config *cfg,
+		 const struct template_set *t, enum pipeline_mode mode,
+		 struct pipeline **out, char *err, size_t errlen);
+void pipeline_free(struct pipeline *p);
+const struct pipeline_stats *pipeline_stats(const struct pipeline *p);
+
+/*
+ * Stores raw[0, len) from source src (NULL: none) as a new message.
+ * Returns STORE_OK with *id, STORE_DUP when its Message-ID is known, or
+ * a store error.  A mail that cannot be parsed is stored too, in state
+ * "bad" with the reason (under a Message-ID made from its bytes when it
+ * has none).  When parsed is not NULL and the mail parsed, *parsed
+ * receives it (the caller passes it on to pipeline_process and releases
+ * it); otherwise parsed->message_id is NULL.
+ */
+int pipeline_add(struct pipeline *p, const struct config_source *src,
+		 const char *raw, size_t len, int64_t now, int64_t *id,
+		 struct mime_mail *parsed);
+
+/* Processes message id (state new); m is its parsed mail or NULL (parsed
+ * again from the store). */
+int pipeline_process(struct pipeline *p, int64_t id, const struct mime_mail *m,
+		     int64_t now);
+/* pipeline_process for every message still new (after a crash). */
+int pipeline_process_pending(struct pipeline *p, int64_t now);
+
+/* Reviews every open series that is complete, or whose last part is
+ * series_wait old, or every open series when force. */
+int pipeline_review(struct pipeline *p, int64_t now, int force);
+
+/* Delivers the pending replies that are due. */
+int pipeline_deliver(struct pipeline *p, int64_t now);
+
+#endif

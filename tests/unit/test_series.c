@@ -1,0 +1,379 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Series assembly: real-world thread shapes (git send-email with and
+ * without a cover letter, --chain-reply-to, parts out of order, v2 in
+ * reply to v1, a replacement part, b4 change-ids, lore links).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "../../bot/series.h"
+#include "../../bot/subject.h"
+
+struct fx {
+	char dir[64];
+	char path[96];
+	struct store *st;
+	int64_t now;
+};
+
+static int setup(void **state)
+{
+	struct fx *fx = calloc(1, sizeof(*fx));
+	char err[256];
+
+	if (!fx)
+		return -1;
+	snprintf(fx->dir, sizeof(fx->dir), "/tmp/test_series.XXXXXX");
+	if (!mkdtemp(fx->dir))
+		return -1;
+	snprintf(fx->path, sizeof(fx->path), "%s/rb.db", fx->dir);
+	if (store_open(fx->path, &fx->st, err, sizeof(err)) != STORE_OK) {
+		fprintf(stderr, "store_open: %s\n", err);
+		return -1;
+	}
+	fx->now = 1000;
+	*state = fx;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fx *fx = *state;
+	static const char *const sfx[] = { "", "-wal", "-shm" };
+	char p[160];
+	size_t i;
+
+	store_close(fx->st);
+	for (i = 0; i < 3; i++) {
+		snprintf(p, sizeof(p), "%s%s", fx->path, sfx[i]);
+		unlink(p);
+	}
+	rmdir(fx->dir);
+	free(fx);
+	return 0;
+}
+
+struct arrival {
+	int ret;
+	int64_t msg, series, patch;
+};
+
+/*
+ * A mail arrives: stored, its subject parsed, placed.  refs is a
+ * space-separated References list (oldest first) or NULL; in-reply-to is
+ * its last entry.
+ */
+static struct arrival arrive(struct fx *fx, const char *msgid, const char *from,
+			     const char *subject, const char *refs, const char *body)
+{
+	struct arrival a = { 0, 0, 0, 0 };
+	struct mime_mail m;
+	struct store_msg row;
+	struct subject sj;
+	char buf[1024], *v[16], *tok, *save = NULL;
+	size_t n = 0;
+
+	memset(&m, 0, sizeof(m));
+	memset(&row, 0, sizeof(row));
+	if (refs) {
+		snprintf(buf, sizeof(buf), "%s", refs);
+		for (tok = strtok_r(buf, " ", &save); tok && n < 16; tok = strtok_r(NULL, " ", &save))
+			v[n++] = tok;
+	}
+	m.message_id = (char *)msgid;
+	m.subject = (char *)subject;
+	m.from.addr = (char *)from;
+	m.from.name = (char *)"A Developer";
+	m.refs = n ? v : NULL;
+	m.nrefs = n;
+	m.in_reply_to = n ? v[n - 1] : NULL;
+	m.body = (char *)(body ? body : "");
+	m.body_len = strlen(m.body);
+	row.message_id = m.message_id;
+	row.from_addr = m.from.addr;
+	row.subject = m.subject;
+	row.list = (char *)"list@example.org";
+	row.in_reply_to = m.in_reply_to;
+	assert_int_equal(store_msg_add(fx->st, &row, "x", 1, &a.msg), STORE_OK);
+	subject_parse(subject, strlen(subject), &sj);
+	assert_true(sj.kind == SUBJ_PATCH || sj.kind == SUBJ_COVER);
+	fx->now += 10;
+	a.ret = series_place(fx->st, a.msg, &m, &sj, "list@example.org", fx->now,
+			     &a.series, &a.patch);
+	if (a.ret == STORE_OK) {
+		assert_int_equal(store_msg_set_series(fx->st, a.msg, a.series), STORE_OK);
+		assert_int_equal(store_msg_set_state(fx->st, a.msg,
+						     sj.kind == SUBJ_COVER ? MSG_COVER : MSG_PATCH,
+						     NULL), STORE_OK);
+	}
+	return a;
+}
+
+static int complete(struct fx *fx, int64_t id)
+{
+	struct store_series s;
+	int c;
+
+	assert_int_equal(store_series_get(fx->st, id, &s), STORE_OK);
+	c = series_complete(fx->st, &s);
+	store_series_release(&s);
+	return c;
+}
+
+static struct store_series get(struct fx *fx, int64_t id)
+{
+	struct store_series s;
+
+	assert_int_equal(store_series_get(fx->st, id, &s), STORE_OK);
+	return s;
+}
+
+static void test_series__cover_and_parts_in_order(void **state)
+{
+	struct fx *fx = *state;
+	struct arrival c, p1, p2, p3;
+	struct store_series s;
+
+	c = arrive(fx, "c@x", "dev@x.org", "[PATCH 0/3] leds: add acme", NULL, NULL);
+	p1 = arrive(fx, "p1@x", "dev@x.org", "[PATCH 1/3] leds: one", "c@x", NULL);
+	p2 = arrive(fx, "p2@x", "dev@x.org", "[PATCH 2/3] leds: two", "c@x", NULL);
+	assert_int_equal(p1.series, c.series);
+	assert_int_equal(p2.series, c.series);
+	assert_false(complete(fx, c.series));
+	p3 = arrive(fx, "p3@x", "dev@x.org", "[PATCH 3/3] leds: three", "c@x", NULL);
+	assert_int_equal(p3.series, c.series);
+	assert_true(complete(fx, c.series));
+	s = get(fx, c.series);
+	assert_int_equal(s.cover_msg, c.msg);
+	assert_int_equal(s.total, 3);
+	assert_string_equal(s.subject, "leds: add acme");
+	assert_string_equal(s.root, "c@x");
+	store_series_release(&s);
+}
+
+static void test_series__parts_before_their_cover(void **state)
+{
+	struct fx *fx = *state;
+	struct arrival c, p1, p2;
+
+	p2 = arrive(fx, "p2@x", "dev@x.org", "[PATCH v2 2/2] b", "c@x", NULL);
+	c = arrive(fx, "c@x", "dev@x.org", "[PATCH v2 0/2] cover", NULL, NULL);
+	p1 = arrive(fx, "p1@x", "dev@x.org", "[PATCH v2 1/2] a", "c@x", NULL);
+	assert_int_equal(c.series, p2.series);
+	assert_int_equal(p1.series, p2.series);
+	assert_true(complete(fx, c.series));
+}
+
+static void test_series__no_cover_parts_under_the_first(void **state)
+{
+	struct fx *fx = *state;
+	struct arrival p1, p2, p3;
+	struct store_series s;
+
+	p1 = arrive(fx, "p1@x", "dev@x.org", "[PATCH net-next 1/3] net: a", NULL, NULL);
+	p2 = arrive(fx, "p2@x", "dev@x.org", "[PATCH net-next 2/3] net: b", "p1@x", NULL);
+	p3 = arrive(fx, "p3@x", "dev@x.org", "[PATCH net-next 3/3] net: c", "p1@x", NULL);
+	assert_int_equal(p2.series, p1.series);
+	assert_int_equal(p3.series, p1.series);
+	s = get(fx, p1.series);
+	assert_int_equal(s.cover_msg, 0);
+	assert_string_equal(s.subject, "net: a");
+	assert_string_equal(s.prefix, "net-next");
+	store_series_release(&s);
+	assert_true(complete(fx, p1.series));
+}
+
+static void test_series__chain_reply_to(void **state)
+{
+	struct fx *fx = *state;
+	struct arrival p1, p2, p3;
+
+	p1 = arrive(fx, "p1@x", "dev@x.org", "[PATCH 1/3] a", NULL, NULL);
+	p2 = arrive(fx, "p2@x", "dev@x.org", "[PATCH 2/3] b", "p1@x", NULL);
+	p3 = arrive(fx, "p3@x", "dev@x.org", "[PATCH 3/3] c", "p1@x p2@x", NULL);
+	assert_int_equal(p2.series, p1.series);
+	assert_int_equal(p3.series, p1.series);
+}
+
+static void test_series__v2_in_reply_to_v1_is_its_own_version(void **state)
+{
+	struct fx *fx = *state;
+	struct arrival c1, p1, c2, q1;
+	struct store_series s;
+
+	c1 = arrive(fx, "c1@x", "dev@x.org", "[PATCH 0/1] foo: bar", NULL, NULL);
+	p1 = arrive(fx, "p1@x", "dev@x.org", "[PATCH 1/1] foo: bar", "c1@x", NULL);
+	c2 = arrive(fx, "c2@x", "dev@x.org", "[PATCH v2 0/1] foo: bar", "c1@x", NULL);
+	q1 = arrive(fx, "q1@x", "dev@x.org", "[PATCH v2 1/1] foo: bar", "c1@x c2@x", NULL);
+	assert_int_equal(p1.series, c1.series);
+	assert_int_equal(q1.series, c2.series);
+	assert_true(c2.series != c1.series);
+	s = get(fx, c2.series);
+	assert_int_equal(s.version, 2);
+	assert_int_equal(series_link_prev(fx->st, &s, NULL), STORE_OK);
+	assert_int_equal(s.prev_id, c1.series);
+	store_series_release(&s);
+}
+
+static void test_series__replacement_part_in_reply(void **state)
+{
+	struct fx *fx = *state;
+	struct arrival p1, p2, p3, r, r51;
+	struct store_series s;
+
+	p1 = arrive(fx, "p1@x", "dev@x.org", "[PATCH 1/3] a", NULL, NULL);
+	p2 = arrive(fx, "p2@x", "dev@x.org", "[PATCH 2/3] b", "p1@x", NULL);
+	p3 = arrive(fx, "p3@x", "dev@x.org", "[PATCH 3/3] c", "p1@x", NULL);
+	(void)p3;
+	r = arrive(fx, "r@x", "dev@x.org", "[PATCH v2 2/3] b", "p1@x p2@x", NULL);
+	assert_true(r.series != p1.series);
+	s = get(fx, r.series);
+	assert_int_equal(s.version, 2);
+	assert_int_equal(s.total, 1);
+	assert_int_equal(s.prev_id, p1.series);
+	store_series_release(&s);
+	assert_true(complete(fx, r.series));
+	/* "v5.1" style: a minor version replacing v2's part */
+	r51 = arrive(fx, "r51@x", "dev@x.org", "[PATCH v2.1 2/3] b", "p1@x p2@x r@x", NULL);
+	assert_int_equal(r51.ret, STORE_OK);
+	s = get(fx, r51.series);
+	assert_int_equal(s.version, 2);
+	assert_int_equal(s.version_minor, 1);
+	assert_int_equal(s.prev_id, r.series);
+	store_series_release(&s);
+	(void)p2;
+}
+
+static void test_series__plain_patches_in_one_thread_are_separate(void **state)
+{
+	struct fx *fx = *state;
+	struct arrival d1, d2;
+
+	d1 = arrive(fx, "d1@x", "dev@x.org", "[PATCH] fix one thing", "talk@x", NULL);
+	d2 = arrive(fx, "d2@x", "dev@x.org", "[PATCH] fix another", "talk@x", NULL);
+	assert_int_equal(d1.ret, STORE_OK);
+	assert_int_equal(d2.ret, STORE_OK);
+	assert_true(d1.series != d2.series);
+	assert_true(complete(fx, d1.series));
+}
+
+static void test_series__cover_0_of_1(void **state)
+{
+	struct fx *fx = *state;
+	struct arrival c, p;
+
+	c = arrive(fx, "c@x", "dev@x.org", "[PATCH 0/1] cover", NULL, NULL);
+	p = arrive(fx, "p@x", "dev@x.org", "[PATCH 1/1] the patch", "c@x", NULL);
+	assert_int_equal(p.series, c.series);
+}
+
+static void test_series__resent_part_is_a_duplicate(void **state)
+{
+	struct fx *fx = *state;
+	struct arrival p1, again;
+
+	p1 = arrive(fx, "p1@x", "dev@x.org", "[PATCH 1/2] a", "c@x", NULL);
+	again = arrive(fx, "p1b@x", "dev@x.org", "[PATCH 1/2] a", "c@x", NULL);
+	assert_int_equal(again.ret, STORE_DUP);
+	assert_int_equal(again.series, p1.series);
+}
+
+static void test_series__other_author_same_thread_is_another_series(void **state)
+{
+	struct fx *fx = *state;
+	struct arrival a, b;
+
+	a = arrive(fx, "a@x", "one@x.org", "[PATCH 1/2] a", "c@x", NULL);
+	b = arrive(fx, "b@x", "two@x.org", "[PATCH 1/2] a", "c@x", NULL);
+	assert_true(a.series != b.series);
+}
+
+static void test_series__b4_change_id_links_versions(void **state)
+{
+	struct fx *fx = *state;
+	struct arrival c1, c3;
+	struct store_series s;
+
+	c1 = arrive(fx, "c1@x", "dev@x.org", "[PATCH 0/2] first title", NULL,
+		    "intro\n\n---\nbase-commit: abc\nchange-id: 20261101-acme-leds-0123abcd\n\nBest regards,\n");
+	c3 = arrive(fx, "c3@x", "dev@x.org", "[PATCH v3 0/2] a better title", NULL,
+		    "intro\n---\nchange-id: 20261101-acme-leds-0123abcd\n");
+	s = get(fx, c3.series);
+	assert_string_equal(s.change_id, "20261101-acme-leds-0123abcd");
+	assert_int_equal(series_link_prev(fx->st, &s, NULL), STORE_OK);
+	assert_int_equal(s.prev_id, c1.series);
+	store_series_release(&s);
+}
+
+static void test_series__lore_link_in_cover_links_versions(void **state)
+{
+	struct fx *fx = *state;
+	struct arrival c1, c2;
+	struct store_series s;
+
+	c1 = arrive(fx, "20261101.1-1-dev@x.org", "dev@x.org", "[PATCH 0/2] old name", NULL, NULL);
+	c2 = arrive(fx, "c2@x", "dev@x.org", "[PATCH v2 0/2] new name", NULL, NULL);
+	s = get(fx, c2.series);
+	assert_int_equal(series_link_prev(fx->st, &s,
+		"Changes in v2:\n- renamed\n\nv1: https://lore.kernel.org/all/20261101.1-1-dev%40x.org/\n"),
+		STORE_OK);
+	assert_int_equal(s.prev_id, c1.series);
+	store_series_release(&s);
+}
+
+static void test_series__no_previous_version_for_v1(void **state)
+{
+	struct fx *fx = *state;
+	struct arrival c;
+	struct store_series s;
+
+	c = arrive(fx, "c@x", "dev@x.org", "[PATCH 0/2] only", NULL, NULL);
+	s = get(fx, c.series);
+	assert_int_equal(series_link_prev(fx->st, &s, NULL), STORE_OK);
+	assert_int_equal(s.prev_id, 0);
+	store_series_release(&s);
+}
+
+static void test_series__change_id_parsing(void **state)
+{
+	char out[64];
+
+	(void)state;
+	assert_int_equal(series_change_id("a\nchange-id: 20231004-foo-bar-abc123\n", out, sizeof(out)), 0);
+	assert_string_equal(out, "20231004-foo-bar-abc123");
+	assert_int_equal(series_change_id("Change-Id: I0123456789abcdef\n", out, sizeof(out)), 0);
+	assert_int_equal(series_change_id("no id here\n  change-id: x\n", out, sizeof(out)), -1);
+	assert_int_equal(series_change_id("change-id: \n", out, sizeof(out)), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+		T(test_series__cover_and_parts_in_order),
+		T(test_series__parts_before_their_cover),
+		T(test_series__no_cover_parts_under_the_first),
+		T(test_series__chain_reply_to),
+		T(test_series__v2_in_reply_to_v1_is_its_own_version),
+		T(test_series__replacement_part_in_reply),
+		T(test_series__plain_patches_in_one_thread_are_separate),
+		T(test_series__cover_0_of_1),
+		T(test_series__resent_part_is_a_duplicate),
+		T(test_series__other_author_same_thread_is_another_series),
+		T(test_series__b4_change_id_links_versions),
+		T(test_series__lore_link_in_cover_links_versions),
+		T(test_series__no_previous_version_for_v1),
+		cmocka_unit_test(test_series__change_id_parsing),
+#undef T
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
