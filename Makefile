@@ -52,8 +52,8 @@ MAIL_LIBS = $(shell $(PKG_CONFIG) --libs $(MAIL_PKGS) 2>/dev/null)
 TEST_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(TEST_PKGS) 2>/dev/null)
 TEST_LIBS = $(shell $(PKG_CONFIG) --libs $(TEST_PKGS) 2>/dev/null)
 
-ALL_CFLAGS = $(BASE_CFLAGS) $(PC_CFLAGS) $(SAN_FLAGS) $(CFLAGS)
-ALL_LDFLAGS = $(SAN_FLAGS) $(LDFLAGS)
+ALL_CFLAGS = $(BASE_CFLAGS) -pthread $(PC_CFLAGS) $(SAN_FLAGS) $(CFLAGS)
+ALL_LDFLAGS = -pthread $(SAN_FLAGS) $(LDFLAGS)
 
 CHECKER_SRCS := $(sort $(wildcard checker/*.c))
 STORE_SRCS := $(sort $(wildcard store/*.c))

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
+#include <pthread.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "pipeline.h"
 #include "pipeline_int.h"
@@ -27,6 +29,7 @@
 
 #define PIPE_MAX_CHECK_TEXT	(64u << 20)	/* bytes handed to the checker */
 #define PIPE_MAX_FINDINGS	10000		/* findings stored per patch */
+#define PIPE_MAX_THREADS	16		/* checker threads */
 #define PIPE_DEFER_RATE		300		/* seconds: over the hourly cap */
 #define PIPE_RETRY_MIN		60		/* seconds: first retry of a delivery */
 #define PIPE_RETRY_MAX		3600
@@ -108,6 +111,41 @@ static char *join_refs(char **refs, size_t n)
 	return sbuf_detach(&sb, NULL);
 }
 
+int pipeline_parse(const char *raw, size_t len, struct mime_mail *m)
+{
+	struct sbuf fixed;
+	char hdr[96];
+	int ret;
+
+	if (len > MIME_MAX_MAIL)
+		return MIME_ERR_LIMIT;
+	ret = mime_parse(raw, len, m);
+	if (ret != MIME_ERR_NO_MSGID)
+		return ret;
+	/*
+	 * git format-patch output and hand-made mail have no Message-ID: the
+	 * bytes name it, so the same mail read twice is one message.  The
+	 * stored raw mail stays as it came.
+	 */
+	snprintf(hdr, sizeof(hdr), "Message-ID: <nomsgid-%016" PRIx64 "@reviewbot.invalid>\n",
+		 pipe_fnv1a(PIPE_FNV_INIT, raw, len));
+	sbuf_init(&fixed, MIME_MAX_MAIL + sizeof(hdr));
+	/* after an mbox "From " line, if any */
+	if (len > 5 && !memcmp(raw, "From ", 5)) {
+		const char *nl = memchr(raw, '\n', len);
+		size_t n = nl ? (size_t)(nl - raw) + 1 : len;
+
+		sbuf_add(&fixed, raw, n);
+		raw += n;
+		len -= n;
+	}
+	sbuf_addstr(&fixed, hdr);
+	sbuf_add(&fixed, raw, len);
+	ret = fixed.err ? MIME_ERR_LIMIT : mime_parse(fixed.buf, fixed.len, m);
+	sbuf_release(&fixed);
+	return ret;
+}
+
 int pipeline_add(struct pipeline *p, const struct config_source *src,
 		 const char *raw, size_t len, int64_t now, int64_t *id,
 		 struct mime_mail *parsed)
@@ -122,7 +160,7 @@ int pipeline_add(struct pipeline *p, const struct config_source *src,
 	memset(&m, 0, sizeof(m));
 	if (parsed)
 		memset(parsed, 0, sizeof(*parsed));
-	mret = len > MIME_MAX_MAIL ? MIME_ERR_LIMIT : mime_parse(raw, len, &m);
+	mret = pipeline_parse(raw, len, &m);
 	row.source = src ? src->name : NULL;
 	row.list = src ? src->list : NULL;
 	row.received = now;
@@ -184,18 +222,12 @@ static void check_text(const struct mime_mail *m, struct sbuf *out)
 	sbuf_add(out, m->body, m->body_len);
 }
 
-struct added_line {
-	const char *path;
-	long line;
-};
-
 static int cmp_added(const void *a, const void *b)
 {
 	const struct added_line *x = a, *y = b;
-	int c = strcmp(x->path, y->path);
 
-	if (c)
-		return c;
+	if (x->path_hash != y->path_hash)
+		return x->path_hash < y->path_hash ? -1 : 1;
 	return (x->line > y->line) - (x->line < y->line);
 }
 
@@ -215,42 +247,44 @@ static char *report_line(const char *text)
 	return e ? strndup(p, (size_t)(e - p)) : strdup(p);
 }
 
-static int store_findings(struct pipeline *p, int64_t series_id, int64_t patch_id,
-			  int part, const struct mime_mail *m, long *counts)
+void pipeline_check_release(struct pipeline_check *pc)
 {
-	struct chk_result res;
+	if (!pc)
+		return;
+	free(pc->added);
+	chk_result_release(&pc->res);
+	sbuf_release(&pc->text);
+	memset(pc, 0, sizeof(*pc));
+}
+
+/*
+ * The CPU half of checking a patch: the checker's result and the lines
+ * the patch adds.  Touches nothing shared but read-only options, so
+ * several run at once (pipeline_check_many).
+ */
+static int check_compute(const struct pipeline *p, const struct mime_mail *m,
+			 struct pipeline_check *pc)
+{
 	struct diff d;
-	struct added_line *added = NULL, key;
-	struct store_finding f;
-	struct sbuf text;
-	char fp[17];
-	int64_t fid;
-	size_t i, j, nadded = 0;
-	int ret = STORE_OK;
-	long kept = 0;
+	size_t i, j, k;
+	int ret = 0;
 
-	memset(&res, 0, sizeof(res));
+	memset(pc, 0, sizeof(*pc));
 	memset(&d, 0, sizeof(d));
-	sbuf_init(&text, PIPE_MAX_CHECK_TEXT);
-	check_text(m, &text);
-	if (text.err) {
-		log_event(LOG_WARN, "check-skipped", "msgid", m->message_id,
-			  "reason", "patch too large", NULL);
-		goto out;
+	sbuf_init(&pc->text, PIPE_MAX_CHECK_TEXT);
+	check_text(m, &pc->text);
+	pc->done = 1;
+	if (pc->text.err) {
+		pc->too_large = 1;
+		return 0;
 	}
-	if (chk_run(&p->opts, "patch", text.buf, text.len, &res))
-		log_event(LOG_WARN, "check-incomplete", "msgid", m->message_id,
-			  "reason", res.error ? res.error : "unknown", NULL);
-	counts[0] = res.errors;
-	counts[1] = res.warnings;
-	counts[2] = res.checks;
-
+	chk_run(&p->opts, "patch", pc->text.buf, pc->text.len, &pc->res);
 	/* only findings on lines the patch adds (and on its message) */
-	diff_parse(text.buf, text.len, NULL, &d);
+	diff_parse(pc->text.buf, pc->text.len, NULL, &d);
 	if (d.nlines) {
-		added = calloc(d.nlines, sizeof(*added));
-		if (!added) {
-			ret = STORE_ERR_NOMEM;
+		pc->added = calloc(d.nlines, sizeof(*pc->added));
+		if (!pc->added) {
+			ret = -1;
 			goto out;
 		}
 	}
@@ -258,29 +292,65 @@ static int store_findings(struct pipeline *p, int64_t series_id, int64_t patch_i
 		const struct diff_file *df = &d.files[i];
 		const char *path = diff_file_path(df);
 
-		for (j = df->first_hunk; j < df->first_hunk + df->nhunks; j++) {
+		for (j = df->first_hunk; path && j < df->first_hunk + df->nhunks; j++) {
 			const struct diff_hunk *h = &d.hunks[j];
-			size_t k;
 
 			for (k = h->first_line; k < h->first_line + h->nlines; k++)
-				if (d.lines[k].kind == '+' && path) {
-					added[nadded].path = path;
-					added[nadded].line = d.lines[k].new_line;
-					nadded++;
+				if (d.lines[k].kind == '+') {
+					pc->added[pc->nadded].path_hash =
+						pipe_fnv1a(PIPE_FNV_INIT, path, strlen(path));
+					pc->added[pc->nadded].line = d.lines[k].new_line;
+					pc->nadded++;
 				}
 		}
 	}
-	if (nadded)
-		qsort(added, nadded, sizeof(*added), cmp_added);
+	if (pc->nadded)
+		qsort(pc->added, pc->nadded, sizeof(*pc->added), cmp_added);
+out:
+	diff_release(&d);
+	return ret;
+}
 
-	for (i = 0; i < res.n && kept < PIPE_MAX_FINDINGS; i++) {
-		const struct chk_finding *cf = &res.f[i];
+static int store_findings(struct pipeline *p, int64_t series_id, int64_t patch_id,
+			  int part, const struct mime_mail *m, struct pipeline_check *given,
+			  long *counts)
+{
+	struct pipeline_check own, *pc = given;
+	struct added_line key;
+	struct store_finding f;
+	char fp[17];
+	int64_t fid;
+	size_t i;
+	int ret = STORE_OK;
+	long kept = 0;
+
+	if (!pc || !pc->done) {
+		pc = &own;
+		if (check_compute(p, m, pc)) {
+			pipeline_check_release(pc);
+			return STORE_ERR_NOMEM;
+		}
+	}
+	if (pc->too_large) {
+		log_event(LOG_WARN, "check-skipped", "msgid", m->message_id,
+			  "reason", "patch too large", NULL);
+		goto out;
+	}
+	if (pc->res.error)
+		log_event(LOG_WARN, "check-incomplete", "msgid", m->message_id,
+			  "reason", pc->res.error, NULL);
+	counts[0] = pc->res.errors;
+	counts[1] = pc->res.warnings;
+	counts[2] = pc->res.checks;
+	for (i = 0; i < pc->res.n && kept < PIPE_MAX_FINDINGS; i++) {
+		const struct chk_finding *cf = &pc->res.f[i];
 		const struct rule *r = &rule_table[cf->rule];
 
 		if (cf->file && cf->line > 0) {
-			key.path = cf->file;
+			key.path_hash = pipe_fnv1a(PIPE_FNV_INIT, cf->file, strlen(cf->file));
 			key.line = cf->line;
-			if (!nadded || !bsearch(&key, added, nadded, sizeof(*added), cmp_added))
+			if (!pc->nadded ||
+			    !bsearch(&key, pc->added, pc->nadded, sizeof(key), cmp_added))
 				continue;
 		}
 		memset(&f, 0, sizeof(f));
@@ -304,14 +374,10 @@ static int store_findings(struct pipeline *p, int64_t series_id, int64_t patch_i
 	}
 	p->stats.findings += kept;
 out:
-	free(added);
-	diff_release(&d);
-	chk_result_release(&res);
-	sbuf_release(&text);
+	if (pc == &own)
+		pipeline_check_release(pc);
 	return ret < 0 ? ret : STORE_OK;
 }
-
-/* ---- processing one message ------------------------------------------------ */
 
 static int is_bot_mail(const struct pipeline *p, const struct mime_mail *m,
 		       const char **why)
@@ -331,8 +397,84 @@ static int is_bot_mail(const struct pipeline *p, const struct mime_mail *m,
 	return 0;
 }
 
+/* A mail the checker will see: a patch not from a bot. */
+static int wants_check(const struct pipeline *p, const struct mime_mail *m)
+{
+	struct subject sj;
+	const char *why;
+
+	if (!m->message_id || is_bot_mail(p, m, &why))
+		return 0;
+	subject_parse(m->subject, strlen(m->subject), &sj);
+	return sj.kind == SUBJ_PATCH;
+}
+
+struct check_pool {
+	const struct pipeline *p;
+	const struct mime_mail *m;
+	struct pipeline_check *pc;
+	size_t n, next;
+	pthread_mutex_t mu;
+};
+
+static void *check_worker(void *arg)
+{
+	struct check_pool *cp = arg;
+	size_t i;
+
+	for (;;) {
+		pthread_mutex_lock(&cp->mu);
+		i = cp->next++;
+		pthread_mutex_unlock(&cp->mu);
+		if (i >= cp->n)
+			break;
+		if (wants_check(cp->p, &cp->m[i]) &&
+		    check_compute(cp->p, &cp->m[i], &cp->pc[i]))
+			pipeline_check_release(&cp->pc[i]);	/* done later, serially */
+	}
+	return NULL;
+}
+
+int pipeline_check_many(struct pipeline *p, const struct mime_mail *m,
+			struct pipeline_check *pc, size_t n, int threads)
+{
+	pthread_t tid[PIPE_MAX_THREADS];
+	struct check_pool cp;
+	long cores;
+	int i, started = 0;
+
+	memset(pc, 0, n * sizeof(*pc));
+	if (threads <= 0) {
+		cores = sysconf(_SC_NPROCESSORS_ONLN);
+		threads = cores > 0 ? (int)cores : 1;
+	}
+	if (threads > PIPE_MAX_THREADS)
+		threads = PIPE_MAX_THREADS;
+	if ((size_t)threads > n)
+		threads = (int)n;
+	cp.p = p;
+	cp.m = m;
+	cp.pc = pc;
+	cp.n = n;
+	cp.next = 0;
+	if (pthread_mutex_init(&cp.mu, NULL))
+		return -1;
+	/* this thread works too */
+	for (i = 1; i < threads; i++)
+		if (!pthread_create(&tid[started], NULL, check_worker, &cp))
+			started++;
+	check_worker(&cp);
+	for (i = 0; i < started; i++)
+		pthread_join(tid[i], NULL);
+	pthread_mutex_destroy(&cp.mu);
+	return 0;
+}
+
+/* ---- processing one message ------------------------------------------------ */
+
+
 int pipeline_process(struct pipeline *p, int64_t id, const struct mime_mail *given,
-		     int64_t now)
+		     struct pipeline_check *pc, int64_t now)
 {
 	struct store_msg row;
 	struct mime_mail own;
@@ -355,7 +497,7 @@ int pipeline_process(struct pipeline *p, int64_t id, const struct mime_mail *giv
 		ret = store_msg_raw(p->st, id, &raw, &rawlen);
 		if (ret != STORE_OK)
 			goto out;
-		mret = mime_parse(raw, rawlen, &own);
+		mret = pipeline_parse(raw, rawlen, &own);
 		if (mret != MIME_OK) {
 			ret = store_msg_set_state(p->st, id, MSG_BAD, mime_strerror(mret));
 			p->stats.bad++;
@@ -398,7 +540,7 @@ int pipeline_process(struct pipeline *p, int64_t id, const struct mime_mail *giv
 		p->stats.covers++;
 		goto out;
 	}
-	ret = store_findings(p, series_id, patch_id, sj.part, m, counts);
+	ret = store_findings(p, series_id, patch_id, sj.part, m, pc, counts);
 	if (ret < 0)
 		goto out;
 	ret = store_patch_set_checked(p->st, patch_id, counts[0], counts[1], counts[2]);
@@ -428,7 +570,7 @@ static int process_one(void *arg, int64_t id)
 	ret = store_begin(pd->p->st);
 	if (ret)
 		return ret;
-	ret = pipeline_process(pd->p, id, NULL, pd->now);
+	ret = pipeline_process(pd->p, id, NULL, NULL, pd->now);
 	if (ret < 0) {
 		store_rollback(pd->p->st);
 		return ret;

@@ -25,6 +25,7 @@
 
 #include "config.h"
 #include "mime.h"
+#include "../checker/checker.h"
 #include "../store/store.h"
 
 struct template_set;
@@ -54,6 +55,12 @@ void pipeline_free(struct pipeline *p);
 const struct pipeline_stats *pipeline_stats(const struct pipeline *p);
 
 /*
+ * mime_parse(), and for a mail without a Message-ID (git format-patch
+ * output) one made from its bytes ("nomsgid-HASH@reviewbot.invalid").
+ */
+int pipeline_parse(const char *raw, size_t len, struct mime_mail *m);
+
+/*
  * Stores raw[0, len) from source src (NULL: none) as a new message.
  * Returns STORE_OK with *id, STORE_DUP when its Message-ID is known, or
  * a store error.  A mail that cannot be parsed is stored too, in state
@@ -66,10 +73,38 @@ int pipeline_add(struct pipeline *p, const struct config_source *src,
 		 const char *raw, size_t len, int64_t now, int64_t *id,
 		 struct mime_mail *parsed);
 
+/*
+ * The checker's work on one patch mail, done ahead (and several at once,
+ * on every core) by pipeline_check_many; pipeline_process stores it.
+ */
+struct added_line {
+	uint64_t path_hash;
+	long line;
+};
+
+struct pipeline_check {
+	int done;		/* computed (else pipeline_process checks) */
+	int too_large;
+	struct sbuf text;	/* what was checked */
+	struct chk_result res;
+	struct added_line *added;	/* sorted */
+	size_t nadded;
+};
+
+void pipeline_check_release(struct pipeline_check *pc);
+/*
+ * Checks every mail of m[0, n) that is a patch into pc[i] (others are left
+ * not done), with up to `threads` threads (0: one per core).  Returns 0,
+ * or -1 when threads could not start (pc left not done: the checks then
+ * happen in pipeline_process).
+ */
+int pipeline_check_many(struct pipeline *p, const struct mime_mail *m,
+			struct pipeline_check *pc, size_t n, int threads);
+
 /* Processes message id (state new); m is its parsed mail or NULL (parsed
- * again from the store). */
+ * again from the store); pc its check done ahead, or NULL. */
 int pipeline_process(struct pipeline *p, int64_t id, const struct mime_mail *m,
-		     int64_t now);
+		     struct pipeline_check *pc, int64_t now);
 /* pipeline_process for every message still new (after a crash). */
 int pipeline_process_pending(struct pipeline *p, int64_t now);
 

@@ -170,7 +170,7 @@ static int load_mail(struct store *st, int64_t msg_id, struct mime_mail *m)
 	ret = store_msg_raw(st, msg_id, &raw, &len);
 	if (ret != STORE_OK)
 		return -1;
-	ret = mime_parse(raw, len, m);
+	ret = pipeline_parse(raw, len, m);
 	free(raw);
 	return ret == MIME_OK ? 0 : -1;
 }

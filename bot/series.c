@@ -126,6 +126,19 @@ int series_place(struct store *st, int64_t msg_id, const struct mime_mail *m,
 			return ret;
 		found = ret == STORE_OK;
 	}
+	/*
+	 * Parts without In-Reply-To or References (git format-patch files
+	 * without --thread, a list that strips them) join the author's open
+	 * series of the same version and size that lacks their number.
+	 */
+	if (!prev && !found && !m->nrefs && !m->in_reply_to && sj->total > 1) {
+		ret = store_series_find_unthreaded(st, list, m->from.addr, sj->version,
+						   sj->version_minor, sj->total, sj->part,
+						   now - SERIES_UNTHREADED_WINDOW, &s);
+		if (ret < 0)
+			return ret;
+		found = ret == STORE_OK;
+	}
 	if (!found) {
 		memset(&s, 0, sizeof(s));
 		s.list = (char *)list;

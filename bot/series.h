@@ -10,7 +10,9 @@
  * and so do parts threaded under the first patch when there is no cover
  * letter, or chained one under the other (--chain-reply-to), or a v2
  * sent in reply to v1 (the version keeps them apart).  Parts may arrive
- * in any order: the first to arrive creates the series.
+ * in any order: the first to arrive creates the series.  Parts that carry
+ * no threading headers at all join the author's open series of the same
+ * version and size that lacks their number (SERIES_UNTHREADED_WINDOW).
  *
  * A single part sent in reply to a part of an earlier version with the
  * same number ("[PATCH v2 3/7]" under v1's 3/7, "[PATCH v5.1 3/7]") is a
@@ -33,6 +35,7 @@
 #include "subject.h"
 
 #define SERIES_MAX_LINKS	16	/* earlier-version links read from a cover */
+#define SERIES_UNTHREADED_WINDOW (6 * 3600) /* seconds an unthreaded part may lag */
 
 /*
  * Places message msg_id (mail m, subject sj of kind SUBJ_PATCH or

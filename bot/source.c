@@ -20,6 +20,7 @@ struct batch {
 	int64_t now;
 	int64_t ids[SOURCE_BATCH];
 	struct mime_mail mails[SOURCE_BATCH];
+	struct pipeline_check checks[SOURCE_BATCH];
 	size_t n;
 	size_t bytes;
 	int open;		/* a transaction is open */
@@ -85,11 +86,13 @@ static int batch_flush(struct batch *b, const char *checkpoint)
 		goto out;
 	}
 	b->open = 0;
+	/* the checker's work on every core, then the store's in order */
+	pipeline_check_many(b->p, b->mails, b->checks, b->n, 0);
 	for (i = 0; i < b->n; i++) {
 		ret = store_begin(b->st);
 		if (ret < 0)
 			break;
-		ret = pipeline_process(b->p, b->ids[i], &b->mails[i], b->now);
+		ret = pipeline_process(b->p, b->ids[i], &b->mails[i], &b->checks[i], b->now);
 		if (ret < 0) {
 			store_rollback(b->st);
 			break;
@@ -99,8 +102,10 @@ static int batch_flush(struct batch *b, const char *checkpoint)
 			break;
 	}
 out:
-	for (i = 0; i < b->n; i++)
+	for (i = 0; i < b->n; i++) {
 		mime_release(&b->mails[i]);
+		pipeline_check_release(&b->checks[i]);
+	}
 	b->n = 0;
 	b->bytes = 0;
 	return ret < 0 ? ret : 0;

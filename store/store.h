@@ -171,6 +171,15 @@ int store_series_get(struct store *st, int64_t id, struct store_series *s);
 int store_series_find(struct store *st, const char *list, const char *author_addr,
 		      const char *root, int version, int version_minor, int total,
 		      struct store_series *s);
+/*
+ * For parts sent without threading headers: the newest open series with
+ * this key (any root) whose last part came at or after since and that
+ * lacks part (0: lacks a cover letter).  STORE_OK or STORE_DONE.
+ */
+int store_series_find_unthreaded(struct store *st, const char *list,
+				 const char *author_addr, int version, int version_minor,
+				 int total, int part, int64_t since,
+				 struct store_series *s);
 /* The newest series before this one (lower version, or same version and
  * lower minor, created earlier) with the same change_id; STORE_DONE if none. */
 int store_series_find_prev_by_change_id(struct store *st, const char *change_id,

@@ -182,6 +182,37 @@ int store_series_find(struct store *st, const char *list, const char *author_add
 	return series_lookup(st, q, rc, s);
 }
 
+int store_series_find_unthreaded(struct store *st, const char *list,
+				 const char *author_addr, int version, int version_minor,
+				 int total, int part, int64_t since,
+				 struct store_series *s)
+{
+	sqlite3_stmt *q;
+	int rc = SQLITE_OK, ret = STORE_OK;
+
+	store_clearerr(st);
+	memset(s, 0, sizeof(*s));
+	q = store_stmt(st, STMT_SERIES_FIND_UNTHREADED,
+		       "SELECT " SERIES_COLS " FROM series"
+		       " WHERE list IS ?1 AND author_addr IS ?2"
+		       " AND version = ?3 AND version_minor = ?4 AND total = ?5"
+		       " AND state = 0 AND last_part_at >= ?6"
+		       " AND CASE WHEN ?7 = 0 THEN ifnull(cover_msg, 0) = 0"
+		       " ELSE NOT EXISTS (SELECT 1 FROM patches p"
+		       " WHERE p.series_id = series.id AND p.part = ?7) END"
+		       " ORDER BY created DESC, id DESC LIMIT 1", &ret);
+	if (!q)
+		return ret;
+	store_bind_text(q, 1, list, &rc);
+	store_bind_text(q, 2, author_addr, &rc);
+	store_bind_int64(q, 3, version, &rc);
+	store_bind_int64(q, 4, version_minor, &rc);
+	store_bind_int64(q, 5, total, &rc);
+	store_bind_int64(q, 6, since, &rc);
+	store_bind_int64(q, 7, part, &rc);
+	return series_lookup(st, q, rc, s);
+}
+
 /* "Before": a lower version, or the same version with a lower minor. */
 #define SERIES_BEFORE \
 	" AND (version < ?2 OR (version = ?2 AND version_minor < ?3))" \

@@ -133,6 +133,22 @@ check "no review mail for imported history" "[ $n -eq 0 ]"
 check "review prints one mail per series version" "[ $st -eq 0 ] && [ \$(grep -c '^Message-ID: ' '$tmp/r') -eq 4 ]"
 check "review output is a mail with the bot's header" "grep -q '^Auto-Submitted: auto-generated' '$tmp/r' && grep -q '^X-Reviewbot: ' '$tmp/r'"
 
+"$rb" review "$ex"/0002-*.patch >"$tmp/r" 2>"$tmp/err"; st=$?
+check "review takes git format-patch files (no Message-ID)" "[ $st -eq 0 ] && grep -q 'UAPI_IOCTL' '$tmp/r' && [ \$(grep -c '^Message-ID: ' '$tmp/r') -eq 1 ]"
+# a series as unthreaded format-patch files is reviewed as one
+/usr/bin/python3 - "$ex/lkml-sample.mbox" "$tmp/fp" <<'PY'
+import mailbox, os, sys
+os.makedirs(sys.argv[2])
+for m in mailbox.mbox(sys.argv[1]):
+    if 'v2' in m['Subject'] and not m['Subject'].startswith('Re:'):
+        for h in ('Message-ID', 'In-Reply-To', 'References'):
+            del m[h]
+        n = m['Subject'].split('/')[0][-1]
+        open(os.path.join(sys.argv[2], '%04d.patch' % int(n)), 'w').write(m.as_string())
+PY
+"$rb" review "$tmp"/fp/*.patch >"$tmp/r" 2>"$tmp/err"; st=$?
+check "review of unthreaded series files: one mail" "[ $st -eq 0 ] && [ \$(grep -c '^Message-ID: ' '$tmp/r') -eq 1 ] && grep -q 'PATCH v2 0/3' '$tmp/r'"
+
 # delivery through a sendmail program (run directly, no shell)
 rm -rf "$tmp/db"/* "$tmp/outbox"
 cat >"$tmp/sendmail" <<EOF

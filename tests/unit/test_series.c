@@ -342,6 +342,25 @@ static void test_series__no_previous_version_for_v1(void **state)
 	store_series_release(&s);
 }
 
+static void test_series__unthreaded_parts_join_by_author_and_size(void **state)
+{
+	struct fx *fx = *state;
+	struct arrival c, p1, p2, other, again;
+
+	/* git format-patch files without --thread, given to `review` */
+	c = arrive(fx, "c@x", "dev@x.org", "[PATCH v2 0/2] cover", NULL, NULL);
+	p2 = arrive(fx, "p2@x", "dev@x.org", "[PATCH v2 2/2] b", NULL, NULL);
+	p1 = arrive(fx, "p1@x", "dev@x.org", "[PATCH v2 1/2] a", NULL, NULL);
+	assert_int_equal(p1.series, c.series);
+	assert_int_equal(p2.series, c.series);
+	assert_true(complete(fx, c.series));
+	/* another size, or a part already there, is another series */
+	other = arrive(fx, "o@x", "dev@x.org", "[PATCH v2 1/3] a", NULL, NULL);
+	assert_true(other.series != c.series);
+	again = arrive(fx, "p1b@x", "dev@x.org", "[PATCH v2 1/2] a", NULL, NULL);
+	assert_true(again.series != c.series);
+}
+
 static void test_series__change_id_parsing(void **state)
 {
 	char out[64];
@@ -371,6 +390,7 @@ int main(void)
 		T(test_series__b4_change_id_links_versions),
 		T(test_series__lore_link_in_cover_links_versions),
 		T(test_series__no_previous_version_for_v1),
+		T(test_series__unthreaded_parts_join_by_author_and_size),
 		cmocka_unit_test(test_series__change_id_parsing),
 #undef T
 	};
