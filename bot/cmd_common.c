@@ -38,20 +38,9 @@ int cmd_load_config(const char *file, struct config *c, const char *cmd)
 int cmd_check_runnable(const struct config *c, const char *cmd)
 {
 	const char *where = c->file ? c->file : "the built-in configuration";
-	size_t i;
-
 	if (!c->nsources) {
 		fprintf(stderr, "reviewbot %s: %s: no [source] to read\n", cmd, where);
 		return -1;
-	}
-	for (i = 0; i < c->nsources; i++) {
-		const struct config_source *s = &c->sources[i];
-
-		if (s->type != SRC_MAILDIR && s->type != SRC_MBOX) {
-			fprintf(stderr, "reviewbot %s: %s:%d: source \"%s\": type %s is not supported by this version (maildir and mbox are)\n",
-				cmd, where, s->line, s->name, source_type_name(s->type));
-			return -1;
-		}
 	}
 	if (!c->dry_run && c->delivery == DELIVER_SMTP) {
 		fprintf(stderr, "reviewbot %s: %s: delivery type smtp is not supported by this version (maildir and sendmail are)\n",

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,8 @@
 #include "version.h"
 #include "../store/store.h"
 #include "../checker/banned.h"
+
+#define RUN_MAX_SLEEP	60	/* seconds the daemon sleeps at most */
 
 static volatile sig_atomic_t stop_requested;
 
@@ -142,20 +145,34 @@ static void run_usage(FILE *f)
 	      f);
 }
 
-static int run_cycle(struct session *s, int *failures)
+/* Every source has a driver in this build (run -n). */
+static int check_drivers(const struct config *cfg)
 {
-	char err[1024];
+	struct source_session ss;
+	char err[512] = "";
+	size_t i;
+
+	for (i = 0; i < cfg->nsources; i++) {
+		if (source_session_init(&ss, &cfg->sources[i], NULL, err, sizeof(err))) {
+			fprintf(stderr, "reviewbot run: %s:%d: %s\n", cfg->file ? cfg->file : "-",
+				cfg->sources[i].line, err);
+			return -1;
+		}
+		source_session_close(&ss);
+	}
+	return 0;
+}
+
+/* Sources, then reviews, then deliveries: one turn of the daemon. */
+static void run_cycle(struct session *s, struct source_session *ss, const int *woke,
+		      int first, int *failures)
+{
 	size_t i;
 	int64_t now = time(NULL);
 
-	for (i = 0; i < s->cfg.nsources && !stop_requested; i++) {
-		if (source_poll_local(s->p, s->st, &s->cfg.sources[i], now, err,
-				      sizeof(err))) {
-			log_event(LOG_ERR, "source-failed", "source",
-				  s->cfg.sources[i].name, "error", err, NULL);
+	for (i = 0; i < s->cfg.nsources && !stop_requested; i++)
+		if (source_session_poll(&ss[i], s->p, now, first || woke[i]) < 0)
 			(*failures)++;
-		}
-	}
 	now = time(NULL);
 	if (pipeline_review(s->p, now, 0) < 0) {
 		log_event(LOG_ERR, "review-failed", "error", store_errmsg(s->st), NULL);
@@ -165,7 +182,41 @@ static int run_cycle(struct session *s, int *failures)
 		log_event(LOG_ERR, "deliver-failed", "error", store_errmsg(s->st), NULL);
 		(*failures)++;
 	}
-	return 0;
+}
+
+/*
+ * Sleeps until a source's server says there is mail (IMAP IDLE), a
+ * source is due, or RUN_MAX_SLEEP passes (series waiting for
+ * series_wait, replies waiting for a retry), or a signal.
+ */
+static void run_wait(struct session *s, struct source_session *ss, int *woke)
+{
+	struct pollfd fds[CONFIG_MAX_SOURCES];
+	size_t idx[CONFIG_MAX_SOURCES], n = 0, i;
+	int64_t now = time(NULL), wait = RUN_MAX_SLEEP, due;
+	int fd;
+
+	for (i = 0; i < s->cfg.nsources; i++) {
+		woke[i] = 0;
+		fd = ss[i].ops->idle && now >= ss[i].next_try ? ss[i].ops->idle(&ss[i]) : -1;
+		if (fd >= 0) {
+			fds[n].fd = fd;
+			fds[n].events = POLLIN;
+			fds[n].revents = 0;
+			idx[n++] = i;
+		}
+		due = ss[i].next_try > now ? ss[i].next_try - now
+					   : ss[i].last_poll + ss[i].src->poll_interval - now;
+		if (due < wait)
+			wait = due;
+	}
+	if (wait < 1)
+		wait = 1;
+	if (poll(fds, n, (int)(wait * 1000)) <= 0)
+		return;
+	for (i = 0; i < n; i++)
+		if (fds[i].revents)
+			woke[idx[i]] = 1;
 }
 
 int cmd_run(int argc, char **argv)
@@ -173,9 +224,12 @@ int cmd_run(int argc, char **argv)
 	struct session s;
 	char *config_file = NULL;
 	char **args;
-	char err[512];
+	char err[512] = "";
+	struct source_session ss[CONFIG_MAX_SOURCES];
+	int woke[CONFIG_MAX_SOURCES];
+	size_t k, nss = 0;
 	int once = 0, check_only = 0, verbose = 0, help = 0, nargs = 0;
-	int ret = 2, failures = 0, interval, i;
+	int ret = 2, failures = 0, first;
 	double t0 = now_secs();
 	const struct gl_opt opts[] = {
 		{ "config", GL_STRING, NULL, &config_file, NULL },
@@ -211,7 +265,7 @@ int cmd_run(int argc, char **argv)
 
 		if (cmd_load_config(config_file, &cfg, "run"))
 			goto out_args;
-		if (cmd_check_runnable(&cfg, "run") ||
+		if (cmd_check_runnable(&cfg, "run") || check_drivers(&cfg) ||
 		    load_templates(&cfg, 1, &t, err, sizeof(err))) {
 			if (t == NULL && err[0])
 				fprintf(stderr, "reviewbot run: %s\n", err);
@@ -239,20 +293,26 @@ int cmd_run(int argc, char **argv)
 		log_event(LOG_ERR, "process-failed", "error", store_errmsg(s.st), NULL);
 		failures++;
 	}
-	interval = 3600;
-	for (i = 0; i < (int)s.cfg.nsources; i++)
-		if (s.cfg.sources[i].poll_interval < interval)
-			interval = s.cfg.sources[i].poll_interval;
-	while (!stop_requested) {
-		run_cycle(&s, &failures);
+	memset(woke, 0, sizeof(woke));
+	for (k = 0; k < s.cfg.nsources; k++) {
+		if (source_session_init(&ss[k], &s.cfg.sources[k], s.st, err, sizeof(err))) {
+			fprintf(stderr, "reviewbot run: %s\n", err);
+			goto out_sources;
+		}
+		nss++;
+	}
+	for (first = 1; !stop_requested; first = 0) {
+		run_cycle(&s, ss, woke, first, &failures);
 		if (once)
 			break;
-		for (i = 0; i < interval && !stop_requested; i++)
-			sleep(1);
+		run_wait(&s, ss, woke);
 	}
 	print_stats("run", pipeline_stats(s.p), now_secs() - t0);
 	ret = failures ? 1 : 0;
 	log_event(LOG_INFO, "stop", NULL);
+out_sources:
+	for (k = 0; k < nss; k++)
+		source_session_close(&ss[k]);
 out_session:
 	session_close(&s);
 out_args:

@@ -48,6 +48,7 @@ typedef int (*check_fn)(const char *v, const char **why);
 static int check_address(const char *v, const char **why);
 static int check_url(const char *v, const char **why);
 static int check_smtp_url(const char *v, const char **why);
+static int check_env_name(const char *v, const char **why);
 
 /*
  * X(section, key, type, default, min, max, enum values, field, check, desc)
@@ -78,19 +79,41 @@ static int check_smtp_url(const char *v, const char **why);
 	X(SOURCE, "reply", ENUM, "list", 0, 0, REPLY_POLICIES, reply, NULL, \
 	  "who a review goes to: author and list, all, author only, or nobody") \
 	X(SOURCE, "poll_interval", INT, "60", 1, 86400, NULL, poll_interval, \
-	  NULL, "seconds between two looks for new mail")		\
+	  NULL, "seconds between two looks for new mail (IMAP IDLE wakes up sooner)") \
+	X(SOURCE, "password_file", PATH, NULL, 0, 0, NULL, password_file, NULL, \
+	  "file holding the password for the url's user (refused when others may read it)") \
+	X(SOURCE, "password_env", STRING, NULL, 0, 0, NULL, password_env, \
+	  check_env_name, "environment variable holding the password, instead of a file") \
+	X(SOURCE, "starttls", BOOL, "false", 0, 0, NULL, starttls, NULL, \
+	  "require STARTTLS on imap:// and nntp:// (else used when offered)") \
+	X(SOURCE, "ca_file", PATH, NULL, 0, 0, NULL, ca_file, NULL,	\
+	  "certificates to trust for TLS instead of the system's")	\
 	X(DELIVERY, "type", ENUM, "maildir", 0, 0, DELIVERY_TYPES, delivery, \
 	  NULL, "how replies leave")					\
 	X(DELIVERY, "url", STRING, NULL, 0, 0, NULL, delivery_url,	\
 	  check_smtp_url, "smtp:// or smtps:// server; required for smtp") \
 	X(DELIVERY, "path", PATH, "outbox", 0, 0, NULL, delivery_path, NULL, \
 	  "the outbox maildir, or the sendmail program (default " SENDMAIL_DEFAULT ")") \
+	X(DELIVERY, "password_file", PATH, NULL, 0, 0, NULL, delivery_password_file, \
+	  NULL, "file holding the SMTP password for the url's user (refused when others may read it)") \
+	X(DELIVERY, "password_env", STRING, NULL, 0, 0, NULL, delivery_password_env, \
+	  check_env_name, "environment variable holding the SMTP password, instead of a file") \
+	X(DELIVERY, "starttls", BOOL, "false", 0, 0, NULL, delivery_starttls, NULL, \
+	  "require STARTTLS on smtp:// (else used when offered)")	\
+	X(DELIVERY, "ca_file", PATH, NULL, 0, 0, NULL, delivery_ca_file, NULL, \
+	  "certificates to trust for TLS instead of the system's")	\
 	X(POLICY, "series_wait", INT, "600", 0, 604800, NULL, series_wait, \
 	  NULL, "seconds to wait for the rest of a series")		\
 	X(POLICY, "review_clean", BOOL, "true", 0, 0, NULL, review_clean, \
 	  NULL, "reply also to patches without findings")		\
 	X(POLICY, "max_replies_per_hour", INT, "30", 0, 100000, NULL,	\
-	  max_replies_per_hour, NULL, "replies sent per hour at most; 0 is no limit")
+	  max_replies_per_hour, NULL, "replies sent per hour at most; 0 is no limit") \
+	X(POLICY, "author_replies_per_hour", INT, "5", 0, 100000, NULL,	\
+	  author_replies_per_hour, NULL, "reviews sent to one author per hour at most; 0 is no limit") \
+	X(POLICY, "list_replies_per_hour", INT, "20", 0, 100000, NULL,	\
+	  list_replies_per_hour, NULL, "reviews sent to one list per hour at most; 0 is no limit") \
+	X(POLICY, "confirmations_per_hour", INT, "3", 0, 1000, NULL,	\
+	  confirmations_per_hour, NULL, "answers to opt-out commands per address per hour at most")
 
 enum cfg_section { SEC_BOT, SEC_SOURCE, SEC_DELIVERY, SEC_POLICY, SEC_N };
 enum cfg_type { T_STRING, T_PATH, T_BOOL, T_INT, T_ENUM };
@@ -233,6 +256,23 @@ static int url_chars_ok(const char *v)
 		if ((unsigned char)*v <= ' ' || *v == 0x7f)
 			return 0;
 	return 1;
+}
+
+/* A POSIX environment variable name: [A-Za-z_][A-Za-z0-9_]* */
+static int check_env_name(const char *v, const char **why)
+{
+	const char *p = v;
+
+	if (!*p || (*p >= '0' && *p <= '9'))
+		goto bad;
+	for (; *p; p++)
+		if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
+		      (*p >= '0' && *p <= '9') || *p == '_'))
+			goto bad;
+	return 0;
+bad:
+	*why = "is not an environment variable name";
+	return -1;
 }
 
 static int check_url(const char *v, const char **why)

@@ -75,6 +75,10 @@ struct config_source {
 	char *list;		/* the list's posting address, or NULL */
 	enum reply_policy reply;
 	int poll_interval;	/* seconds */
+	char *password_file;	/* absolute, or NULL */
+	char *password_env;	/* variable name, or NULL */
+	int starttls;		/* required */
+	char *ca_file;		/* absolute, or NULL: the system's */
 	int line;		/* where its section starts, for messages */
 };
 
@@ -93,10 +97,17 @@ struct config {
 	enum delivery_type delivery;
 	char *delivery_url;	/* smtp */
 	char *delivery_path;	/* maildir folder or sendmail program, absolute */
+	char *delivery_password_file;
+	char *delivery_password_env;
+	int delivery_starttls;
+	char *delivery_ca_file;
 	/* [policy] */
 	int series_wait;	/* seconds */
 	int review_clean;
 	int max_replies_per_hour;
+	int author_replies_per_hour;
+	int list_replies_per_hour;
+	int confirmations_per_hour;
 };
 
 /* The defaults, with no source (config.c's table). */

@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "source.h"
 #include "log.h"
@@ -13,7 +15,7 @@
 #include "mime.h"
 #include "../checker/banned.h"
 
-struct batch {
+struct source_batch {
 	struct pipeline *p;
 	struct store *st;
 	const struct config_source *src;
@@ -27,7 +29,7 @@ struct batch {
 	uint64_t done;
 };
 
-static int batch_begin(struct batch *b)
+static int batch_begin(struct source_batch *b)
 {
 	int ret;
 
@@ -40,7 +42,7 @@ static int batch_begin(struct batch *b)
 	return 0;
 }
 
-static int batch_add(struct batch *b, const char *raw, size_t len)
+int source_batch_add(struct source_batch *b, const char *raw, size_t len)
 {
 	int64_t id = 0;
 	int ret;
@@ -59,14 +61,14 @@ static int batch_add(struct batch *b, const char *raw, size_t len)
 	return 0;
 }
 
-static int batch_full(const struct batch *b)
+int source_batch_full(const struct source_batch *b)
 {
 	return b->n >= SOURCE_BATCH || b->bytes >= SOURCE_BATCH_BYTES;
 }
 
 /* Commits the stored batch (with the checkpoint, when given), then
  * processes each message in a transaction of its own. */
-static int batch_flush(struct batch *b, const char *checkpoint)
+int source_batch_flush(struct source_batch *b, const char *checkpoint)
 {
 	size_t i;
 	int ret = 0;
@@ -111,7 +113,7 @@ out:
 	return ret < 0 ? ret : 0;
 }
 
-static void batch_abort(struct batch *b)
+void source_batch_abort(struct source_batch *b)
 {
 	size_t i;
 
@@ -123,195 +125,10 @@ static void batch_abort(struct batch *b)
 	b->n = 0;
 }
 
-static int read_mbox(struct batch *b, const char *path, uint64_t offset, int checkpoint,
-		     source_progress_fn progress, void *arg, char *err, size_t errlen)
+struct source_batch *source_batch_new(struct pipeline *p, struct store *st,
+				      const struct config_source *src, int64_t now)
 {
-	struct mbox_reader *r = NULL;
-	struct sbuf msg;
-	struct stat sb;
-	uint64_t start, next = offset;
-	char cp[64];
-	int ret;
-
-	sbuf_init(&msg, MAILBOX_MAX_MESSAGE);
-	if (stat(path, &sb)) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		ret = -1;
-		goto out;
-	}
-	/* a file shorter than the checkpoint was rewritten: read it again
-	 * (duplicates are recognised by Message-ID) */
-	if ((uint64_t)sb.st_size < offset)
-		offset = next = 0;
-	ret = mbox_open(path, offset, MBOX_RD, &r);
-	if (ret) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		ret = -1;
-		goto out;
-	}
-	for (;;) {
-		ret = mbox_next(r, &msg, &start, &next);
-		if (ret == MAILBOX_END)
-			break;
-		if (ret == MAILBOX_ERR_LIMIT) {
-			snprintf(cp, sizeof(cp), "%" PRIu64, start);
-			log_event(LOG_WARN, "message-too-large", "file", path,
-				  "offset", cp, NULL);
-			continue;
-		}
-		if (ret) {
-			snprintf(err, errlen, "%s: %s", path, strerror(errno));
-			ret = -1;
-			goto out;
-		}
-		ret = batch_add(b, msg.buf, msg.len);
-		if (ret < 0)
-			goto store_err;
-		if (batch_full(b)) {
-			snprintf(cp, sizeof(cp), "%" PRIu64, next);
-			ret = batch_flush(b, checkpoint ? cp : NULL);
-			if (ret < 0)
-				goto store_err;
-			if (progress)
-				progress(arg, next, (uint64_t)sb.st_size);
-		}
-	}
-	snprintf(cp, sizeof(cp), "%" PRIu64, next);
-	ret = batch_flush(b, checkpoint ? cp : NULL);
-	if (ret < 0)
-		goto store_err;
-	if (progress)
-		progress(arg, (uint64_t)sb.st_size, (uint64_t)sb.st_size);
-	ret = 0;
-	goto out;
-store_err:
-	snprintf(err, errlen, "database: %s", store_strerror(ret));
-	ret = -1;
-out:
-	batch_abort(b);
-	if (r)
-		mbox_close(r);
-	sbuf_release(&msg);
-	return ret;
-}
-
-/*
- * A maildir's checkpoint is the last name read in new/ and in cur/,
- * "new/NAME\ncur/NAME" (either may be missing): new mail lands in new/
- * and mail readers move it to cur/, so each folder is followed apart.  A
- * message moved after it was read comes again under a new name and is
- * recognised by its Message-ID.
- */
-struct maildir_pos {
-	char *last[2];		/* new/, cur/ */
-};
-
-static int folder_of(const char *name)
-{
-	return !strncmp(name, "cur/", 4);
-}
-
-static void pos_parse(struct maildir_pos *pos, const char *cp)
-{
-	const char *nl;
-
-	pos->last[0] = pos->last[1] = NULL;
-	while (cp && *cp) {
-		nl = strchr(cp, '\n');
-		if (!strncmp(cp, "new/", 4) || !strncmp(cp, "cur/", 4))
-			pos->last[folder_of(cp)] = nl ? strndup(cp, (size_t)(nl - cp)) : strdup(cp);
-		cp = nl ? nl + 1 : NULL;
-	}
-}
-
-static char *pos_format(const struct maildir_pos *pos)
-{
-	struct sbuf sb;
-
-	sbuf_init(&sb, 2 * PATH_MAX + 2);
-	if (pos->last[0])
-		sbuf_addstr(&sb, pos->last[0]);
-	if (pos->last[1]) {
-		if (sb.len)
-			sbuf_addch(&sb, '\n');
-		sbuf_addstr(&sb, pos->last[1]);
-	}
-	return sbuf_detach(&sb, NULL);
-}
-
-static int read_maildir(struct batch *b, const char *dir, const char *after,
-			int checkpoint, source_progress_fn progress, void *arg,
-			char *err, size_t errlen)
-{
-	struct maildir_list l;
-	struct maildir_pos pos;
-	struct sbuf msg;
-	char *cp = NULL;
-	size_t i;
-	int ret, f;
-
-	memset(&l, 0, sizeof(l));
-	pos_parse(&pos, after);
-	sbuf_init(&msg, MAILBOX_MAX_MESSAGE);
-	ret = maildir_list(dir, NULL, &l);
-	if (ret) {
-		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
-		ret = -1;
-		goto out;
-	}
-	for (i = 0; i < l.n; i++) {
-		f = folder_of(l.names[i]);
-		if (pos.last[f] && strcmp(l.names[i], pos.last[f]) <= 0)
-			continue;
-		sbuf_reset(&msg);
-		ret = maildir_read(dir, l.names[i], &msg);
-		if (ret) {
-			/* gone (moved by a mail reader) or too large: say so, go on */
-			log_event(LOG_WARN, "unreadable-message", "file", l.names[i],
-				  "error", strerror(errno), NULL);
-			continue;
-		}
-		ret = batch_add(b, msg.buf, msg.len);
-		if (ret < 0)
-			goto store_err;
-		free(pos.last[f]);
-		pos.last[f] = strdup(l.names[i]);
-		if (batch_full(b)) {
-			free(cp);
-			cp = pos_format(&pos);
-			ret = batch_flush(b, checkpoint ? cp : NULL);
-			if (ret < 0)
-				goto store_err;
-			if (progress)
-				progress(arg, i + 1, l.n);
-		}
-	}
-	free(cp);
-	cp = pos_format(&pos);
-	ret = batch_flush(b, checkpoint && cp && *cp ? cp : NULL);
-	if (ret < 0)
-		goto store_err;
-	if (progress)
-		progress(arg, l.n, l.n);
-	ret = 0;
-	goto out;
-store_err:
-	snprintf(err, errlen, "database: %s", store_strerror(ret));
-	ret = -1;
-out:
-	batch_abort(b);
-	free(cp);
-	free(pos.last[0]);
-	free(pos.last[1]);
-	maildir_list_release(&l);
-	sbuf_release(&msg);
-	return ret;
-}
-
-static struct batch *batch_new(struct pipeline *p, struct store *st,
-			       const struct config_source *src, int64_t now)
-{
-	struct batch *b = calloc(1, sizeof(*b));
+	struct source_batch *b = calloc(1, sizeof(*b));
 
 	if (!b)
 		return NULL;
@@ -322,63 +139,144 @@ static struct batch *batch_new(struct pipeline *p, struct store *st,
 	return b;
 }
 
-int source_poll_local(struct pipeline *p, struct store *st,
-		      const struct config_source *src, int64_t now,
-		      char *err, size_t errlen)
-{
-	struct batch *b;
-	char *cp = NULL, *end;
-	uint64_t offset = 0;
-	int ret;
 
-	b = batch_new(p, st, src, now);
-	if (!b) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	ret = store_checkpoint_get(st, src->name, &cp);
-	if (ret < 0) {
-		snprintf(err, errlen, "database: %s", store_strerror(ret));
-		free(b);
-		return -1;
-	}
-	if (src->type == SRC_MBOX) {
-		if (cp) {
-			errno = 0;
-			offset = strtoull(cp, &end, 10);
-			if (errno || *end)
-				offset = 0;
-		}
-		ret = read_mbox(b, src->path, offset, 1, NULL, NULL, err, errlen);
-	} else if (src->type == SRC_MAILDIR) {
-		ret = read_maildir(b, src->path, cp, 1, NULL, NULL, err, errlen);
-	} else {
-		snprintf(err, errlen, "source \"%s\": type %s is not read by this program",
-			 src->name, source_type_name(src->type));
-		ret = -1;
-	}
-	free(cp);
+void source_batch_free(struct source_batch *b)
+{
+	if (!b)
+		return;
+	source_batch_abort(b);
 	free(b);
-	return ret;
 }
 
-int source_read_path(struct pipeline *p, struct store *st,
-		     const struct config_source *src, const char *path,
-		     int64_t now, source_progress_fn progress, void *arg,
-		     char *err, size_t errlen)
+int source_batch_checkpoint(struct source_batch *b, char **value)
 {
-	struct batch *b;
+	*value = NULL;
+	if (!b->src || !b->src->name)
+		return STORE_OK;
+	return store_checkpoint_get(b->st, b->src->name, value) < 0 ? STORE_ERR : STORE_OK;
+}
+
+uint64_t source_batch_count(const struct source_batch *b)
+{
+	return b->done;
+}
+
+/* ---- sessions ------------------------------------------------------------ */
+
+void source_session_close(struct source_session *s)
+{
+	if (s->ops && s->ops->close)
+		s->ops->close(s);
+	s->priv = NULL;
+}
+
+int source_session_poll(struct source_session *s, struct pipeline *p, int64_t now,
+			int force)
+{
+	struct source_batch *b;
+	char err[1024], nf[16], wait[16];
+	int64_t delay;
 	int ret;
 
-	b = batch_new(p, st, src, now);
+	if (now < s->next_try)
+		return 0;
+	if (!force && s->last_poll && now - s->last_poll < s->src->poll_interval)
+		return 0;
+	b = source_batch_new(p, s->st, s->src, now);
 	if (!b) {
-		snprintf(err, errlen, "out of memory");
+		log_event(LOG_ERR, "source-failed", "source", s->src->name,
+			  "error", "out of memory", NULL);
 		return -1;
 	}
-	if (mailbox_is_maildir(path))
-		ret = read_maildir(b, path, NULL, 0, progress, arg, err, errlen);
-	else
-		ret = read_mbox(b, path, 0, 0, progress, arg, err, errlen);
-	free(b);
-	return ret;
+	err[0] = '\0';
+	ret = s->ops->poll(s, b, err, sizeof(err));
+	source_batch_free(b);
+	s->last_poll = now;
+	if (!ret) {
+		if (s->failures)
+			log_event(LOG_INFO, "source-recovered", "source", s->src->name, NULL);
+		s->failures = 0;
+		s->next_try = 0;
+		return 1;
+	}
+	/* exponential backoff with jitter, so a restarted server is not
+	 * hit by every client at once */
+	source_session_close(s);
+	s->failures++;
+	delay = SOURCE_BACKOFF_MIN << (s->failures < 10 ? s->failures - 1 : 9);
+	if (delay > SOURCE_BACKOFF_MAX)
+		delay = SOURCE_BACKOFF_MAX;
+	delay = delay / 2 + random() % (delay / 2 + 1);
+	s->next_try = now + (delay ? delay : 1);
+	snprintf(nf, sizeof(nf), "%d", s->failures);
+	snprintf(wait, sizeof(wait), "%lld", (long long)(s->next_try - now));
+	log_event(LOG_WARN, "source-failed", "source", s->src->name, "error", err,
+		  "failures", nf, "retry_in", wait, NULL);
+	return -1;
+}
+
+/* ---- secrets --------------------------------------------------------------- */
+
+int source_password(const char *file, const char *env, char *out, size_t outlen,
+		    char *err, size_t errlen)
+{
+	struct stat sb;
+	ssize_t n;
+	size_t len;
+	char *nl;
+	int fd;
+
+	out[0] = '\0';
+	if (file) {
+		fd = open(file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+		if (fd < 0) {
+			snprintf(err, errlen, "password file %s: %s", file, strerror(errno));
+			return -1;
+		}
+		if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
+			snprintf(err, errlen, "password file %s: not a regular file", file);
+			close(fd);
+			return -1;
+		}
+		if (sb.st_mode & 077) {
+			snprintf(err, errlen, "password file %s: readable by others (mode %03o): chmod 600 it",
+				 file, (unsigned)(sb.st_mode & 0777));
+			close(fd);
+			return -1;
+		}
+		n = read(fd, out, outlen - 1);
+		close(fd);
+		if (n < 0) {
+			snprintf(err, errlen, "password file %s: %s", file, strerror(errno));
+			return -1;
+		}
+		out[n] = '\0';
+		nl = strpbrk(out, "\r\n");
+		if (nl)
+			*nl = '\0';
+		if ((size_t)n == outlen - 1 && !nl) {
+			snprintf(err, errlen, "password file %s: longer than %zu bytes", file,
+				 outlen - 2);
+			explicit_bzero(out, outlen);
+			return -1;
+		}
+		return 0;
+	}
+	if (env) {
+		const char *v = getenv(env);
+
+		if (!v) {
+			snprintf(err, errlen, "password: environment variable %s is not set", env);
+			return -1;
+		}
+		len = strlen(v);
+		if (len >= outlen) {
+			snprintf(err, errlen, "password: %s is longer than %zu bytes", env,
+				 outlen - 1);
+			return -1;
+		}
+		memcpy(out, v, len + 1);
+		return 0;
+	}
+	return 1;
 }
