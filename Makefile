@@ -84,7 +84,7 @@ PROGRAM := reviewbot
 HELPER_REL := $(BUILD)/libexec/reviewbot
 endif
 
-.PHONY: all check run bot-tests compat bench clean install uninstall deps unit-tests \
+.PHONY: all check run bot-tests integration-tests compat bench clean install uninstall deps unit-tests \
 	golden-tests golden-verify cli-tests man-tests compat-floor corpus-sanitize man
 
 all: $(PROGRAM) $(HELPER)
@@ -218,6 +218,14 @@ cli-tests: $(PROGRAM)
 bot-tests: $(PROGRAM) $(HELPER)
 	$(Q)REVIEWBOT=$(abspath $(PROGRAM)) bash tests/bot/test_bot.sh
 
+# the bot against real servers on 127.0.0.1 (dovecot, public-inbox-netd,
+# an SMTP server), started and stopped by each script
+integration-tests: $(PROGRAM) $(HELPER)
+	$(Q)fail=0; for t in tests/integration/test_*.sh; do \
+		[ -e "$$t" ] || continue; \
+		REVIEWBOT=$(abspath $(PROGRAM)) bash "$$t" || fail=1; \
+	done; exit $$fail
+
 # The whole corpus through an ASan+UBSan build: no crash, no leak.
 corpus-sanitize:
 	$(Q)$(MAKE) --no-print-directory SANITIZE=1 all
@@ -227,9 +235,9 @@ corpus-sanitize:
 		--const-structs-file=$(abspath $(BUILD)/kernel/scripts/const_structs.checkpatch)
 
 ifeq ($(SANITIZE),1)
-check: unit-tests golden-tests cli-tests bot-tests man-tests
+check: unit-tests golden-tests cli-tests bot-tests integration-tests man-tests
 else
-check: unit-tests golden-tests cli-tests bot-tests man-tests golden-verify compat-floor corpus-sanitize
+check: unit-tests golden-tests cli-tests bot-tests integration-tests man-tests golden-verify compat-floor corpus-sanitize
 endif
 
 # The bot once over the bundled archive (examples/lkml-sample.mbox), dry

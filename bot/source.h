@@ -110,8 +110,13 @@ void source_session_close(struct source_session *s);
 int source_session_poll(struct source_session *s, struct pipeline *p, int64_t now,
 			int force);
 
-/* The drivers' constructors (bot/source_drivers.c lists them by type). */
+/* The drivers' constructors (bot/source_drivers.c lists them by type).
+ * Each sets s->ops (and s->priv when it keeps a connection); nothing
+ * connects before the first poll. */
 int src_local_init(struct source_session *s, char *err, size_t errlen);
+int src_imap_init(struct source_session *s, char *err, size_t errlen);
+int src_nntp_init(struct source_session *s, char *err, size_t errlen);
+int src_pihttp_init(struct source_session *s, char *err, size_t errlen);
 
 /* ---- reading files (import, review) ------------------------------------ */
 

@@ -27,6 +27,11 @@ PACKAGES=(
 	libclang-rt-14-dev
 	valgrind
 	groff-base
+	# integration tests: real servers started on 127.0.0.1 by the tests
+	dovecot-imapd
+	public-inbox
+	python3-aiosmtpd
+	openssl
 )
 
 # One dpkg-query call for all of them (unknown names only go to stderr).
