@@ -214,9 +214,12 @@ compat-floor: $(PROGRAM)
 cli-tests: $(PROGRAM)
 	$(Q)REVIEWBOT=$(abspath $(PROGRAM)) bash tests/cli/test_cli.sh
 
-# the bot end to end on local mail (run, import, review, query, sendmail)
+# the bot end to end on local mail (run, import, review, query, sendmail,
+# opting out): every tests/bot/test_*.sh
 bot-tests: $(PROGRAM) $(HELPER)
-	$(Q)REVIEWBOT=$(abspath $(PROGRAM)) bash tests/bot/test_bot.sh
+	$(Q)fail=0; for t in tests/bot/test_*.sh; do \
+		REVIEWBOT=$(abspath $(PROGRAM)) bash "$$t" || fail=1; \
+	done; exit $$fail
 
 # the bot against real servers on 127.0.0.1 (dovecot, public-inbox-netd,
 # an SMTP server), started and stopped by each script

@@ -286,6 +286,8 @@ int cmd_run(int argc, char **argv)
 		goto out_session;
 	signal(SIGTERM, on_stop);
 	signal(SIGINT, on_stop);
+	/* a server closing the socket is an error return, not a death */
+	signal(SIGPIPE, SIG_IGN);
 	log_event(LOG_INFO, "start", "version", REVIEWBOT_VERSION, "config",
 		  config_file, "database", s.cfg.database, NULL);
 	/* messages stored but not processed when the last run ended */

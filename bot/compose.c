@@ -543,8 +543,11 @@ static int add_date(struct sbuf *out, int64_t date)
 	return 0;
 }
 
+/* auto_submitted: RFC 3834's value, "auto-generated" for reviews,
+ * "auto-replied" for answers to commands. */
 static int add_headers(const struct compose_review *r, const char *msgid,
-		       struct sbuf *out, char *err, size_t errlen)
+		       const char *auto_submitted, struct sbuf *out,
+		       char *err, size_t errlen)
 {
 	struct hdr h = { out, 0, 0 };
 	const char *from, *to, *irt;
@@ -645,7 +648,7 @@ static int add_headers(const struct compose_review *r, const char *msgid,
 		sbuf_release(&w);
 	}
 
-	sbuf_addstr(out, "Auto-Submitted: auto-generated\n");
+	sbuf_addf(out, "Auto-Submitted: %s\n", auto_submitted);
 	ver = clean_dup(r->bot_version ? r->bot_version : REVIEWBOT_VERSION, 64);
 	if (!ver) {
 		set_err(err, errlen, "out of memory");
@@ -1336,7 +1339,7 @@ int compose_review_mail(const struct template_set *t, const struct compose_revie
 		compose_message_id(r->in_reply_to, r->version, r->version_minor,
 				   r->bot.addr, msgid, sizeof(msgid));
 	}
-	if (add_headers(r, msgid, out, err, errlen))
+	if (add_headers(r, msgid, "auto-generated", out, err, errlen))
 		goto out;
 	sbuf_addch(out, '\n');
 	sbuf_add(out, b[B_BODY].buf, b[B_BODY].len);
@@ -1367,5 +1370,87 @@ out:
 		sbuf_release(&b[i]);
 	for (i = 0; i < CHK_CRIT__COUNT; i++)
 		sbuf_release(&ready[i]);
+	return ret;
+}
+
+/* ---- the answer to a command ------------------------------------------------ */
+
+int compose_confirm_mail(const struct template_set *t, const struct compose_confirm *c,
+			 struct sbuf *out, char *err, size_t errlen)
+{
+	struct compose_review r;
+	struct sbuf body;
+	char msgid[CMP_MAX_ID + 1];
+	char *cmd = NULL, *addr = NULL, *ver = NULL, *name = NULL, *baddr = NULL;
+	char *tok = NULL;
+	const char *m;
+	size_t mn;
+	int ret = -1;
+
+	sbuf_reset(out);
+	sbuf_init(&body, COMPOSE_MAX_MAIL);
+	cmd = clean_dup(c->command ? c->command : "", 64);
+	addr = clean_dup(c->to.addr ? c->to.addr : "", CMP_MAX_ADDR);
+	ver = clean_dup(c->bot_version ? c->bot_version : REVIEWBOT_VERSION, 64);
+	name = clean_dup(c->bot.name && *c->bot.name ? c->bot.name : "reviewbot",
+			 CMP_MAX_NAME);
+	baddr = clean_dup(c->bot.addr ? c->bot.addr : "", CMP_MAX_ADDR);
+	tok = clean_dup(c->token ? c->token : "", 128);
+	if (!cmd || !addr || !ver || !name || !baddr || !tok)
+		goto nomem;
+	{
+		const struct template_var v[] = {
+			{ "command", cmd },
+			{ "address", addr },
+			{ "token", tok },
+			{ "bot_name", name },
+			{ "bot_address", baddr },
+			{ "bot_version", ver },
+		};
+
+		if (template_render(t, "confirm.txt", v, sizeof(v) / sizeof(v[0]),
+				    &body, err, errlen))
+			goto out;
+	}
+	strip_id(c->message_id, &m, &mn);
+	if (!good_id(m, mn) || !memchr(m, '@', mn) || mn >= sizeof(msgid)) {
+		set_err(err, errlen, "bad Message-ID for the confirmation");
+		goto out;
+	}
+	snprintf(msgid, sizeof(msgid), "%.*s", (int)mn, m);
+	memset(&r, 0, sizeof(r));
+	r.bot = c->bot;
+	r.bot_version = c->bot_version;
+	r.to = c->to;
+	r.subject = c->subject ? c->subject : "";
+	r.in_reply_to = c->in_reply_to;
+	r.references = c->references;
+	r.nreferences = c->nreferences;
+	r.date = c->date;
+	if (add_headers(&r, msgid, "auto-replied", out, err, errlen))
+		goto out;
+	sbuf_addch(out, '\n');
+	sbuf_add(out, body.buf, body.len);
+	if (out->err == SBUF_ERR_NOMEM)
+		goto nomem;
+	if (out->err || out->len > COMPOSE_MAX_MAIL)
+		goto toobig;
+	ret = 0;
+	goto out;
+toobig:
+	set_err(err, errlen, "confirmation mail too large");
+	goto out;
+nomem:
+	set_err(err, errlen, "out of memory");
+out:
+	if (ret)
+		sbuf_reset(out);
+	free(cmd);
+	free(addr);
+	free(ver);
+	free(name);
+	free(baddr);
+	free(tok);
+	sbuf_release(&body);
 	return ret;
 }

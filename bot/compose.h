@@ -107,6 +107,29 @@ int compose_review_mail(const struct template_set *t, const struct compose_revie
 			char *err, size_t errlen);
 
 /*
+ * The answer to a command mailed to the bot (bot/command.h), from
+ * templates/confirm.txt: From the bot, To the sender alone, "Re: " its
+ * subject, threaded under it, Auto-Submitted: auto-replied (RFC 3834),
+ * X-Reviewbot.
+ */
+struct compose_confirm {
+	struct compose_addr bot;
+	const char *bot_version;
+	struct compose_addr to;		/* the sender of the command */
+	const char *subject;		/* of the command mail */
+	const char *in_reply_to;	/* its Message-ID */
+	const char *const *references;	/* its References */
+	size_t nreferences;
+	const char *command;		/* "optout", ... for {{command}} */
+	const char *token;		/* the one-time token, for {{token}} */
+	int64_t date;
+	const char *message_id;		/* of the confirmation */
+};
+
+int compose_confirm_mail(const struct template_set *t, const struct compose_confirm *c,
+			 struct sbuf *out, char *err, size_t errlen);
+
+/*
  * The Message-ID of the review of the message reviewed_msgid, version
  * vN: "reviewbot-<16 hex digits of a hash of reviewed_msgid and the
  * version>@<domain of bot_addr>" (no <>), so the same review made again

@@ -71,7 +71,7 @@ static int check_env_name(const char *v, const char **why);
 	X(SOURCE, "type", ENUM, NULL, 0, 0, SOURCE_TYPES, type, NULL,	\
 	  "where the mail comes from (required)")			\
 	X(SOURCE, "url", STRING, NULL, 0, 0, NULL, url, check_url,	\
-	  "imap[s]://, nntp[s]:// or http[s]:// (public-inbox) address; required for those types") \
+	  "imap[s]://, nntp[s]:// address; for public-inbox its http[s]://, imap[s]:// or nntp[s]:// face; required for those types") \
 	X(SOURCE, "path", PATH, NULL, 0, 0, NULL, path, NULL,		\
 	  "the maildir folder or mbox file; required for those types")	\
 	X(SOURCE, "list", STRING, NULL, 0, 0, NULL, list, check_address, \
@@ -247,7 +247,6 @@ static const char *const any_schemes[] = {
 };
 static const char *const imap_schemes[] = { "imap://", "imaps://", NULL };
 static const char *const nntp_schemes[] = { "nntp://", "nntps://", NULL };
-static const char *const http_schemes[] = { "http://", "https://", NULL };
 static const char *const smtp_schemes[] = { "smtp://", "smtps://", NULL };
 
 static int url_chars_ok(const char *v)
@@ -847,7 +846,8 @@ static const char *const *source_schemes(enum source_type t)
 	case SRC_NNTP:
 		return nntp_schemes;
 	case SRC_PUBLIC_INBOX:
-		return http_schemes;
+		/* its HTTP, IMAP or NNTP face */
+		return any_schemes;
 	case SRC_MAILDIR:
 	case SRC_MBOX:
 		break;
@@ -870,6 +870,10 @@ static int check_source(struct parser *p, size_t i)
 	if (schemes) {
 		if (!s->url)
 			return fail(p, s->line, "source \"%s\": url is required for type %s",
+				    s->name, type);
+		if (!url_has_scheme(s->url, schemes) && schemes == any_schemes)
+			return fail(p, lines[OPT_SOURCE_url],
+				    "source \"%s\": url must start with http(s)://, imap(s):// or nntp(s):// for type %s",
 				    s->name, type);
 		if (!url_has_scheme(s->url, schemes))
 			return fail(p, lines[OPT_SOURCE_url],

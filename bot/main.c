@@ -21,6 +21,9 @@ static void usage(FILE *f)
 	      "  run [--config F] [--once]     the daemon: read, check, record, reply\n"
 	      "  import [--config F] FILE...   backfill the history, no mail\n"
 	      "  query [FILTERS] [--json]      the history of findings and patches\n"
+	      "  optout ADDR [--mode silent|private] [--forget]\n"
+	      "                                no reviews mailed to ADDR (or off-list)\n"
+	      "  optin ADDR                    mail reviews to ADDR again\n"
 	      "\n"
 	      "Run 'reviewbot COMMAND --help' for a command's options.\n"
 	      "Options: --help, --version\n",
@@ -46,6 +49,10 @@ int main(int argc, char **argv)
 		return cmd_check(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "query"))
 		return cmd_query(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "optout"))
+		return cmd_optout(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "optin"))
+		return cmd_optin(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "run") || !strcmp(argv[1], "import") ||
 	    !strcmp(argv[1], "review"))
 		return cmd_exec_helper(argc - 1, argv + 1);

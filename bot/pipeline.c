@@ -10,6 +10,7 @@
 
 #include "pipeline.h"
 #include "pipeline_int.h"
+#include "command.h"
 #include "compose.h"
 #include "deliver.h"
 #include "fileio.h"
@@ -508,6 +509,14 @@ int pipeline_process(struct pipeline *p, int64_t id, const struct mime_mail *giv
 	if (is_bot_mail(p, m, &why)) {
 		ret = store_msg_set_state(p->st, id, MSG_SKIPPED, why);
 		p->stats.skipped++;
+		goto out;
+	}
+	/* commands to the bot (optout, mute, ...) before the subject says
+	 * "reply" or "not a patch" */
+	ret = command_process(p, id, m, &row, now);
+	if (ret) {
+		if (ret > 0)
+			ret = STORE_OK;
 		goto out;
 	}
 	subject_parse(m->subject, strlen(m->subject), &sj);

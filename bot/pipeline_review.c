@@ -11,6 +11,7 @@
 
 #include "pipeline.h"
 #include "pipeline_int.h"
+#include "command.h"
 #include "compose.h"
 #include "deliver.h"
 #include "log.h"
@@ -253,6 +254,29 @@ static void add_rcpt(struct sbuf *rcpt, const char *addr)
 	sbuf_addstr(rcpt, addr);
 }
 
+/* addr lowercased into out (opt-outs and caps are kept lowercase). */
+static const char *lower_addr(const char *addr, char *out, size_t outlen)
+{
+	size_t i;
+
+	if (!addr)
+		return NULL;
+	for (i = 0; addr[i] && i + 1 < outlen; i++)
+		out[i] = (addr[i] >= 'A' && addr[i] <= 'Z') ?
+			 (char)(addr[i] - 'A' + 'a') : addr[i];
+	out[i] = '\0';
+	return out;
+}
+
+/* The series' thread, or the thread of the mail replied to, is muted. */
+static int thread_muted(struct store *st, const struct store_series *s,
+			const struct mime_mail *to_mail)
+{
+	return store_mute_get(st, s->root) == STORE_OK ||
+	       store_mute_get(st, command_thread_root(to_mail)) == STORE_OK ||
+	       store_mute_get(st, to_mail->message_id) == STORE_OK;
+}
+
 struct review_ctx {
 	struct pipeline *p;
 	int64_t now;
@@ -275,8 +299,8 @@ static int review_series(struct pipeline *p, struct store_series *s, int64_t now
 	struct store_review rv;
 	enum store_optout_mode om;
 	struct sbuf mail, rcpt;
-	char msgid[256], err[256];
-	const char *suppress = NULL;
+	char msgid[256], err[256], author[256];
+	const char *suppress = NULL, *author_lc;
 	size_t ncc = 0, i;
 	int have_cover = 0, have_prev = 0, ret, only_part = 0;
 	int64_t reply_id = 0, review_id = 0;
@@ -321,6 +345,13 @@ static int review_series(struct pipeline *p, struct store_series *s, int64_t now
 			  "reason", "no readable patch", NULL);
 		goto out;
 	}
+	if (have_cover && command_wants_skip(cover.body, cover.body_len)) {
+		ret = store_series_set_state(st, s->id, SERIES_SKIPPED, now);
+		log_event(LOG_INFO, "series-skipped", "msgid", to_mail->message_id,
+			  "reason", "Reviewbot: skip", NULL);
+		goto out;
+	}
+	author_lc = lower_addr(s->author_addr, author, sizeof(author));
 	store_msg_find(st, to_mail->message_id, &to_row);
 	for (i = 0; to_row.source && i < cfg->nsources; i++)
 		if (!strcmp(cfg->sources[i].name, to_row.source))
@@ -345,12 +376,14 @@ static int review_series(struct pipeline *p, struct store_series *s, int64_t now
 			    strcasecmp(to_mail->cc[i].addr, cfg->address ? cfg->address : ""))
 				cc[ncc++] = (struct compose_addr){ to_mail->cc[i].name,
 								   to_mail->cc[i].addr };
-	if (store_optout_get(st, s->author_addr, &om) == STORE_OK) {
+	if (store_optout_get(st, author_lc, &om) == STORE_OK) {
 		if (om == OPTOUT_SILENT)
 			suppress = "the author opted out of reviews";
 		else
 			ncc = 0;	/* private: the author only */
 	}
+	if (!suppress && thread_muted(st, s, to_mail))
+		suppress = "the thread is muted";
 	if (policy == REPLY_POLICY_NONE)
 		suppress = "the source's reply policy is none";
 	for (i = 0; i < ncc; i++)
@@ -398,6 +431,11 @@ static int review_series(struct pipeline *p, struct store_series *s, int64_t now
 		reply.mail_from = (char *)bot_addr;
 		reply.rcpt = rcpt.buf;
 		reply.body = mail.buf;
+		reply.to_addr = (char *)author_lc;
+		/* the list counts for its cap only when the review goes there */
+		for (i = 0; s->list && i < ncc; i++)
+			if (cc[i].addr == s->list)
+				reply.list = s->list;
 		reply.created = now;
 		reply.next_attempt = now;
 		ret = store_reply_add(st, &reply, &reply_id);
@@ -487,6 +525,40 @@ int pipeline_review(struct pipeline *p, int64_t now, int force)
 
 /* ---- delivery ------------------------------------------------------------ */
 
+/*
+ * 1 when sending r now would pass author_replies_per_hour (replies sent
+ * to its to_addr in the last hour) or list_replies_per_hour (sent to its
+ * list): it waits for a later cycle.  Negative on a store error.
+ */
+static int over_cap(struct pipeline *p, const struct store_reply *r, int64_t now)
+{
+	const struct config *cfg = p->cfg;
+	long long n = 0;
+	int ret;
+
+	if (cfg->author_replies_per_hour > 0 && r->to_addr) {
+		ret = store_reply_count_sent(p->st, now - 3600, r->to_addr, NULL, &n);
+		if (ret < 0)
+			return ret;
+		if (n >= cfg->author_replies_per_hour) {
+			log_event(LOG_DEBUG, "rate-limited", "reply", r->message_id,
+				  "cap", "author_replies_per_hour", NULL);
+			return 1;
+		}
+	}
+	if (cfg->list_replies_per_hour > 0 && r->list) {
+		ret = store_reply_count_sent(p->st, now - 3600, NULL, r->list, &n);
+		if (ret < 0)
+			return ret;
+		if (n >= cfg->list_replies_per_hour) {
+			log_event(LOG_DEBUG, "rate-limited", "reply", r->message_id,
+				  "cap", "list_replies_per_hour", NULL);
+			return 1;
+		}
+	}
+	return 0;
+}
+
 static int deliver_one(void *arg, int64_t id)
 {
 	struct review_ctx *rc = arg;
@@ -507,6 +579,11 @@ static int deliver_one(void *arg, int64_t id)
 	ret = store_reply_get(p->st, id, &r);
 	if (ret != STORE_OK)
 		return ret < 0 ? ret : 0;
+	ret = over_cap(p, &r, rc->now);
+	if (ret) {
+		store_reply_release(&r);
+		return ret < 0 ? ret : 0;	/* stays pending, no attempt counted */
+	}
 	dr = deliver_reply(p->cfg, &r, err, sizeof(err));
 	snprintf(attempts, sizeof(attempts), "%d", r.attempts + 1);
 	if (dr == DELIVER_OK) {

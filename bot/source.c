@@ -180,7 +180,9 @@ int source_session_poll(struct source_session *s, struct pipeline *p, int64_t no
 
 	if (now < s->next_try)
 		return 0;
-	if (!force && s->last_poll && now - s->last_poll < s->src->poll_interval)
+	/* after a failure the backoff decides, not the poll interval */
+	if (!force && !s->failures && s->last_poll &&
+	    now - s->last_poll < s->src->poll_interval)
 		return 0;
 	b = source_batch_new(p, s->st, s->src, now);
 	if (!b) {

@@ -27,11 +27,18 @@ int source_session_init(struct source_session *s, const struct config_source *sr
 	case SRC_MBOX:
 		return src_local_init(s, err, errlen);
 	case SRC_IMAP:
+		return src_imap_init(s, err, errlen);
 	case SRC_NNTP:
+		return src_nntp_init(s, err, errlen);
 	case SRC_PUBLIC_INBOX:
 		break;
 	}
-	(void)scheme;
+	if (src->type == SRC_PUBLIC_INBOX && scheme(src->url, "imap://", "imaps://"))
+		return src_imap_init(s, err, errlen);
+	if (src->type == SRC_PUBLIC_INBOX && scheme(src->url, "http://", "https://"))
+		return src_pihttp_init(s, err, errlen);
+	if (src->type == SRC_PUBLIC_INBOX && scheme(src->url, "nntp://", "nntps://"))
+		return src_nntp_init(s, err, errlen);
 	snprintf(err, errlen, "source \"%s\": type %s is not supported by this build",
 		 src->name, source_type_name(src->type));
 	return -1;

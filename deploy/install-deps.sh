@@ -29,6 +29,7 @@ PACKAGES=(
 	groff-base
 	# integration tests: real servers started on 127.0.0.1 by the tests
 	dovecot-imapd
+	libsasl2-modules
 	public-inbox
 	python3-aiosmtpd
 	openssl

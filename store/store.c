@@ -148,6 +148,30 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	"  value TEXT NOT NULL,"
 	"  updated INTEGER NOT NULL DEFAULT 0"
 	");",
+
+	/* 2 -> 3: who a reply went to (per-author and per-list caps),
+	 * muted threads, opt-in tokens */
+	"ALTER TABLE replies ADD COLUMN to_addr TEXT;"
+	"ALTER TABLE replies ADD COLUMN list TEXT;"
+	"CREATE INDEX replies_sent ON replies(state, sent_at);"
+	"CREATE INDEX replies_to ON replies(to_addr);"
+	"CREATE INDEX replies_series ON replies(series_id);"
+	"CREATE TABLE mutes ("
+	"  root TEXT PRIMARY KEY,"
+	"  addr TEXT,"
+	"  created INTEGER NOT NULL DEFAULT 0"
+	");"
+	"CREATE TABLE optin_tokens ("
+	"  id INTEGER PRIMARY KEY,"
+	"  addr TEXT NOT NULL,"
+	"  token TEXT NOT NULL,"
+	"  created INTEGER NOT NULL DEFAULT 0,"
+	"  used INTEGER NOT NULL DEFAULT 0"
+	");"
+	"CREATE UNIQUE INDEX optin_tokens_token ON optin_tokens(token);"
+	"CREATE INDEX optin_tokens_addr ON optin_tokens(addr);"
+	"CREATE INDEX messages_from ON messages(from_addr);"
+	"CREATE INDEX series_author ON series(author_addr);",
 };
 
 const char *store_strerror(int result)

@@ -30,7 +30,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STORE_SCHEMA_VERSION	2	/* the version this code writes */
+#define STORE_SCHEMA_VERSION	3	/* the version this code writes */
 #define STORE_BUSY_TIMEOUT_MS	5000
 #define STORE_MAX_RAW		(64u << 20)	/* bytes of one stored message */
 
@@ -317,6 +317,11 @@ struct store_reply {
 	char *mail_from;	/* envelope sender */
 	char *rcpt;		/* envelope recipients, comma-separated */
 	char *body;		/* the whole mail, headers included, LF line ends */
+	char *to_addr;		/* the person it goes to (the author, the sender
+				 * of a command), lowercase, for the per-author
+				 * cap; NULL when none */
+	char *list;		/* the list it is Cc'd to, for the per-list cap;
+				 * NULL when it does not go to a list */
 	enum store_reply_state state;
 	char *reason;
 	int attempts;
@@ -345,6 +350,17 @@ int store_reply_defer(struct store *st, int64_t id, const char *reason,
 int store_reply_count(struct store *st, long long counts[REPLY__COUNT]);
 /* Replies sent at or after since (for the hourly cap). */
 int store_reply_count_since(struct store *st, int64_t since, long long *n);
+/* Replies sent at or after since to to_addr (when not NULL) and to list
+ * (when not NULL): the per-author and per-list caps. */
+int store_reply_count_sent(struct store *st, int64_t since, const char *to_addr,
+			   const char *list, long long *n);
+/* Replies of this kind to to_addr created at or after since that were
+ * not suppressed (the confirmations cap). */
+int store_reply_count_kind(struct store *st, const char *kind, const char *to_addr,
+			   int64_t since, long long *n);
+/* STORE_OK with *id when a reply of the bot has this Message-ID (a mail
+ * answering it is meant for the bot), else STORE_DONE. */
+int store_reply_find(struct store *st, const char *message_id, int64_t *id);
 
 /* The review of a series: which reply carries it, and its counts. */
 struct store_review {
@@ -377,6 +393,49 @@ int store_optout_get(struct store *st, const char *addr,
 		     enum store_optout_mode *mode);
 int store_optout_remove(struct store *st, const char *addr);
 int store_optout_count(struct store *st, long long *n);
+
+/* ---- mutes, opt-in tokens, forgetting (schema 3) ---------------------- */
+
+/* Nothing more in the thread whose root Message-ID is root (without <>);
+ * who asked (lowercase address) is kept for the record.  A second mute
+ * of the same root keeps the first. */
+int store_mute_add(struct store *st, const char *root, const char *addr,
+		   int64_t when);
+/* STORE_OK when root is muted, else STORE_DONE. */
+int store_mute_get(struct store *st, const char *root);
+int store_mute_count(struct store *st, long long *n);
+
+#define STORE_TOKEN_MAX		64	/* bytes of an opt-in token */
+
+/* Records a one-time opt-in token for addr (unique: STORE_DUP). */
+int store_token_add(struct store *st, const char *addr, const char *token,
+		    int64_t when);
+/*
+ * Uses the token: STORE_OK when an unused token equal to token, issued
+ * to addr at or after not_before, exists (it is marked used at now);
+ * STORE_DONE otherwise (unknown, used, expired, or another address's),
+ * changing nothing.
+ */
+int store_token_use(struct store *st, const char *addr, const char *token,
+		    int64_t not_before, int64_t now);
+
+/* What store_forget_address() deleted. */
+struct store_forget {
+	long long messages, series, patches, findings, reviews, replies;
+	long long mutes, tokens;
+};
+
+/*
+ * Deletes everything kept about addr (lowercase): the messages it sent
+ * (raw mail too), its series with their patches, findings, reviews and
+ * replies, the replies sent to it (confirmations), its mutes and
+ * tokens, in one transaction (or the caller's).  Its opt-out stays.
+ * Rows of other people that pointed at deleted ones (a later version's
+ * prev_id, a cover letter) are unlinked.  *c (when not NULL) gets the
+ * counts.
+ */
+int store_forget_address(struct store *st, const char *addr,
+			 struct store_forget *c);
 
 /* A source's position (IMAP UIDVALIDITY:UID, mbox offset, ...), opaque. */
 int store_checkpoint_set(struct store *st, const char *source,

@@ -15,7 +15,7 @@
 
 #define REPLY_COLS \
 	"id, message_id, series_id, kind, mail_from, rcpt, body, state," \
-	" reason, attempts, created, next_attempt, sent_at"
+	" reason, attempts, created, next_attempt, sent_at, to_addr, list"
 
 static const char *const reply_state_names[REPLY__COUNT] = {
 	[REPLY_PENDING] = "pending",
@@ -41,6 +41,8 @@ void store_reply_release(struct store_reply *r)
 	free(r->rcpt);
 	free(r->body);
 	free(r->reason);
+	free(r->to_addr);
+	free(r->list);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -82,8 +84,9 @@ int store_reply_add(struct store *st, const struct store_reply *r, int64_t *id)
 	q = store_stmt(st, STMT_REPLY_ADD,
 		       "INSERT INTO replies (message_id, series_id, kind,"
 		       " mail_from, rcpt, body, state, reason, attempts, created,"
-		       " next_attempt, sent_at)"
-		       " VALUES (?1, ?2, ?3, ?4, ?5, ?6, 0, ?7, 0, ?8, ?9, 0)"
+		       " next_attempt, sent_at, to_addr, list)"
+		       " VALUES (?1, ?2, ?3, ?4, ?5, ?6, 0, ?7, 0, ?8, ?9, 0,"
+		       " ?10, ?11)"
 		       " ON CONFLICT (message_id) DO NOTHING", &ret);
 	if (!q)
 		return ret;
@@ -96,6 +99,8 @@ int store_reply_add(struct store *st, const struct store_reply *r, int64_t *id)
 	store_bind_text(q, 7, r->reason, &rc);
 	store_bind_int64(q, 8, store_time_or_now(r->created), &rc);
 	store_bind_int64(q, 9, r->next_attempt, &rc);
+	store_bind_text(q, 10, r->to_addr, &rc);
+	store_bind_text(q, 11, r->list, &rc);
 	if (rc) {
 		store_stmt_done(q);
 		return store_sqlerr(st, rc);
@@ -148,6 +153,8 @@ int store_reply_get(struct store *st, int64_t id, struct store_reply *r)
 	r->created = sqlite3_column_int64(q, 10);
 	r->next_attempt = sqlite3_column_int64(q, 11);
 	r->sent_at = sqlite3_column_int64(q, 12);
+	r->to_addr = store_col_dup(q, 13, &oom);
+	r->list = store_col_dup(q, 14, &oom);
 	if (oom) {
 		store_reply_release(r);
 		ret = store_seterr(st, STORE_ERR_NOMEM, "out of memory");
@@ -298,6 +305,86 @@ int store_reply_count_since(struct store *st, int64_t since, long long *n)
 		ret = STORE_OK;
 	*n = v;
 	return ret;
+}
+
+int store_reply_count_sent(struct store *st, int64_t since, const char *to_addr,
+			   const char *list, long long *n)
+{
+	sqlite3_stmt *q;
+	int64_t v = 0;
+	int rc = SQLITE_OK, ret = STORE_OK;
+
+	store_clearerr(st);
+	*n = 0;
+	q = store_stmt(st, STMT_REPLY_COUNT_SENT,
+		       "SELECT count(*) FROM replies WHERE state = 1"
+		       " AND sent_at >= ?1 AND (?2 IS NULL OR to_addr = ?2)"
+		       " AND (?3 IS NULL OR list = ?3)", &ret);
+	if (!q)
+		return ret;
+	store_bind_int64(q, 1, since, &rc);
+	store_bind_text(q, 2, to_addr, &rc);
+	store_bind_text(q, 3, list, &rc);
+	if (rc) {
+		store_stmt_done(q);
+		return store_sqlerr(st, rc);
+	}
+	ret = store_step_int64(st, q, &v);
+	if (ret == STORE_DONE)
+		ret = STORE_OK;
+	*n = v;
+	return ret;
+}
+
+int store_reply_count_kind(struct store *st, const char *kind, const char *to_addr,
+			   int64_t since, long long *n)
+{
+	sqlite3_stmt *q;
+	int64_t v = 0;
+	int rc = SQLITE_OK, ret = STORE_OK;
+
+	store_clearerr(st);
+	*n = 0;
+	if (!kind || !to_addr)
+		return store_seterr(st, STORE_ERR_RANGE, "no kind or address");
+	q = store_stmt(st, STMT_REPLY_COUNT_KIND,
+		       "SELECT count(*) FROM replies WHERE kind = ?1"
+		       " AND to_addr = ?2 AND created >= ?3 AND state != 3", &ret);
+	if (!q)
+		return ret;
+	store_bind_text(q, 1, kind, &rc);
+	store_bind_text(q, 2, to_addr, &rc);
+	store_bind_int64(q, 3, since, &rc);
+	if (rc) {
+		store_stmt_done(q);
+		return store_sqlerr(st, rc);
+	}
+	ret = store_step_int64(st, q, &v);
+	if (ret == STORE_DONE)
+		ret = STORE_OK;
+	*n = v;
+	return ret;
+}
+
+int store_reply_find(struct store *st, const char *message_id, int64_t *id)
+{
+	sqlite3_stmt *q;
+	int rc = SQLITE_OK, ret = STORE_OK;
+
+	store_clearerr(st);
+	*id = 0;
+	if (!message_id)
+		return STORE_DONE;
+	q = store_stmt(st, STMT_REPLY_ID_BY_MSGID,
+		       "SELECT id FROM replies WHERE message_id = ?1", &ret);
+	if (!q)
+		return ret;
+	store_bind_text(q, 1, message_id, &rc);
+	if (rc) {
+		store_stmt_done(q);
+		return store_sqlerr(st, rc);
+	}
+	return store_step_int64(st, q, id);
 }
 
 /* ---- reviews ------------------------------------------------------------- */

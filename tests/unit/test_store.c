@@ -178,7 +178,7 @@ static void test_store__open_empty_is_current_version_and_mode_0600(void **state
 	struct stat sb;
 
 	assert_int_equal(store_schema_version(fx->st), STORE_SCHEMA_VERSION);
-	assert_int_equal(STORE_SCHEMA_VERSION, 2);
+	assert_int_equal(STORE_SCHEMA_VERSION, 3);
 	assert_int_equal(stat(fx->path, &sb), 0);
 	assert_int_equal(sb.st_mode & 0777, 0600);
 	/* SQLite gives the WAL the database file's mode */
@@ -221,8 +221,8 @@ static void test_store__migration_from_v1_keeps_data(void **state)
 	char err[256];
 	size_t n;
 
-	assert_int_equal(store_open_at_version(fx->path, 3, &fx->st, err,
-					       sizeof(err)), STORE_ERR_RANGE);
+	assert_int_equal(store_open_at_version(fx->path, STORE_SCHEMA_VERSION + 1,
+					       &fx->st, err, sizeof(err)), STORE_ERR_RANGE);
 	assert_null(fx->st);
 	assert_int_equal(store_open_at_version(fx->path, 1, &fx->st, err,
 					       sizeof(err)), STORE_OK);
@@ -239,7 +239,7 @@ static void test_store__migration_from_v1_keeps_data(void **state)
 	fx->st = NULL;
 
 	assert_int_equal(store_open(fx->path, &fx->st, err, sizeof(err)), STORE_OK);
-	assert_int_equal(store_schema_version(fx->st), 2);
+	assert_int_equal(store_schema_version(fx->st), STORE_SCHEMA_VERSION);
 	assert_int_equal(store_msg_find(fx->st, "p1@x", &m), STORE_OK);
 	assert_int_equal(m.id, mid);
 	store_msg_release(&m);
@@ -250,6 +250,59 @@ static void test_store__migration_from_v1_keeps_data(void **state)
 	free(f);
 	assert_int_equal(store_reply_add(fx->st, &r, &id), STORE_OK);
 	assert_int_equal(store_optout_set(fx->st, "x@y", OPTOUT_SILENT, 1), STORE_OK);
+}
+
+static void test_store__migration_from_v2_adds_reply_columns_mutes_tokens(void **state)
+{
+	struct fx *fx = *state;
+	struct store_reply r = {
+		.message_id = (char *)"old@bot", .kind = (char *)"review",
+		.rcpt = (char *)"dev@example.org", .body = (char *)"body\n", .created = 5,
+	};
+	struct store_reply got;
+	sqlite3 *db;
+	long long n;
+	int64_t id, rid;
+	char err[256];
+
+	assert_int_equal(store_open_at_version(fx->path, 2, &fx->st, err,
+					       sizeof(err)), STORE_OK);
+	assert_int_equal(store_schema_version(fx->st), 2);
+	assert_int_equal(store_optout_set(fx->st, "x@y", OPTOUT_PRIVATE, 1), STORE_OK);
+	/* v3's tables and columns are not there yet */
+	assert_int_equal(store_mute_add(fx->st, "root@x", "a@x", 1), STORE_ERR);
+	assert_int_equal(store_reply_add(fx->st, &r, &rid), STORE_ERR);
+	store_close(fx->st);
+	fx->st = NULL;
+	/* a reply as version 2 wrote it */
+	assert_int_equal(sqlite3_open(fx->path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "INSERT INTO replies (message_id, kind, rcpt,"
+				      " body, state, created, sent_at) VALUES ('old@bot',"
+				      " 'review', 'dev@example.org', 'body', 1, 5, 100)",
+				      NULL, NULL, NULL), SQLITE_OK);
+	rid = sqlite3_last_insert_rowid(db);
+	sqlite3_close(db);
+
+	assert_int_equal(store_open(fx->path, &fx->st, err, sizeof(err)), STORE_OK);
+	assert_int_equal(store_schema_version(fx->st), 3);
+	/* the old reply is there, with no author or list */
+	assert_int_equal(store_reply_get(fx->st, rid, &got), STORE_OK);
+	assert_string_equal(got.message_id, "old@bot");
+	assert_null(got.to_addr);
+	assert_null(got.list);
+	store_reply_release(&got);
+	assert_int_equal(store_reply_count_since(fx->st, 0, &n), STORE_OK);
+	assert_int_equal(n, 1);
+	assert_int_equal(store_reply_count_sent(fx->st, 0, "dev@example.org", NULL, &n),
+			 STORE_OK);
+	assert_int_equal(n, 0);
+	assert_int_equal(store_optout_count(fx->st, &n), STORE_OK);
+	assert_int_equal(n, 1);
+	assert_int_equal(store_mute_add(fx->st, "root@x", "a@x", 1), STORE_OK);
+	assert_int_equal(store_token_add(fx->st, "a@x", "t0k", 1), STORE_OK);
+	r.message_id = (char *)"new@bot";
+	r.to_addr = (char *)"dev@example.org";
+	assert_int_equal(store_reply_add(fx->st, &r, &id), STORE_OK);
 }
 
 static void test_store__newer_schema_is_refused_untouched(void **state)
@@ -1192,6 +1245,188 @@ static void test_store__optout_set_get_remove(void **state)
 	assert_int_equal(store_optout_set(fx->st, "c@x", 5, 30), STORE_ERR_RANGE);
 }
 
+static int64_t add_sent(struct store *st, const char *msgid, const char *kind,
+			const char *to, const char *list, int64_t sent_at)
+{
+	struct store_reply r = {
+		.message_id = (char *)msgid, .kind = (char *)kind,
+		.rcpt = (char *)to, .body = (char *)"b\n", .to_addr = (char *)to,
+		.list = (char *)list, .created = sent_at ? sent_at : 50,
+	};
+	int64_t id = 0;
+
+	assert_int_equal(store_reply_add(st, &r, &id), STORE_OK);
+	if (sent_at)
+		assert_int_equal(store_reply_mark_sent(st, id, sent_at), STORE_OK);
+	return id;
+}
+
+static void test_store__reply_author_list_and_counts_per_cap(void **state)
+{
+	struct fx *fx = *state;
+	struct store_reply r;
+	long long n;
+	int64_t id;
+
+	id = add_sent(fx->st, "r1@bot", "review", "a@x", "l@x", 1000);
+	add_sent(fx->st, "r2@bot", "review", "a@x", NULL, 1100);
+	add_sent(fx->st, "r3@bot", "review", "b@x", "l@x", 1200);
+	add_sent(fx->st, "r4@bot", "review", "a@x", "l@x", 0);	/* pending */
+	add_sent(fx->st, "r5@bot", "review", "a@x", "l@x", 10);	/* long ago */
+	assert_int_equal(store_reply_get(fx->st, id, &r), STORE_OK);
+	assert_string_equal(r.to_addr, "a@x");
+	assert_string_equal(r.list, "l@x");
+	store_reply_release(&r);
+
+	assert_int_equal(store_reply_count_sent(fx->st, 900, "a@x", NULL, &n), STORE_OK);
+	assert_int_equal(n, 2);
+	assert_int_equal(store_reply_count_sent(fx->st, 900, NULL, "l@x", &n), STORE_OK);
+	assert_int_equal(n, 2);
+	assert_int_equal(store_reply_count_sent(fx->st, 900, "a@x", "l@x", &n), STORE_OK);
+	assert_int_equal(n, 1);
+	assert_int_equal(store_reply_count_sent(fx->st, 900, NULL, NULL, &n), STORE_OK);
+	assert_int_equal(n, 3);
+	assert_int_equal(store_reply_count_sent(fx->st, 0, "a@x", NULL, &n), STORE_OK);
+	assert_int_equal(n, 3);
+	assert_int_equal(store_reply_count_sent(fx->st, 900, EVIL, EVIL, &n), STORE_OK);
+	assert_int_equal(n, 0);
+
+	/* confirmations: created in the window and not suppressed */
+	add_sent(fx->st, "c1@bot", "confirm", "a@x", NULL, 0);
+	add_sent(fx->st, "c2@bot", "confirm", "a@x", NULL, 2000);
+	id = add_sent(fx->st, "c3@bot", "confirm", "a@x", NULL, 0);
+	assert_int_equal(store_reply_mark_suppressed(fx->st, id, "rate"), STORE_OK);
+	add_sent(fx->st, "c4@bot", "confirm", "b@x", NULL, 0);
+	assert_int_equal(store_reply_count_kind(fx->st, "confirm", "a@x", 0, &n), STORE_OK);
+	assert_int_equal(n, 2);
+	assert_int_equal(store_reply_count_kind(fx->st, "confirm", "a@x", 1500, &n), STORE_OK);
+	assert_int_equal(n, 1);
+
+	assert_int_equal(store_reply_find(fx->st, "c2@bot", &id), STORE_OK);
+	assert_true(id > 0);
+	assert_int_equal(store_reply_find(fx->st, "nope@bot", &id), STORE_DONE);
+	assert_int_equal(store_reply_find(fx->st, NULL, &id), STORE_DONE);
+}
+
+static void test_store__mutes_by_thread_root(void **state)
+{
+	struct fx *fx = *state;
+	long long n;
+
+	assert_int_equal(store_mute_get(fx->st, "root@x"), STORE_DONE);
+	assert_int_equal(store_mute_add(fx->st, "root@x", "a@x", 5), STORE_OK);
+	assert_int_equal(store_mute_add(fx->st, "root@x", "b@x", 6), STORE_OK);
+	assert_int_equal(store_mute_add(fx->st, EVIL, NULL, 0), STORE_OK);
+	assert_int_equal(store_mute_get(fx->st, "root@x"), STORE_OK);
+	assert_int_equal(store_mute_get(fx->st, EVIL), STORE_OK);
+	assert_int_equal(store_mute_get(fx->st, "other@x"), STORE_DONE);
+	assert_int_equal(store_mute_get(fx->st, NULL), STORE_DONE);
+	assert_int_equal(store_mute_count(fx->st, &n), STORE_OK);
+	assert_int_equal(n, 2);
+	assert_int_equal(store_mute_add(fx->st, "", "a@x", 5), STORE_ERR_RANGE);
+}
+
+static void test_store__tokens_work_once_for_their_address_in_time(void **state)
+{
+	struct fx *fx = *state;
+
+	assert_int_equal(store_token_add(fx->st, "a@x", "tok1", 1000), STORE_OK);
+	assert_int_equal(store_token_add(fx->st, "b@x", "tok1", 1000), STORE_DUP);
+	assert_int_equal(store_token_add(fx->st, "a@x", "tok2", 100), STORE_OK);
+	/* another address's token changes nothing */
+	assert_int_equal(store_token_use(fx->st, "b@x", "tok1", 0, 1500), STORE_DONE);
+	assert_int_equal(store_token_use(fx->st, "a@x", "tok9", 0, 1500), STORE_DONE);
+	/* expired */
+	assert_int_equal(store_token_use(fx->st, "a@x", "tok2", 500, 1500), STORE_DONE);
+	assert_int_equal(store_token_use(fx->st, "a@x", "tok1", 500, 1500), STORE_OK);
+	assert_int_equal(store_token_use(fx->st, "a@x", "tok1", 500, 1600), STORE_DONE);
+	assert_int_equal(store_token_use(fx->st, "a@x", NULL, 0, 1), STORE_DONE);
+	assert_int_equal(store_token_add(fx->st, "a@x", "", 1), STORE_ERR_RANGE);
+}
+
+static void test_store__forget_address_deletes_its_history_only(void **state)
+{
+	struct fx *fx = *state;
+	struct store_forget fc;
+	struct store_series s;
+	struct store_msg m;
+	struct store_review rv = { 0 };
+	enum store_optout_mode mode;
+	int64_t m1, m2, m3, s1, s2, s3, p1, p2, p3, rid, id;
+	long long counts[MSG__COUNT];
+	void *raw;
+	size_t len;
+
+	/* dev: two versions of a series; other: a series whose cover is
+	 * dev's mail and whose previous version is dev's */
+	m1 = add_msg(fx->st, "d1@x", "dev@x", "Dev", 100);
+	m2 = add_msg(fx->st, "d2@x", "dev@x", "Dev", 200);
+	m3 = add_msg(fx->st, "o1@x", "other@x", "Other", 300);
+	s1 = add_series(fx->st, "l", "dev@x", "d1@x", 1, 0, 1, "cid", "foo", 100);
+	s2 = add_series(fx->st, "l", "dev@x", "d2@x", 2, 0, 1, "cid", "foo", 200);
+	s3 = add_series(fx->st, "l", "other@x", "o1@x", 3, 0, 1, "cid", "foo", 300);
+	assert_int_equal(store_series_get(fx->st, s2, &s), STORE_OK);
+	s.prev_id = s1;
+	assert_int_equal(store_series_update(fx->st, &s), STORE_OK);
+	store_series_release(&s);
+	assert_int_equal(store_series_get(fx->st, s3, &s), STORE_OK);
+	s.prev_id = s2;
+	s.cover_msg = m2;
+	assert_int_equal(store_series_update(fx->st, &s), STORE_OK);
+	store_series_release(&s);
+	assert_int_equal(store_msg_set_series(fx->st, m1, s1), STORE_OK);
+	assert_int_equal(store_msg_set_series(fx->st, m3, s3), STORE_OK);
+	p1 = add_patch(fx->st, s1, m1, 1);
+	p2 = add_patch(fx->st, s2, m2, 1);
+	p3 = add_patch(fx->st, s3, m3, 1);
+	add_finding(fx->st, p1, "LONG_LINE", "style", "a.c", 1);
+	add_finding(fx->st, p2, "LONG_LINE", "style", "a.c", 1);
+	add_finding(fx->st, p3, "LONG_LINE", "style", "a.c", 1);
+	rid = add_sent(fx->st, "r1@bot", "review", "dev@x", "l", 400);
+	rv.series_id = s1;
+	rv.reply_id = rid;
+	assert_int_equal(store_review_add(fx->st, &rv, &id), STORE_OK);
+	rv.series_id = s3;
+	rv.reply_id = add_sent(fx->st, "r3@bot", "review", "other@x", "l", 400);
+	assert_int_equal(store_review_add(fx->st, &rv, &id), STORE_OK);
+	add_sent(fx->st, "c1@bot", "confirm", "dev@x", NULL, 0);
+	assert_int_equal(store_mute_add(fx->st, "d1@x", "dev@x", 1), STORE_OK);
+	assert_int_equal(store_token_add(fx->st, "dev@x", "tok", 1), STORE_OK);
+	assert_int_equal(store_optout_set(fx->st, "dev@x", OPTOUT_SILENT, 1), STORE_OK);
+
+	assert_int_equal(store_forget_address(fx->st, "dev@x", &fc), STORE_OK);
+	assert_int_equal(fc.messages, 2);
+	assert_int_equal(fc.series, 2);
+	assert_int_equal(fc.patches, 2);
+	assert_int_equal(fc.findings, 2);
+	assert_int_equal(fc.reviews, 1);
+	assert_int_equal(fc.replies, 2);
+	assert_int_equal(fc.mutes, 1);
+	assert_int_equal(fc.tokens, 1);
+
+	assert_int_equal(store_msg_find(fx->st, "d1@x", &m), STORE_DONE);
+	assert_int_equal(store_msg_raw(fx->st, m2, &raw, &len), STORE_DONE);
+	assert_int_equal(store_series_get(fx->st, s1, &s), STORE_DONE);
+	assert_int_equal(store_reply_find(fx->st, "c1@bot", &id), STORE_DONE);
+	assert_int_equal(store_mute_get(fx->st, "d1@x"), STORE_DONE);
+	/* the opt-out stays */
+	assert_int_equal(store_optout_get(fx->st, "dev@x", &mode), STORE_OK);
+	/* other's series is kept, unlinked from dev's */
+	assert_int_equal(store_series_get(fx->st, s3, &s), STORE_OK);
+	assert_int_equal(s.prev_id, 0);
+	assert_int_equal(s.cover_msg, 0);
+	store_series_release(&s);
+	assert_int_equal(store_review_get_by_series(fx->st, s3, &rv), STORE_OK);
+	assert_int_equal(store_msg_count(fx->st, counts), STORE_OK);
+	assert_int_equal(counts[MSG_NEW], 1);
+	/* a second forget finds nothing; in the caller's transaction too */
+	assert_int_equal(store_begin(fx->st), STORE_OK);
+	assert_int_equal(store_forget_address(fx->st, "dev@x", &fc), STORE_OK);
+	assert_int_equal(store_commit(fx->st), STORE_OK);
+	assert_int_equal(fc.messages + fc.series + fc.replies, 0);
+	assert_int_equal(store_forget_address(fx->st, NULL, NULL), STORE_ERR_RANGE);
+}
+
 struct cps {
 	char text[256];
 	int n;
@@ -1341,6 +1576,7 @@ int main(void)
 		T(test_store__open_empty_is_current_version_and_mode_0600),
 		T(test_store__reopen_is_idempotent),
 		TD(test_store__migration_from_v1_keeps_data),
+		TD(test_store__migration_from_v2_adds_reply_columns_mutes_tokens),
 		TD(test_store__newer_schema_is_refused_untouched),
 		TD(test_store__not_a_database_is_an_error),
 		T(test_store__transactions_commit_and_roll_back),
@@ -1360,6 +1596,10 @@ int main(void)
 		T(test_store__replies_queue_and_states),
 		T(test_store__one_review_per_series),
 		T(test_store__optout_set_get_remove),
+		T(test_store__reply_author_list_and_counts_per_cap),
+		T(test_store__mutes_by_thread_root),
+		T(test_store__tokens_work_once_for_their_address_in_time),
+		T(test_store__forget_address_deletes_its_history_only),
 		T(test_store__checkpoints_set_get_each),
 		T(test_store__sql_metacharacters_round_trip),
 		cmocka_unit_test(test_store__strerror_names_every_result),

@@ -1,0 +1,525 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * command: opting out by mail (see command.h).  Parsing works on
+ * slices of the body with a small bounded buffer per line; nothing
+ * from the mail reaches a header or a log line unescaped.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+#include "command.h"
+#include "compose.h"
+#include "log.h"
+#include "pipeline.h"
+#include "pipeline_int.h"
+#include "version.h"
+#include "../checker/banned.h"
+
+#define CMD_LINE_MAX	128	/* bytes of a normalised line that can be a command */
+#define CMD_ADDR_MAX	254
+#define CMD_DEFAULT_ADDRESS "reviewbot@localhost"
+
+/* ---- parsing ------------------------------------------------------------------ */
+
+static int is_blank(unsigned char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+}
+
+/*
+ * The line s[0, n) as a command would be written: HTML tags dropped,
+ * "&nbsp;" and U+00A0 as spaces, white space runs as one space, trimmed,
+ * ASCII lowercased, a final '.' or '!' dropped.  Returns the length, or
+ * -1 when the result would not fit out (no command is that long).
+ */
+static int normalise(const char *s, size_t n, char *out, size_t outlen)
+{
+	size_t i = 0, o = 0;
+	int space = 0;
+
+	while (i < n) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '<') {
+			const char *gt = memchr(s + i, '>', n - i);
+
+			if (gt) {
+				i = (size_t)(gt - s) + 1;
+				space = 1;
+				continue;
+			}
+		}
+		if (c == '&' && n - i >= 6 && !strncasecmp(s + i, "&nbsp;", 6)) {
+			i += 6;
+			space = 1;
+			continue;
+		}
+		if (c == 0xc2 && i + 1 < n && (unsigned char)s[i + 1] == 0xa0) {
+			i += 2;
+			space = 1;
+			continue;
+		}
+		if (is_blank(c)) {
+			i++;
+			space = 1;
+			continue;
+		}
+		if (space && o) {
+			if (o + 1 >= outlen)
+				return -1;
+			out[o++] = ' ';
+		}
+		space = 0;
+		if (o + 1 >= outlen)
+			return -1;
+		out[o++] = (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : (char)c;
+		i++;
+	}
+	while (o && (out[o - 1] == '.' || out[o - 1] == '!'))
+		o--;
+	out[o] = '\0';
+	return (int)o;
+}
+
+static int ends_with(const char *s, int n, const char *suffix)
+{
+	int k = (int)strlen(suffix);
+
+	return n >= k && !memcmp(s + n - k, suffix, (size_t)k);
+}
+
+/* A slice walker over the first COMMAND_MAX_SCAN bytes. */
+struct lines {
+	const char *p, *end;
+};
+
+static int next_line(struct lines *l, const char **s, size_t *n)
+{
+	const char *nl;
+
+	if (l->p >= l->end)
+		return 0;
+	nl = memchr(l->p, '\n', (size_t)(l->end - l->p));
+	*s = l->p;
+	*n = nl ? (size_t)(nl - l->p) : (size_t)(l->end - l->p);
+	l->p = nl ? nl + 1 : l->end;
+	return 1;
+}
+
+static int is_quoted(const char *s, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && is_blank((unsigned char)s[i]))
+		i++;
+	return i < n && s[i] == '>';
+}
+
+static int is_token(const char *s, size_t n)
+{
+	size_t i;
+
+	if (n != COMMAND_TOKEN_HEX)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+			return 0;
+	return 1;
+}
+
+/* "WORD TOKEN" with WORD one of "confirm", "optin", "opt-in", "opt in". */
+static int token_after(const char *norm, int n, const char *word, struct command *c)
+{
+	size_t k = strlen(word);
+
+	if ((size_t)n != k + 1 + COMMAND_TOKEN_HEX || memcmp(norm, word, k) ||
+	    norm[k] != ' ' || !is_token(norm + k + 1, COMMAND_TOKEN_HEX))
+		return 0;
+	memcpy(c->token, norm + k + 1, COMMAND_TOKEN_HEX);
+	c->token[COMMAND_TOKEN_HEX] = '\0';
+	return 1;
+}
+
+static enum command_kind match(const char *w, int n, struct command *c)
+{
+	static const struct {
+		const char *text;
+		enum command_kind kind;
+	} words[] = {
+		{ "optout", COMMAND_OPTOUT },
+		{ "opt-out", COMMAND_OPTOUT },
+		{ "opt out", COMMAND_OPTOUT },
+		{ "optout private", COMMAND_OPTOUT_PRIVATE },
+		{ "opt-out private", COMMAND_OPTOUT_PRIVATE },
+		{ "opt out private", COMMAND_OPTOUT_PRIVATE },
+		{ "mute", COMMAND_MUTE },
+		{ "optin", COMMAND_OPTIN },
+		{ "opt-in", COMMAND_OPTIN },
+		{ "opt in", COMMAND_OPTIN },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if ((size_t)n == strlen(words[i].text) && !memcmp(w, words[i].text, (size_t)n))
+			return words[i].kind;
+	if (token_after(w, n, "confirm", c) || token_after(w, n, "optin", c) ||
+	    token_after(w, n, "opt-in", c) || token_after(w, n, "opt in", c))
+		return COMMAND_CONFIRM;
+	return COMMAND_NONE;
+}
+
+/* The first line that can carry a command: *kind, or NONE. */
+static enum command_kind first_command(const char *body, size_t len, struct command *c)
+{
+	struct lines l = { body, body + (len < COMMAND_MAX_SCAN ? len : COMMAND_MAX_SCAN) };
+	char norm[CMD_LINE_MAX], next[CMD_LINE_MAX];
+	const char *s, *s2;
+	size_t n, n2, seen = 0;
+	int k, k2;
+
+	while (seen++ < COMMAND_MAX_LINES && next_line(&l, &s, &n)) {
+		if (is_quoted(s, n))
+			continue;
+		k = normalise(s, n, norm, sizeof(norm));
+		if (k == 0)
+			continue;
+		if (k < 0)
+			return COMMAND_NONE;	/* prose, not a command */
+		/* the attribution of a quote, on one line or wrapped on two */
+		if (ends_with(norm, k, "wrote:"))
+			continue;
+		if (!strncmp(norm, "on ", 3)) {
+			struct lines peek = l;
+
+			while (next_line(&peek, &s2, &n2)) {
+				k2 = normalise(s2, n2, next, sizeof(next));
+				if (k2 == 0)
+					continue;
+				if (k2 > 0 && ends_with(next, k2, "wrote:")) {
+					l = peek;
+					goto skipped;
+				}
+				break;
+			}
+		}
+		return match(norm, k, c);
+skipped:
+		;
+	}
+	return COMMAND_NONE;
+}
+
+/* A line "confirm TOKEN", quoted or not, among the first lines. */
+static int find_token(const char *body, size_t len, struct command *c)
+{
+	struct lines l = { body, body + (len < COMMAND_MAX_SCAN ? len : COMMAND_MAX_SCAN) };
+	char norm[CMD_LINE_MAX];
+	const char *s;
+	size_t n, seen = 0;
+	int k;
+
+	while (seen++ < COMMAND_MAX_LINES && next_line(&l, &s, &n)) {
+		while (n && (is_blank((unsigned char)*s) || *s == '>')) {
+			s++;
+			n--;
+		}
+		k = normalise(s, n, norm, sizeof(norm));
+		if (k > 0 && token_after(norm, k, "confirm", c))
+			return 1;
+	}
+	return 0;
+}
+
+enum command_kind command_parse(const char *body, size_t len, struct command *c)
+{
+	memset(c, 0, sizeof(*c));
+	if (!body)
+		return COMMAND_NONE;
+	c->kind = first_command(body, len, c);
+	if ((c->kind == COMMAND_NONE || c->kind == COMMAND_OPTIN) &&
+	    find_token(body, len, c))
+		c->kind = COMMAND_CONFIRM;
+	if (c->kind != COMMAND_CONFIRM)
+		c->token[0] = '\0';
+	return c->kind;
+}
+
+const char *command_name(enum command_kind k)
+{
+	switch (k) {
+	case COMMAND_OPTOUT:
+		return "optout";
+	case COMMAND_OPTOUT_PRIVATE:
+		return "optout private";
+	case COMMAND_MUTE:
+		return "mute";
+	case COMMAND_OPTIN:
+		return "optin";
+	case COMMAND_CONFIRM:
+		return "optin confirmed";
+	case COMMAND_NONE:
+		break;
+	}
+	return "none";
+}
+
+int command_wants_skip(const char *body, size_t len)
+{
+	struct lines l = { body, body + (len < COMMAND_MAX_SCAN ? len : COMMAND_MAX_SCAN) };
+	char norm[CMD_LINE_MAX];
+	const char *s;
+	size_t n;
+	int k;
+
+	if (!body)
+		return 0;
+	while (next_line(&l, &s, &n)) {
+		if (n >= CMD_LINE_MAX)
+			continue;
+		k = normalise(s, n, norm, sizeof(norm));
+		if (k > 0 && !strcmp(norm, COMMAND_SKIP_LINE))
+			return 1;
+	}
+	return 0;
+}
+
+const char *command_thread_root(const struct mime_mail *m)
+{
+	if (m->nrefs && m->refs[0] && *m->refs[0])
+		return m->refs[0];
+	if (m->in_reply_to && *m->in_reply_to)
+		return m->in_reply_to;
+	return m->message_id;
+}
+
+/* ---- carrying a command out ---------------------------------------------------- */
+
+/* To or Cc holds the bot's address, or it answers one of the bot's mails. */
+static int for_bot(struct pipeline *p, const struct mime_mail *m, int *err)
+{
+	const char *bot = p->cfg->address;
+	int64_t rid;
+	size_t i;
+	int ret;
+
+	*err = 0;
+	if (bot) {
+		for (i = 0; i < m->nto; i++)
+			if (m->to[i].addr && !strcasecmp(m->to[i].addr, bot))
+				return 1;
+		for (i = 0; i < m->ncc; i++)
+			if (m->cc[i].addr && !strcasecmp(m->cc[i].addr, bot))
+				return 1;
+	}
+	if (!m->in_reply_to)
+		return 0;
+	ret = store_reply_find(p->st, m->in_reply_to, &rid);
+	if (ret < 0)
+		*err = ret;
+	return ret == STORE_OK;
+}
+
+static int make_token(char *out, size_t outlen)
+{
+	unsigned char rnd[COMMAND_TOKEN_HEX / 2];
+	size_t got = 0, i;
+	ssize_t r;
+
+	if (outlen < COMMAND_TOKEN_HEX + 1)
+		return -1;
+	while (got < sizeof(rnd)) {
+		r = getrandom(rnd + got, sizeof(rnd) - got, 0);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		got += (size_t)r;
+	}
+	for (i = 0; i < sizeof(rnd); i++)
+		snprintf(out + 2 * i, 3, "%02x", rnd[i]);
+	return 0;
+}
+
+static const struct config_source *source_of(const struct config *cfg, const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < cfg->nsources; i++)
+		if (!strcmp(cfg->sources[i].name, name))
+			return &cfg->sources[i];
+	return NULL;
+}
+
+/* Queues the one answer to command mail m, for sender. */
+static int queue_confirm(struct pipeline *p, const struct mime_mail *m,
+			 const struct store_msg *row, const char *sender,
+			 const char *what, int64_t now)
+{
+	const struct config *cfg = p->cfg;
+	const struct config_source *src = source_of(cfg, row->source);
+	const char *bot_addr = cfg->address ? cfg->address : CMD_DEFAULT_ADDRESS;
+	const char *suppress = NULL;
+	struct compose_confirm cc;
+	struct store_reply reply;
+	struct sbuf mail;
+	char token[COMMAND_TOKEN_HEX + 1] = "", msgid[256], err[256];
+	long long n = 0;
+	int64_t rid = 0;
+	int ret;
+
+	sbuf_init(&mail, COMPOSE_MAX_MAIL);
+	if (make_token(token, sizeof(token))) {
+		log_event(LOG_ERR, "no-random", "error", strerror(errno), NULL);
+		ret = STORE_ERR;
+		goto out;
+	}
+	ret = store_token_add(p->st, sender, token, now);
+	if (ret < 0)
+		goto out;
+	/* version 0: never the Message-ID of a review (versions start at 1) */
+	compose_message_id(m->message_id, 0, 0, bot_addr, msgid, sizeof(msgid));
+	memset(&cc, 0, sizeof(cc));
+	cc.bot.name = cfg->name;
+	cc.bot.addr = bot_addr;
+	cc.bot_version = REVIEWBOT_VERSION;
+	cc.to.name = m->from.name;
+	cc.to.addr = sender;
+	cc.subject = m->subject;
+	cc.in_reply_to = m->message_id;
+	cc.references = (const char *const *)m->refs;
+	cc.nreferences = m->nrefs;
+	cc.command = what;
+	cc.token = token;
+	cc.date = now;
+	cc.message_id = msgid;
+	if (compose_confirm_mail(p->tpl, &cc, &mail, err, sizeof(err))) {
+		log_event(LOG_ERR, "compose-failed", "msgid", m->message_id,
+			  "error", err, NULL);
+		ret = STORE_ERR;
+		goto out;
+	}
+	if (cfg->confirmations_per_hour > 0) {
+		ret = store_reply_count_kind(p->st, "confirm", sender, now - 3600, &n);
+		if (ret < 0)
+			goto out;
+	}
+	if (cfg->confirmations_per_hour > 0 && n >= cfg->confirmations_per_hour)
+		suppress = "confirmations_per_hour reached for this address";
+	else if (src && src->reply == REPLY_POLICY_NONE)
+		suppress = "the source's reply policy is none";
+	memset(&reply, 0, sizeof(reply));
+	reply.message_id = msgid;
+	reply.kind = "confirm";
+	reply.mail_from = (char *)bot_addr;
+	reply.rcpt = (char *)sender;
+	reply.body = mail.buf;
+	reply.to_addr = (char *)sender;
+	reply.created = now;
+	reply.next_attempt = now;
+	ret = store_reply_add(p->st, &reply, &rid);
+	if (ret < 0)
+		goto out;
+	if (ret == STORE_OK && suppress) {
+		ret = store_reply_mark_suppressed(p->st, rid, suppress);
+		if (ret < 0)
+			goto out;
+		p->stats.suppressed++;
+	}
+	ret = STORE_OK;
+	log_event(LOG_INFO, "confirm", "msgid", m->message_id, "reply", msgid,
+		  "suppressed", suppress, NULL);
+out:
+	sbuf_release(&mail);
+	return ret;
+}
+
+static char *lower_dup(const char *s)
+{
+	size_t n = strlen(s), i;
+	char *r;
+
+	if (n > CMD_ADDR_MAX)
+		return NULL;
+	r = malloc(n + 1);
+	if (!r)
+		return NULL;
+	for (i = 0; i <= n; i++)
+		r[i] = (s[i] >= 'A' && s[i] <= 'Z') ? (char)(s[i] - 'A' + 'a') : s[i];
+	return r;
+}
+
+int command_process(struct pipeline *p, int64_t id, const struct mime_mail *m,
+		    const struct store_msg *row, int64_t now)
+{
+	struct command c;
+	const char *what, *reason = NULL;
+	char *sender = NULL;
+	int ret, err, answer = 1;
+
+	if (p->mode != PIPE_RUN)
+		return 0;
+	if (!for_bot(p, m, &err))
+		return err;
+	if (command_parse(m->body, m->body_len, &c) == COMMAND_NONE)
+		return 0;
+	what = command_name(c.kind);
+	sender = m->from.addr ? lower_dup(m->from.addr) : NULL;
+	if (!sender || !compose_address_ok(sender)) {
+		ret = store_msg_set_state(p->st, id, MSG_COMMAND, "no usable From: address");
+		log_event(LOG_WARN, "command-refused", "msgid", m->message_id,
+			  "command", what, "reason", "no usable From: address", NULL);
+		goto out;
+	}
+	switch (c.kind) {
+	case COMMAND_OPTOUT:
+		ret = store_optout_set(p->st, sender, OPTOUT_SILENT, now);
+		break;
+	case COMMAND_OPTOUT_PRIVATE:
+		ret = store_optout_set(p->st, sender, OPTOUT_PRIVATE, now);
+		break;
+	case COMMAND_MUTE:
+		ret = store_mute_add(p->st, command_thread_root(m), sender, now);
+		break;
+	case COMMAND_OPTIN:
+		ret = STORE_OK;	/* the answer carries the token */
+		break;
+	case COMMAND_CONFIRM:
+		ret = store_token_use(p->st, sender, c.token, now - COMMAND_TOKEN_TTL, now);
+		if (ret == STORE_OK) {
+			ret = store_optout_remove(p->st, sender);
+			if (ret == STORE_DONE)
+				ret = STORE_OK;
+		} else if (ret == STORE_DONE) {
+			/* unknown, used, expired or another address's: no
+			 * answer, so the bot is no oracle for tokens */
+			reason = "token not valid for this address";
+			answer = 0;
+			ret = STORE_OK;
+		}
+		break;
+	default:
+		ret = STORE_OK;
+		answer = 0;
+		break;
+	}
+	if (ret < 0)
+		goto out;
+	ret = store_msg_set_state(p->st, id, MSG_COMMAND, reason ? reason : what);
+	if (ret < 0)
+		goto out;
+	log_event(LOG_INFO, "command", "msgid", m->message_id, "command", what,
+		  "from", sender, "refused", reason, NULL);
+	if (answer)
+		ret = queue_confirm(p, m, row, sender, what, now);
+out:
+	free(sender);
+	return ret < 0 ? ret : 1;
+}

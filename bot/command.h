@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * command: opting out by mail.
+ *
+ * A mail is meant for the bot when its To or Cc holds the bot's address
+ * or its In-Reply-To is one of the bot's own replies.  Such a mail is a
+ * command when the first line of its body that is not empty, not quoted
+ * ('>') and not an attribution ("On ... wrote:", possibly wrapped over
+ * two lines) is, ignoring case, HTML tags, surrounding white space and a
+ * final '.' or '!':
+ *
+ *   optout             no more reviews of the sender's patches
+ *   optout private     reviews to the sender only, never the list
+ *   mute               nothing more in this thread
+ *   optin              asks for a one-time token (mailed to the sender)
+ *   optin TOKEN        uses the token (so does "confirm TOKEN")
+ *
+ * ("opt-out" and "opt-in" are taken too.)  When that line is "optin" or
+ * no command, a line "confirm TOKEN" (quoted or not) among the first
+ * COMMAND_MAX_LINES lines of the body is the token: a reply to the
+ * confirmation mail that keeps its "confirm" line works.
+ *
+ * Every command is answered by one confirmation mail (templates/
+ * confirm.txt) carrying a fresh token.  A token opts back in only the
+ * address it was mailed to, once, within COMMAND_TOKEN_TTL: so nobody
+ * can opt someone else in, and the owner of an address someone opted
+ * out with a forged From: undoes it by sending the line back.  A token
+ * that does not work for the sender gets no answer.
+ *
+ * The sender is the From: address, lowercased; SPF/DKIM are not looked
+ * at (a forged From: can opt someone out, never in).
+ */
+#ifndef RB_COMMAND_H
+#define RB_COMMAND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mime.h"
+#include "../store/store.h"
+
+#define COMMAND_MAX_LINES	60		/* lines of a body looked at */
+#define COMMAND_MAX_SCAN	(64u << 10)	/* bytes of a body looked at */
+#define COMMAND_TOKEN_HEX	32		/* a token: 128 random bits in hex */
+#define COMMAND_TOKEN_TTL	(7 * 86400)	/* seconds a token works */
+#define COMMAND_SKIP_LINE	"reviewbot: skip"
+
+enum command_kind {
+	COMMAND_NONE = 0,
+	COMMAND_OPTOUT,
+	COMMAND_OPTOUT_PRIVATE,
+	COMMAND_MUTE,
+	COMMAND_OPTIN,		/* asks for a token */
+	COMMAND_CONFIRM,	/* carries a token */
+};
+
+struct command {
+	enum command_kind kind;
+	char token[COMMAND_TOKEN_HEX + 1];	/* COMMAND_CONFIRM: lowercase hex */
+};
+
+/* Parses body[0, len) as above; returns c->kind. */
+enum command_kind command_parse(const char *body, size_t len, struct command *c);
+/* "optout", "optout private", "mute", "optin", "optin confirm", "none". */
+const char *command_name(enum command_kind k);
+
+/* 1 when a line of body[0, len) (a cover letter) is "Reviewbot: skip"
+ * (any case, surrounding white space allowed). */
+int command_wants_skip(const char *body, size_t len);
+
+/* The Message-ID of the thread m belongs to: its first References
+ * entry, else its In-Reply-To, else its own Message-ID. */
+const char *command_thread_root(const struct mime_mail *m);
+
+struct pipeline;
+
+/*
+ * The pipeline's hook (pipeline_process, before the subject is looked
+ * at): when message id (parsed as m) is a command to the bot, carries it
+ * out, marks the message MSG_COMMAND and queues the confirmation mail
+ * (kind "confirm", To the sender only, suppressed past
+ * confirmations_per_hour, or when the source's reply policy is none).
+ * row is the message's store row (its source).  Returns 1 when handled,
+ * 0 when m is not a command (the pipeline goes on), or a negative store
+ * error.  Mail imported as history (PIPE_IMPORT) is never a command.
+ */
+int command_process(struct pipeline *p, int64_t id, const struct mime_mail *m,
+		    const struct store_msg *row, int64_t now);
+
+#endif

@@ -1,0 +1,295 @@
+#!/bin/bash
+# Opting out by mail, no loops, rate limits, and the admin commands: the
+# bot on a local maildir, dry run, replies written to an outbox maildir.
+# No server needed.
+set -u
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+rb=${REVIEWBOT:-$repo/reviewbot}
+pass=0
+fail=0
+tmp=$(mktemp -d)
+[ -n "${KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
+export HOME=$tmp LC_ALL=C
+unset REVIEWBOT_CONFIG
+
+ok() { pass=$((pass + 1)); echo "ok - $1"; }
+bad() { fail=$((fail + 1)); echo "not ok - $1"; }
+check() { if eval "$2"; then ok "$1"; else bad "$1"; fi; }
+
+BOT=reviewbot@example.org
+LIST=linux-leds@vger.kernel.org
+db=$tmp/db/reviewbot.db
+mkdir -p "$tmp/db" "$tmp/list/new" "$tmp/list/cur" "$tmp/list/tmp"
+cat >"$tmp/rb.conf" <<EOF
+[bot]
+	address = $BOT
+	database = $db
+	templates = $repo/templates
+	dry_run = true
+[source "leds"]
+	type = maildir
+	path = $tmp/list
+	list = $LIST
+[delivery]
+	type = maildir
+	path = $tmp/outbox
+[policy]
+	series_wait = 600
+	max_replies_per_hour = 1000
+	author_replies_per_hour = 5
+	list_replies_per_hour = 1000
+	confirmations_per_hour = 3
+EOF
+
+n_mail=0
+# mail NAME: stdin becomes a new mail of the source maildir
+mail() {
+	n_mail=$((n_mail + 1))
+	cat >"$tmp/list/new/$(printf '%04d' $n_mail).$1"
+}
+
+# patch MSGID FROM SUBJECT [IN-REPLY-TO]: a one-patch mail missing its
+# Signed-off-by (so its review has something to say)
+patch() {
+	local irt=""
+	[ -n "${4:-}" ] && irt="In-Reply-To: <$4>
+References: <$4>"
+	mail "$1" <<EOF
+From: ${2%%@*} <$2>
+To: $LIST
+Subject: [PATCH] $3
+Date: Mon, 02 Nov 2026 10:00:00 +0000
+Message-ID: <$1>
+$irt
+
+Make the driver better.
+
+---
+diff --git a/drivers/leds/leds-x.c b/drivers/leds/leds-x.c
+index 1111111..2222222 100644
+--- a/drivers/leds/leds-x.c
++++ b/drivers/leds/leds-x.c
+@@ -1,3 +1,4 @@
+ int a;
+ int b;
++int c_${1%%@*};
+ int d;
+EOF
+}
+
+# command MSGID FROM BODY [extra headers]: a mail to the bot
+command() {
+	mail "$1" <<EOF
+From: ${2%%@*} <$2>
+To: $BOT
+Subject: ${4:-reviews}
+Date: Mon, 02 Nov 2026 10:00:00 +0000
+Message-ID: <$1>
+${5:-}
+
+$3
+EOF
+}
+
+run() { "$rb" run --once --config "$tmp/rb.conf" >"$tmp/out" 2>"$tmp/err"; }
+outbox() { ls "$tmp/outbox/new" 2>/dev/null | wc -l; }
+sql() {
+	/usr/bin/python3 - "$db" "$1" <<'PY'
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+for r in c.execute(sys.argv[2]):
+    print('|'.join('' if v is None else str(v) for v in r))
+PY
+}
+# mailinfo IRT FIELD: a header (or "body") of the outbox mail answering IRT
+mailinfo() {
+	/usr/bin/python3 - "$tmp/outbox" "$1" "$2" <<'PY'
+import email, email.policy, mailbox, sys
+box = mailbox.Maildir(sys.argv[1], create=False)
+for k in box.keys():
+    m = email.message_from_bytes(box.get_bytes(k), policy=email.policy.default)
+    if m['In-Reply-To'] == '<%s>' % sys.argv[2]:
+        try:
+            print(m.get_content() if sys.argv[3] == 'body' else (m[sys.argv[3]] or ''))
+        except BrokenPipeError:
+            pass
+        break
+PY
+}
+
+# ---- optout ------------------------------------------------------------
+command "c1@alice" alice@example.com "optout"
+run; st=$?
+check "run --once exits 0" "[ $st -eq 0 ] || { cat '$tmp/err'; false; }"
+check "optout: one confirmation" "[ \$(outbox) -eq 1 ]"
+check "the confirmation goes to the sender alone, auto-replied, threaded" \
+	"[ \"\$(mailinfo c1@alice To)\" = 'alice <alice@example.com>' ] &&
+	 [ -z \"\$(mailinfo c1@alice Cc)\" ] &&
+	 [ \"\$(mailinfo c1@alice Auto-Submitted)\" = auto-replied ] &&
+	 mailinfo c1@alice body | grep -q 'command \"optout\" for alice@example.com'"
+check "optout is recorded (silent) and the mail is a command" \
+	"[ \"\$(sql \"SELECT mode FROM optouts WHERE addr='alice@example.com'\")\" = 0 ] &&
+	 [ \"\$(sql \"SELECT state, reason FROM messages WHERE message_id='c1@alice'\")\" = '4|optout' ]"
+patch "p1@alice" alice@example.com "leds: x: one"
+run
+check "the opted-out author's next patch gets no review mail" "[ \$(outbox) -eq 1 ]"
+check "... its review is recorded as suppressed, the patch checked and kept" \
+	"[ \"\$(sql \"SELECT r.state, r.reason FROM replies r JOIN series s ON s.id = r.series_id WHERE s.author_addr = 'alice@example.com'\")\" = '3|the author opted out of reviews' ] &&
+	 [ \"\$(sql \"SELECT count(*) FROM findings f JOIN series s ON s.id = f.series_id WHERE s.author_addr = 'alice@example.com'\")\" -gt 0 ]"
+
+# ---- optout private, written the way people write -------------------------
+mail "c1@bob" <<EOF
+From: Bob <Bob@Example.com>
+To: $LIST, $BOT
+Subject: Re: [PATCH] leds: something
+Date: Mon, 02 Nov 2026 10:00:00 +0000
+Message-ID: <c1@bob>
+Content-Type: text/plain; charset=utf-8
+
+<div dir="ltr"><br></div>
+<div>Optout   Private.</div>
+<div>On Mon, 2 Nov 2026 at 10:00, reviewbot &lt;$BOT&gt;
+wrote:</div>
+&gt; some review
+EOF
+run
+check "optout private (HTML, capitals, full stop): one confirmation" \
+	"[ \$(outbox) -eq 2 ] && mailinfo c1@bob body | grep -q '\"optout private\"'"
+patch "p1@bob" bob@example.com "leds: x: two"
+run
+check "optout private: the next review goes to the author, no Cc" \
+	"[ \$(outbox) -eq 3 ] && mailinfo p1@bob To | grep -q bob@example.com && [ -z \"\$(mailinfo p1@bob Cc)\" ]"
+
+# ---- mute ----------------------------------------------------------------
+patch "p1@carol" carol@example.com "leds: x: three"
+run
+rid=$(mailinfo p1@carol Message-ID)
+check "a review of carol's patch, Cc the list" "[ -n '$rid' ] && mailinfo p1@carol Cc | grep -q '$LIST'"
+rid=${rid#<}; rid=${rid%>}
+command "c1@dave" dave@example.com "On Mon, Nov 2, 2026 at 10:00 AM reviewbot wrote:
+> review text
+mute
+
+-- 
+Dave" "Re: [PATCH] leds: x: three" "In-Reply-To: <$rid>
+References: <p1@carol> <$rid>"
+sed -i "s/^To: .*/To: $LIST/" "$tmp/list/new/"*c1@dave
+n0=$(outbox)
+run
+check "mute as a reply to a review (not To the bot, quoted text first): confirmed" \
+	"[ \$(outbox) -eq $((n0 + 1)) ] && [ \"\$(sql \"SELECT root, addr FROM mutes\")\" = 'p1@carol|dave@example.com' ]"
+patch "p2@carol" carol@example.com "leds: x: three, again" "p1@carol"
+run
+check "mute: nothing more in that thread" \
+	"[ \$(outbox) -eq $((n0 + 1)) ] && [ \"\$(sql \"SELECT r.state, r.reason FROM replies r JOIN messages m ON m.series_id = r.series_id WHERE m.message_id = 'p2@carol'\")\" = '3|the thread is muted' ]"
+
+# ---- optin: a token, a forged confirmation, the real one --------------------
+command "c2@alice" alice@example.com "optin"
+n0=$(outbox)
+run
+token=$(mailinfo c2@alice body | sed -n 's/^    confirm \([0-9a-f]*\)$/\1/p')
+check "optin: a confirmation carrying a token" "[ \$(outbox) -eq $((n0 + 1)) ] && [ \${#token} -eq 32 ]"
+check "optin alone changes nothing" "[ \"\$(sql \"SELECT count(*) FROM optouts WHERE addr='alice@example.com'\")\" = 1 ]"
+command "c1@mallory" mallory@example.net "confirm $token"
+command "c2@mallory" mallory@example.net "optin $token" "Re: reviews" "In-Reply-To: <c2@alice>"
+run
+check "a forged optin (another From, alice's token): no answer, nothing changes" \
+	"[ \$(outbox) -eq $((n0 + 1)) ] && [ \"\$(sql \"SELECT count(*) FROM optouts WHERE addr='alice@example.com'\")\" = 1 ] &&
+	 [ \"\$(sql \"SELECT reason FROM messages WHERE message_id='c1@mallory'\")\" = 'token not valid for this address' ]"
+cmid=$(mailinfo c2@alice Message-ID); cmid=${cmid#<}; cmid=${cmid%>}
+mail "c3@alice" <<EOF
+From: Alice <alice@example.com>
+To: $BOT
+Subject: Re: reviews
+Date: Mon, 02 Nov 2026 10:00:00 +0000
+Message-ID: <c3@alice>
+In-Reply-To: <$cmid>
+
+Yes please.
+
+On Mon, 2 Nov 2026, reviewbot wrote:
+> reviewbot received the command "optin" for alice@example.com.
+>
+>     confirm $token
+EOF
+run
+check "the token sent back by its owner re-enables reviews (and is answered)" \
+	"[ \$(outbox) -eq $((n0 + 2)) ] && [ \"\$(sql \"SELECT count(*) FROM optouts WHERE addr='alice@example.com'\")\" = 0 ] &&
+	 mailinfo c3@alice body | grep -q 'optin confirmed'"
+command "c4@alice" alice@example.com "confirm $token"
+run
+check "a token works once" "[ \$(outbox) -eq $((n0 + 2)) ]"
+patch "p2@alice" alice@example.com "leds: x: four"
+run
+check "alice's next patch is reviewed again" "[ \$(outbox) -eq $((n0 + 3)) ] && mailinfo p2@alice To | grep -q alice@"
+
+# ---- Reviewbot: skip -----------------------------------------------------
+mail "cover@erin" <<EOF
+From: Erin <erin@example.com>
+To: $LIST
+Subject: [PATCH 0/1] leds: x: a series
+Date: Mon, 02 Nov 2026 10:00:00 +0000
+Message-ID: <cover@erin>
+
+Work in progress, for the humans only.
+
+Reviewbot: skip
+EOF
+patch "p1@erin" erin@example.com "leds: x: five" "cover@erin"
+sed -i 's/^Subject: \[PATCH\] /Subject: [PATCH 1\/1] /' "$tmp/list/new/"*p1@erin
+n0=$(outbox)
+run
+check "a cover letter with 'Reviewbot: skip': no review, series skipped" \
+	"[ \$(outbox) -eq $n0 ] && [ \"\$(sql \"SELECT state FROM series WHERE author_addr='erin@example.com'\")\" = 2 ] &&
+	 grep -q 'event=series-skipped.*Reviewbot: skip' '$tmp/err'"
+
+# ---- no loops --------------------------------------------------------------
+command "c1@vac" vac@example.com "optout" "Out of office" "Auto-Submitted: auto-replied"
+command "c1@otherbot" otherbot@example.com "optout" "reviews" "X-Reviewbot: 0.1.0"
+command "c1@self" $BOT "optout"
+patch "p1@self" $BOT "leds: x: from the bot itself"
+run
+check "auto-submitted, bot-header and own-address mail: never answered" \
+	"[ \$(outbox) -eq $n0 ] && [ \"\$(sql \"SELECT count(*) FROM messages WHERE message_id IN ('c1@vac','c1@otherbot','c1@self','p1@self') AND state = 5\")\" = 4 ] &&
+	 [ \"\$(sql \"SELECT count(*) FROM optouts WHERE addr IN ('vac@example.com','otherbot@example.com','$BOT')\")\" = 0 ]"
+
+# ---- confirmations are rate-limited ---------------------------------------
+for i in 1 2 3 4; do command "m$i@gus" gus@example.com "mute"; done
+run
+check "confirmations_per_hour = 3: the 4th answer is recorded, suppressed" \
+	"[ \$(outbox) -eq $((n0 + 3)) ] && [ \"\$(sql \"SELECT count(*) FROM replies WHERE kind='confirm' AND to_addr='gus@example.com' AND state=3\")\" = 1 ]"
+
+# ---- a flood from one author ------------------------------------------------
+for i in $(seq 1 20); do patch "f$i@frank" frank@example.com "leds: x: flood $i"; done
+n0=$(outbox)
+run
+check "20 patches, author_replies_per_hour = 5: 5 sent, 15 pending" \
+	"[ \$(outbox) -eq $((n0 + 5)) ] &&
+	 [ \"\$(sql \"SELECT state, count(*) FROM replies WHERE to_addr='frank@example.com' GROUP BY state ORDER BY state\" | tr '\n' ' ')\" = '0|15 1|5 ' ] &&
+	 [ \"\$(sql \"SELECT max(attempts) FROM replies WHERE state = 0\")\" = 0 ]"
+run
+check "... and they stay pending on the next cycle of the same hour" "[ \$(outbox) -eq $((n0 + 5)) ]"
+
+# ---- admin commands -----------------------------------------------------------
+"$rb" optout --config "$tmp/rb.conf" Gina@Example.com --mode private >"$tmp/out" 2>&1; st=$?
+check "admin optout --mode private" \
+	"[ $st -eq 0 ] && [ \"\$(sql \"SELECT mode FROM optouts WHERE addr='gina@example.com'\")\" = 1 ]"
+"$rb" optin --database "$db" gina@example.com >"$tmp/out" 2>&1; st=$?
+check "admin optin (no token needed)" \
+	"[ $st -eq 0 ] && [ \"\$(sql \"SELECT count(*) FROM optouts WHERE addr='gina@example.com'\")\" = 0 ]"
+"$rb" optout --config "$tmp/rb.conf" 'not an address' >"$tmp/out" 2>&1; st=$?
+check "admin optout refuses a non-address" "[ $st -eq 2 ] && grep -q 'not a mail address' '$tmp/out'"
+"$rb" optout --config "$tmp/rb.conf" frank@example.com --forget >"$tmp/out" 2>&1; st=$?
+check "admin optout --forget prints what it deleted" \
+	"[ $st -eq 0 ] && grep -q 'forgot frank@example.com: 20 messages, 20 series, 20 patches, [0-9]* findings, 20 reviews, 20 replies' '$tmp/out' || { cat '$tmp/out'; false; }"
+check "... and nothing of frank is left but the opt-out" \
+	"[ \"\$(sql \"SELECT (SELECT count(*) FROM messages WHERE from_addr='frank@example.com') + (SELECT count(*) FROM series WHERE author_addr='frank@example.com') + (SELECT count(*) FROM replies WHERE to_addr='frank@example.com')\")\" = 0 ] &&
+	 [ \"\$(sql \"SELECT mode FROM optouts WHERE addr='frank@example.com'\")\" = 0 ] &&
+	 [ \"\$(sql 'PRAGMA foreign_key_check' | wc -l)\" = 0 ]"
+"$rb" query --config "$tmp/rb.conf" --author frank --patches --json >"$tmp/q" 2>/dev/null
+check "... query finds nothing of frank" "[ ! -s '$tmp/q' ]"
+run; st=$?
+check "the bot runs on after a forget" "[ $st -eq 0 ] || { cat '$tmp/err'; false; }"
+
+echo "optout: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,54 @@
+#!/bin/bash
+# public-inbox over its IMAP face: a patch delivered with public-inbox-mda
+# is read from inbox.test.0 (found with LIST) and reviewed; a second run
+# reads nothing again.
+set -u
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+. "$repo/tests/integration/lib.sh"
+. "$repo/tests/integration/public_inbox.sh"
+it_init pi_imap
+ex=$repo/examples
+
+pi_start || { echo "pi_imap: cannot start public-inbox-netd"; exit 1; }
+mkdir -p "$IT/db"
+cat >"$IT/rb.conf" <<CONF
+[bot]
+	address = reviewbot@example.org
+	database = $IT/db/rb.db
+	templates = $repo/templates
+	dry_run = true
+[source "pi"]
+	type = public-inbox
+	url = $PI_IMAP_URL
+	list = $PI_ADDRESS
+	poll_interval = 3600
+[delivery]
+	type = maildir
+	path = $IT/out
+[policy]
+	series_wait = 600
+CONF
+reviews() { ls "$IT/out/new" 2>/dev/null | wc -l; }
+
+pi_deliver_mbox "$ex/lkml-sample.mbox" >"$IT/mda.log" 2>&1 || { cat "$IT/mda.log"; bad "public-inbox-mda"; }
+"$rb" run --once --config "$IT/rb.conf" >"$IT/out.txt" 2>"$IT/err"; st=$?
+check "run --once over public-inbox IMAP exits 0" "[ $st -eq 0 ] || { cat '$IT/err'; false; }"
+check "the example series: 4 reviews" "[ \$(reviews) -eq 4 ] || { cat '$IT/err'; false; }"
+"$rb" run --once --config "$IT/rb.conf" >"$IT/out.txt" 2>"$IT/err"; st=$?
+check "a second run adds nothing" "[ $st -eq 0 ] && [ \$(reviews) -eq 4 ]"
+
+/usr/bin/python3 - "$ex/lkml-sample.mbox" "$IT/p1.eml" <<'PY'
+import mailbox, sys
+for m in mailbox.mbox(sys.argv[1]):
+    if "555-1-ann" in m["Message-ID"]:
+        del m["Message-ID"], m["Subject"], m["From"]
+        m["Message-ID"] = "<pi-imap-1@example.com>"
+        m["Subject"] = "[PATCH] leds: aat1290: fix typo over imap"
+        m["From"] = "Dev One <dev1@example.com>"
+        open(sys.argv[2], "wb").write(m.as_bytes(unixfrom=False))
+PY
+pi_deliver "$IT/p1.eml" || bad "public-inbox-mda (new patch)"
+"$rb" run --once --config "$IT/rb.conf" >"$IT/out.txt" 2>"$IT/err"; st=$?
+check "a patch delivered with public-inbox-mda is reviewed" "[ $st -eq 0 ] && [ \$(reviews) -eq 5 ] || { cat '$IT/err'; false; }"
+
+it_done

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../../bot/command.h"
+
+#define TOK "0123456789abcdef0123456789abcdef"
+
+struct parse_case {
+	const char *name;
+	const char *body;
+	enum command_kind kind;
+	const char *token;	/* for COMMAND_CONFIRM */
+};
+
+static const struct parse_case cases[] = {
+	{ "bare optout", "optout\n", COMMAND_OPTOUT, NULL },
+	{ "no newline", "optout", COMMAND_OPTOUT, NULL },
+	{ "capitals and full stop", "OptOut.\n", COMMAND_OPTOUT, NULL },
+	{ "spelled with a dash", "opt-out!\n", COMMAND_OPTOUT, NULL },
+	{ "leading blank lines and spaces", "\n\n   \t optout  \r\n", COMMAND_OPTOUT, NULL },
+	{ "optout private", "optout private\n", COMMAND_OPTOUT_PRIVATE, NULL },
+	{ "optout private, odd spacing and case", "  OPTOUT \t  Private \n",
+	  COMMAND_OPTOUT_PRIVATE, NULL },
+	{ "mute", "Mute\n\nThanks,\nJane\n", COMMAND_MUTE, NULL },
+	{ "optin", "optin\n", COMMAND_OPTIN, NULL },
+	{ "opt-in", "opt-in\n", COMMAND_OPTIN, NULL },
+	{ "signature after the command", "optout\n\n-- \nJane Developer\nACME Inc.\n",
+	  COMMAND_OPTOUT, NULL },
+	{ "quoted review first, command below",
+	  "> [PATCH 1/2] a.c:3: WARNING: line too long\n>\n> -- \n> reviewbot\n\nmute\n",
+	  COMMAND_MUTE, NULL },
+	{ "attribution line then quote then command",
+	  "On Mon, 3 Nov 2026 at 10:00, reviewbot <bot@example.org> wrote:\n"
+	  "> some review\n\noptout\n", COMMAND_OPTOUT, NULL },
+	{ "attribution wrapped on two lines",
+	  "On Mon, 3 Nov 2026 at 10:00, reviewbot <bot@example.org>\nwrote:\n"
+	  "> some review\noptout private\n", COMMAND_OPTOUT_PRIVATE, NULL },
+	{ "HTML-ish junk around the command",
+	  "<html><body>\n<div dir=\"ltr\"><br></div>\n<div>optout&nbsp;private</div>\n"
+	  "</body></html>\n", COMMAND_OPTOUT_PRIVATE, NULL },
+	{ "non-breaking spaces", "\xc2\xa0optout\xc2\xa0\n", COMMAND_OPTOUT, NULL },
+	{ "a sentence is not a command", "Please optout me from this bot.\n",
+	  COMMAND_NONE, NULL },
+	{ "words after the command", "optout now\n", COMMAND_NONE, NULL },
+	{ "the command not on the first line", "Hi,\n\noptout\n", COMMAND_NONE, NULL },
+	{ "only quoted text", "> optout\n> mute\n", COMMAND_NONE, NULL },
+	{ "empty body", "", COMMAND_NONE, NULL },
+	{ "discussion", "Thanks for the review, v2 is coming.\n", COMMAND_NONE, NULL },
+	{ "a very long first line",
+	  "optout xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+	  "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n",
+	  COMMAND_NONE, NULL },
+	{ "optin with a token", "optin " TOK "\n", COMMAND_CONFIRM, TOK },
+	{ "confirm with a token, capitals", "Confirm " "0123456789ABCDEF0123456789ABCDEF" "\n",
+	  COMMAND_CONFIRM, TOK },
+	{ "a reply keeping the quoted confirm line",
+	  "Yes please.\n\nOn Mon, 3 Nov 2026, reviewbot wrote:\n"
+	  "> reviewbot received the command \"optin\" for a@b.c.\n>\n>     confirm " TOK "\n",
+	  COMMAND_CONFIRM, TOK },
+	{ "optin above the quoted token", "optin\n\n>    confirm " TOK "\n",
+	  COMMAND_CONFIRM, TOK },
+	{ "a short token is no token", "confirm 0123456789abcdef\n", COMMAND_NONE, NULL },
+	{ "a token with non-hex digits", "confirm 0123456789abcdef0123456789abcdeg\n",
+	  COMMAND_NONE, NULL },
+	{ "optout wins over a quoted token", "optout\n> confirm " TOK "\n",
+	  COMMAND_OPTOUT, NULL },
+};
+
+static void test_command__parse_table(void **state)
+{
+	struct command c;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		enum command_kind k = command_parse(cases[i].body, strlen(cases[i].body), &c);
+
+		if (k != cases[i].kind || c.kind != k)
+			fail_msg("%s: got %s, want %s", cases[i].name, command_name(k),
+				 command_name(cases[i].kind));
+		if (cases[i].token)
+			assert_string_equal(c.token, cases[i].token);
+		else
+			assert_string_equal(c.token, "");
+	}
+}
+
+static void test_command__looks_at_the_first_lines_only(void **state)
+{
+	char *body;
+	size_t i, n = 0, cap = 200 * 4 + 64;
+	struct command c;
+
+	(void)state;
+	body = malloc(cap);
+	assert_non_null(body);
+	for (i = 0; i < COMMAND_MAX_LINES + 5; i++)
+		n += (size_t)snprintf(body + n, cap - n, ">\n");
+	n += (size_t)snprintf(body + n, cap - n, "optout\n");
+	assert_int_equal(command_parse(body, n, &c), COMMAND_NONE);
+	free(body);
+	/* a body that is not NUL-terminated at len is read up to len only */
+	assert_int_equal(command_parse("muteXX", 4, &c), COMMAND_MUTE);
+	assert_int_equal(command_parse(NULL, 0, &c), COMMAND_NONE);
+}
+
+static void test_command__names(void **state)
+{
+	(void)state;
+	assert_string_equal(command_name(COMMAND_OPTOUT), "optout");
+	assert_string_equal(command_name(COMMAND_OPTOUT_PRIVATE), "optout private");
+	assert_string_equal(command_name(COMMAND_MUTE), "mute");
+	assert_string_equal(command_name(COMMAND_OPTIN), "optin");
+	assert_string_equal(command_name(COMMAND_CONFIRM), "optin confirmed");
+	assert_string_equal(command_name(COMMAND_NONE), "none");
+}
+
+static void test_command__reviewbot_skip_line(void **state)
+{
+	static const char yes1[] = "This series is for discussion.\n\nReviewbot: skip\n";
+	static const char yes2[] = "x\n  REVIEWBOT:   SKIP  \ny\n";
+	static const char no1[] = "Reviewbot: skip this one please\n";
+	static const char no2[] = "We could add a 'Reviewbot: skip' line.\n";
+
+	(void)state;
+	assert_true(command_wants_skip(yes1, strlen(yes1)));
+	assert_true(command_wants_skip(yes2, strlen(yes2)));
+	assert_false(command_wants_skip(no1, strlen(no1)));
+	assert_false(command_wants_skip(no2, strlen(no2)));
+	assert_false(command_wants_skip(NULL, 0));
+}
+
+static void test_command__thread_root(void **state)
+{
+	char *refs[] = { (char *)"root@x", (char *)"mid@x" };
+	struct mime_mail m;
+
+	(void)state;
+	memset(&m, 0, sizeof(m));
+	m.message_id = (char *)"own@x";
+	assert_string_equal(command_thread_root(&m), "own@x");
+	m.in_reply_to = (char *)"parent@x";
+	assert_string_equal(command_thread_root(&m), "parent@x");
+	m.refs = refs;
+	m.nrefs = 2;
+	assert_string_equal(command_thread_root(&m), "root@x");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_command__parse_table),
+		cmocka_unit_test(test_command__looks_at_the_first_lines_only),
+		cmocka_unit_test(test_command__names),
+		cmocka_unit_test(test_command__reviewbot_skip_line),
+		cmocka_unit_test(test_command__thread_root),
+	};
+
+	return cmocka_run_group_tests_name("command", tests, NULL, NULL);
+}
