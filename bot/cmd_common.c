@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "cmd_common.h"
@@ -35,6 +36,31 @@ int cmd_load_config(const char *file, struct config *c, const char *cmd)
 	return 0;
 }
 
+/*
+ * A first look at [delivery] url (bot/smtp.c parses it for good with
+ * libcurl, which the front binary does not link): scheme smtp or smtps,
+ * a host, and no password in the user part.
+ */
+static int smtp_url_bad(const char *url)
+{
+	const char *p, *end, *at;
+
+	if (!url)
+		return 1;
+	if (!strncasecmp(url, "smtp://", 7))
+		p = url + 7;
+	else if (!strncasecmp(url, "smtps://", 8))
+		p = url + 8;
+	else
+		return 1;
+	end = p + strcspn(p, "/?#");
+	at = memrchr(p, '@', (size_t)(end - p));
+	if (at && memchr(p, ':', (size_t)(at - p)))
+		return 1;
+	p = at ? at + 1 : p;
+	return p == end || *p == ':';
+}
+
 int cmd_check_runnable(const struct config *c, const char *cmd)
 {
 	const char *where = c->file ? c->file : "the built-in configuration";
@@ -42,8 +68,9 @@ int cmd_check_runnable(const struct config *c, const char *cmd)
 		fprintf(stderr, "reviewbot %s: %s: no [source] to read\n", cmd, where);
 		return -1;
 	}
-	if (!c->dry_run && c->delivery == DELIVER_SMTP) {
-		fprintf(stderr, "reviewbot %s: %s: delivery type smtp is not supported by this version (maildir and sendmail are)\n",
+	if (c->delivery == DELIVER_SMTP && smtp_url_bad(c->delivery_url)) {
+		/* the url is not echoed: it may hold a password */
+		fprintf(stderr, "reviewbot %s: %s: [delivery] url must be smtp://[user@]host[:port] or smtps://..., without a password (use password_file or password_env)\n",
 			cmd, where);
 		return -1;
 	}

@@ -288,6 +288,7 @@ int cmd_run(int argc, char **argv)
 	signal(SIGINT, on_stop);
 	/* a server closing the socket is an error return, not a death */
 	signal(SIGPIPE, SIG_IGN);
+	pipeline_set_stop(s.p, &stop_requested);
 	log_event(LOG_INFO, "start", "version", REVIEWBOT_VERSION, "config",
 		  config_file, "database", s.cfg.database, NULL);
 	/* messages stored but not processed when the last run ended */

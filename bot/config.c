@@ -297,6 +297,17 @@ static int check_smtp_url(const char *v, const char **why)
 		*why = "must start with smtp:// or smtps://";
 		return -1;
 	}
+	{
+		const char *a = strstr(v, "://") + 3;
+		const char *end = a + strcspn(a, "/?#");
+		const char *at = memrchr(a, '@', (size_t)(end - a));
+		const char *host = at ? at + 1 : a;
+
+		if (host == end || *host == ':') {
+			*why = "names no host";
+			return -1;
+		}
+	}
 	return 0;
 }
 
@@ -381,14 +392,21 @@ static int option_set(void *base, size_t o, const char *v, char *why,
 			snprintf(why, whylen, "%s: empty value", opt->key);
 			return -1;
 		}
+		/* a url may carry a password: never repeat it */
 		if (has_control(v)) {
-			snprintf(why, whylen, "%s: control character in '%s'",
-				 opt->key, visible(v, vis, sizeof(vis)));
+			if (!strcmp(opt->key, "url"))
+				snprintf(why, whylen, "%s: control character in the url", opt->key);
+			else
+				snprintf(why, whylen, "%s: control character in '%s'",
+					 opt->key, visible(v, vis, sizeof(vis)));
 			return -1;
 		}
 		if (opt_impl[o].check && opt_impl[o].check(v, &reason)) {
-			snprintf(why, whylen, "%s: '%s' %s", opt->key,
-				 visible(v, vis, sizeof(vis)), reason);
+			if (!strcmp(opt->key, "url"))
+				snprintf(why, whylen, "%s: the url %s", opt->key, reason);
+			else
+				snprintf(why, whylen, "%s: '%s' %s", opt->key,
+					 visible(v, vis, sizeof(vis)), reason);
 			return -1;
 		}
 		sp = field_of(base, o);

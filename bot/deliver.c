@@ -10,6 +10,7 @@
 
 #include "deliver.h"
 #include "mailbox.h"
+#include "smtp.h"
 #include "../checker/banned.h"
 
 #define EX_TEMPFAIL_CODE	75	/* sysexits.h */
@@ -156,6 +157,5 @@ int deliver_reply(const struct config *cfg, const struct store_reply *r,
 		return to_maildir(cfg, r, err, errlen);
 	if (cfg->delivery == DELIVER_SENDMAIL)
 		return to_sendmail(cfg, r, err, errlen);
-	snprintf(err, errlen, "smtp delivery is not in this version of reviewbot");
-	return DELIVER_PERMFAIL;
+	return smtp_send(cfg, r, err, errlen);
 }

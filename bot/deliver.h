@@ -8,8 +8,10 @@
  *             "sendmail -i -f FROM -- RCPT...", the mail on its stdin;
  *             exit status 0 is delivered, 75 (EX_TEMPFAIL) is a
  *             temporary failure, anything else a permanent one
- *   smtp      not in this program yet (the network issue adds it): a
- *             permanent failure that says so
+ *   smtp      to [delivery] url with libcurl (bot/smtp.c): sent after
+ *             the server's final 250 for the DATA; a 4xx, a refused or
+ *             dropped connection or a timeout is a temporary failure, a
+ *             5xx a permanent one with the server's words in err
  *
  * With dry_run on, every reply goes to the outbox maildir whatever the
  * delivery type: [delivery] path for type maildir, else "outbox" beside
@@ -26,6 +28,8 @@
 enum deliver_result {
 	DELIVER_OK = 0,
 	DELIVER_TEMPFAIL = 1,	/* try again later */
+	DELIVER_UNREACHABLE = 2, /* the same, and the server is down or silent:
+				  * no use trying the other replies now */
 	DELIVER_PERMFAIL = -1,	/* give up: err says why */
 };
 

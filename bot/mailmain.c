@@ -4,6 +4,7 @@
  * libcurl).  `reviewbot run|import|review` executes it; it is not meant
  * to be called by hand, but works when it is.
  */
+#include <curl/curl.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -20,6 +21,12 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "--version")) {
 		printf("reviewbot %s\n", REVIEWBOT_VERSION);
 		return 0;
+	}
+	/* once, before any thread: SMTP delivery and the public-inbox HTTP
+	 * source use libcurl */
+	if (curl_global_init(CURL_GLOBAL_DEFAULT)) {
+		fprintf(stderr, "reviewbot-mail: cannot initialise libcurl\n");
+		return 1;
 	}
 	if (!strcmp(argv[1], "run"))
 		return cmd_run(argc - 2, argv + 2);

@@ -79,6 +79,11 @@ void pipeline_free(struct pipeline *p)
 	free(p);
 }
 
+void pipeline_set_stop(struct pipeline *p, const volatile sig_atomic_t *stop)
+{
+	p->stop = stop;
+}
+
 const struct pipeline_stats *pipeline_stats(const struct pipeline *p)
 {
 	return &p->stats;

@@ -20,6 +20,7 @@
 #ifndef RB_PIPELINE_H
 #define RB_PIPELINE_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -52,6 +53,9 @@ int pipeline_new(struct store *st, const struct config *cfg,
 		 const struct template_set *t, enum pipeline_mode mode,
 		 struct pipeline **out, char *err, size_t errlen);
 void pipeline_free(struct pipeline *p);
+/* When *stop becomes non-zero (a signal), reviews and deliveries end
+ * after the one in hand; what is left waits for the next start. */
+void pipeline_set_stop(struct pipeline *p, const volatile sig_atomic_t *stop);
 const struct pipeline_stats *pipeline_stats(const struct pipeline *p);
 
 /*

@@ -3,6 +3,7 @@
 #ifndef RB_PIPELINE_INT_H
 #define RB_PIPELINE_INT_H
 
+#include <signal.h>
 #include <stdint.h>
 
 #include "pipeline.h"
@@ -16,6 +17,7 @@ struct pipeline {
 	struct chk_opts opts;
 	struct chk_spelling *spelling;
 	struct pipeline_stats stats;
+	const volatile sig_atomic_t *stop;	/* set: finish what is in hand */
 };
 
 #define PIPE_FNV_INIT 0xcbf29ce484222325ULL

@@ -494,6 +494,8 @@ static int review_one(void *arg, int64_t id)
 	struct store_series s;
 	int ret;
 
+	if (p->stop && *p->stop)
+		return 1;
 	ret = store_series_get(p->st, id, &s);
 	if (ret != STORE_OK)
 		return ret < 0 ? ret : 0;
@@ -569,6 +571,8 @@ static int deliver_one(void *arg, int64_t id)
 	int ret, dr;
 	int64_t wait;
 
+	if (p->stop && *p->stop)
+		return 1;	/* SIGTERM: the rest waits for the next start */
 	if (p->cfg->max_replies_per_hour > 0) {
 		ret = store_reply_count_since(p->st, rc->now - 3600, &sent);
 		if (ret < 0)
@@ -590,7 +594,8 @@ static int deliver_one(void *arg, int64_t id)
 		ret = store_reply_mark_sent(p->st, id, rc->now);
 		p->stats.sent++;
 		log_event(LOG_INFO, "sent", "reply", r.message_id, "rcpt", r.rcpt, NULL);
-	} else if (dr == DELIVER_TEMPFAIL && r.attempts + 1 < PIPE_MAX_ATTEMPTS) {
+	} else if ((dr == DELIVER_TEMPFAIL || dr == DELIVER_UNREACHABLE) &&
+		   r.attempts + 1 < PIPE_MAX_ATTEMPTS) {
 		wait = PIPE_RETRY_MIN << (r.attempts < 6 ? r.attempts : 6);
 		if (wait > PIPE_RETRY_MAX)
 			wait = PIPE_RETRY_MAX;
@@ -598,6 +603,10 @@ static int deliver_one(void *arg, int64_t id)
 		p->stats.deferred++;
 		log_event(LOG_WARN, "deferred", "reply", r.message_id, "error", err,
 			  "attempts", attempts, NULL);
+		/* a server that is down or silent for one is so for the next:
+		 * the others wait for the next cycle rather than a timeout each */
+		if (ret >= 0 && dr == DELIVER_UNREACHABLE)
+			ret = 1;
 	} else {
 		ret = store_reply_mark_failed(p->st, id, err);
 		p->stats.failed++;
@@ -605,7 +614,7 @@ static int deliver_one(void *arg, int64_t id)
 			  "attempts", attempts, NULL);
 	}
 	store_reply_release(&r);
-	return ret < 0 ? ret : 0;
+	return ret;
 }
 
 int pipeline_deliver(struct pipeline *p, int64_t now)
