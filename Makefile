@@ -263,6 +263,7 @@ compat: $(PROGRAM)
 bench: $(PROGRAM) $(HELPER)
 	$(Q)bash tests/bench/bench.sh
 	$(Q)bash tests/bench/bench_import.sh
+	$(Q)REVIEWBOT=$(abspath $(PROGRAM)) bash tests/bench/bench_latency.sh
 
 clean:
 	rm -rf $(BUILD) reviewbot

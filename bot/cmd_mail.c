@@ -311,7 +311,9 @@ int cmd_run(int argc, char **argv)
 		run_wait(&s, ss, woke);
 	}
 	print_stats("run", pipeline_stats(s.p), now_secs() - t0);
-	ret = failures ? 1 : 0;
+	/* --once reports what failed; the daemon's failures were logged as
+	 * they came and retried, and a stop asked for is a clean end */
+	ret = once && failures ? 1 : 0;
 	log_event(LOG_INFO, "stop", NULL);
 out_sources:
 	for (k = 0; k < nss; k++)
