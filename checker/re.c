@@ -10,21 +10,55 @@
 #include "vocab.h"
 #include "banned.h"
 
-#define RE_JIT_AFTER	4096		/* uses before a pattern is JIT-compiled:
-					 * JIT costs ~100x a compile, worth it
-					 * only for big inputs */
+/*
+ * Uses of a compiled form before it is JIT-compiled: a JIT compile costs
+ * about as much as 50-100 interpreted matches of a line.
+ */
+#define RE_JIT_AFTER	64
 #define RE_MATCH_LIMIT	5000000		/* backtracking steps per match */
 #define RE_MATCH_LIMIT_RETRY 200000000	/* ... for the one retry */
 #define RE_EXPAND_MAX	(4u << 20)	/* bytes of one expanded pattern */
 #define RE_MAX_WORDS	4096		/* learned types or modifiers per file */
+#define RE_LIT_MAX	24		/* bytes of a literal kept for a pretest */
 
+/* One compiled form of a pattern. */
+struct re_code {
+	pcre2_code *code;
+	unsigned gen;		/* generation compiled against */
+	unsigned uses;
+	unsigned char jit;
+};
+
+/*
+ * A pattern that interpolates the learned types ("dyn") is compiled in two
+ * forms: base, with no learned words (it lives across files), and full,
+ * with the first nt types and nm modifiers learned from the current file
+ * (the lists only grow until they are reset for the next file).
+ *
+ * A learned word is an alternative of a list (see vocab_build_types); a
+ * plain word ([A-Za-z0-9_]+) that occurs nowhere in the subject cannot
+ * match at any position, and a pattern without that alternative behaves
+ * exactly as one with it (same result, same groups).  So a subject that
+ * holds no learned word (and every learned word is plain) is matched with
+ * the base form; one whose learned words (and words that are not plain)
+ * were all known when the full form was compiled is matched with the full
+ * form, though more words were learned since; otherwise the full form is
+ * compiled again with every word learned so far.  Other patterns have the
+ * base form only.
+ */
 struct re_entry {
 	const char *pat;	/* key: the pattern literal's address */
-	pcre2_code *code;
-	unsigned gen;		/* type generation compiled against */
-	unsigned uses;
+	struct re_code base, full;
+	size_t full_nt, full_nm;	/* the words full was compiled with */
+	/*
+	 * Up to two literal strings every match contains (lits_scan());
+	 * nlit is -1 until the pattern is scanned.
+	 */
+	char lit[2][RE_LIT_MAX];
+	unsigned char litn[2];
+	signed char nlit;
+	unsigned char known;	/* dyn below is set */
 	unsigned char dyn;	/* interpolates the learned types */
-	unsigned char jit;
 	unsigned char bad;	/* failed to compile: never retried */
 };
 
@@ -47,11 +81,29 @@ struct re_ctx {
 	pcre2_match_context *mctx;
 	struct re_words mods, types;
 	struct sbuf dyn[VDYN__COUNT];
+	struct sbuf dyn0[VDYN__COUNT];	/* ... with no learned words */
+	const struct sbuf *expand_dyn;	/* the one expand_into() reads */
 	struct sbuf all0;
+	/*
+	 * The learned words that occur in a subject (words_in()): which
+	 * byte pairs start plain words of two bytes or more, and those words
+	 * by their first two bytes (word_head and word_next chain learned
+	 * word numbers: types, then modifiers as RE_MAX_WORDS + index);
+	 * the other words are listed in word_other.
+	 */
+	uint64_t word2[65536 / 64];
+	int word_other[2 * RE_MAX_WORDS];
+	size_t nword_other;
+	size_t nword_odd;		/* learned words that are not plain */
+	int word_head[1024];
+	int word_next[2 * RE_MAX_WORDS];
+	unsigned epoch;		/* bumped when learned words are reset */
 	char *typedefs_extra;	/* --typedefsfile words, '|'-joined */
 	const struct re_precompiled_set *pre;
 	unsigned long compiles, decodes;
-	unsigned gen;
+	unsigned gen;		/* bumped when learned words or typedefs
+				 * change */
+	unsigned base_gen;	/* bumped when typedefs change */
 	char err[256];
 };
 
@@ -116,14 +168,20 @@ struct re_ctx *re_ctx_new(void)
 	rc->itab = calloc(rc->itabsz, sizeof(*rc->itab));
 	rc->md = pcre2_match_data_create(RE_MAXCAP + 1, NULL);
 	rc->mctx = pcre2_match_context_create(NULL);
+	for (i = 0; i < VDYN__COUNT; i++) {
+		sbuf_init(&rc->dyn[i], RE_EXPAND_MAX);
+		sbuf_init(&rc->dyn0[i], RE_EXPAND_MAX);
+	}
+	sbuf_init(&rc->all0, RE_EXPAND_MAX);
 	if (!rc->tab || !rc->itab || !rc->md || !rc->mctx) {
 		re_ctx_free(rc);
 		return NULL;
 	}
 	pcre2_set_match_limit(rc->mctx, RE_MATCH_LIMIT);
-	for (i = 0; i < VDYN__COUNT; i++)
-		sbuf_init(&rc->dyn[i], RE_EXPAND_MAX);
-	sbuf_init(&rc->all0, RE_EXPAND_MAX);
+	vocab_build_types(NULL, 0, NULL, 0, rc->dyn0);
+	rc->expand_dyn = rc->dyn;
+	memset(rc->word_head, -1, sizeof(rc->word_head));
+
 	{
 		void vocab_type_all0(struct sbuf *out);
 
@@ -131,6 +189,12 @@ struct re_ctx *re_ctx_new(void)
 	}
 	re_types_reset(rc);
 	return rc;
+}
+
+static void entry_release(struct re_entry *e)
+{
+	pcre2_code_free(e->base.code);
+	pcre2_code_free(e->full.code);
 }
 
 static void words_clear(struct re_words *w)
@@ -149,7 +213,7 @@ void re_ctx_free(struct re_ctx *rc)
 	if (!rc)
 		return;
 	for (i = 0; rc->tab && i < rc->tabsz; i++)
-		pcre2_code_free(rc->tab[i].code);
+		entry_release(&rc->tab[i]);
 	free(rc->tab);
 	for (i = 0; rc->itab && i < rc->itabsz; i++)
 		free(rc->itab[i].s);
@@ -160,8 +224,10 @@ void re_ctx_free(struct re_ctx *rc)
 	words_clear(&rc->types);
 	free(rc->mods.w);
 	free(rc->types.w);
-	for (i = 0; i < VDYN__COUNT; i++)
+	for (i = 0; i < VDYN__COUNT; i++) {
 		sbuf_release(&rc->dyn[i]);
+		sbuf_release(&rc->dyn0[i]);
+	}
 	sbuf_release(&rc->all0);
 	free(rc->typedefs_extra);
 	free(rc);
@@ -186,7 +252,8 @@ static int expand_name(struct re_ctx *rc, const char *name, size_t n,
 	if (v->kind == VOCAB_DYN) {
 		*dyn = 1;
 		sbuf_addstr(out, "(?^:");
-		if (expand_into(rc, rc->dyn[v->dyn].buf, out, dyn, depth + 1))
+		if (expand_into(rc, rc->expand_dyn[v->dyn].buf, out, dyn,
+				depth + 1))
 			return -1;
 		sbuf_addch(out, ')');
 		return 0;
@@ -290,6 +357,378 @@ char *re_expand(struct re_ctx *rc, const char *pat)
 	return sbuf_detach(&sb, NULL);
 }
 
+/* ---- literals every match contains ---- */
+
+/* Bytes that stand for themselves outside a class, with no flags set. */
+static int lit_char(int c)
+{
+	return is_name_char(c) || (c && strchr(" ,;:=!<>\"'@%&/-~#`", c));
+}
+
+/* The end of the escape sequence at p (p[0] == '\\'), or NULL: too odd. */
+static const char *skip_escape(const char *p)
+{
+	const char *q;
+
+	switch (p[1]) {
+	case '\0':
+	case 'Q':
+		return NULL;
+	case 'x':
+	case 'o':
+		if (p[2] == '{') {
+			q = strchr(p + 3, '}');
+			return q ? q + 1 : NULL;
+		}
+		if (p[1] == 'o')
+			return NULL;
+		q = p + 2;
+		while (q < p + 4 && strchr("0123456789abcdefABCDEF", *q) && *q)
+			q++;
+		return q;
+	case 'c':
+		return p[2] ? p + 3 : NULL;
+	case 'p':
+	case 'P':
+	case 'g':
+	case 'k':
+	case 'N':
+		if (p[2] == '{' || p[2] == '<' || p[2] == '\'') {
+			int close = p[2] == '{' ? '}' : p[2] == '<' ? '>' : '\'';
+
+			q = strchr(p + 3, close);
+			return q ? q + 1 : NULL;
+		}
+		if (p[1] == 'N')
+			return p + 2;
+		if (p[1] == 'g') {
+			q = p + 2;
+			if (*q == '+' || *q == '-')
+				q++;
+			while (*q >= '0' && *q <= '9')
+				q++;
+			return q;
+		}
+		if (p[1] == 'k')
+			return NULL;
+		return p[2] ? p + 3 : NULL;
+	default:
+		if (p[1] >= '0' && p[1] <= '9') {
+			q = p + 1;
+			while (*q >= '0' && *q <= '9')
+				q++;
+			return q;
+		}
+		return p + 2;
+	}
+}
+
+/* The end of the class at p (p[0] == '['), or NULL. */
+static const char *skip_class(const char *p)
+{
+	const char *q = p + 1;
+
+	if (*q == '^')
+		q++;
+	if (*q == ']')
+		q++;
+	while (*q && *q != ']') {
+		if (*q == '\\') {
+			if (q[1] == 'Q' || q[1] == 'E' || !q[1])
+				return NULL;
+			q += 2;
+		} else if (*q == '[' && q[1] && strchr(":.=", q[1])) {
+			const char *e = strstr(q + 2, ":]");
+
+			if (q[1] != ':' || !e)
+				return NULL;
+			q = e + 2;
+		} else {
+			q++;
+		}
+	}
+	return *q ? q + 1 : NULL;
+}
+
+/* The end of the group at p (p[0] == '('), or NULL. */
+static const char *skip_group(const char *p)
+{
+	int depth = 0;
+
+	while (*p) {
+		if (*p == '\\') {
+			p = skip_escape(p);
+			if (!p)
+				return NULL;
+			continue;
+		}
+		if (*p == '[') {
+			p = skip_class(p);
+			if (!p)
+				return NULL;
+			continue;
+		}
+		if (*p == '(') {
+			/* comments hold anything; verbs like (*ACCEPT) end a
+			 * match early */
+			if (p[1] == '*' || (p[1] == '?' && p[2] == '#'))
+				return NULL;
+			depth++;
+		} else if (*p == ')') {
+			if (--depth == 0)
+				return p + 1;
+		}
+		p++;
+	}
+	return NULL;
+}
+
+static int is_quant(int c)
+{
+	return c == '?' || c == '*' || c == '+' || c == '{';
+}
+
+/* The literals found so far: the two longest. */
+struct lit_set {
+	char s[2][RE_LIT_MAX];
+	unsigned char n[2];
+	int cnt;
+};
+
+static void lits_add(struct lit_set *ls, const char *s, size_t n)
+{
+	int i;
+
+	if (!n)
+		return;
+	if (ls->cnt < 2) {
+		i = ls->cnt++;
+	} else {
+		i = ls->n[0] < ls->n[1] ? 0 : 1;
+		if (n <= ls->n[i])
+			return;
+	}
+	memcpy(ls->s[i], s, n);
+	ls->n[i] = (unsigned char)n;
+}
+
+/*
+ * Scans the sequence at p up to the ')' that ends its group (depth > 0)
+ * or the end of the pattern, adding the literals every match of it holds
+ * to ls: runs of characters that stand for themselves, and those of
+ * groups that are neither quantified nor lookarounds; none when the
+ * sequence has an alternation.  Returns where it stopped, or NULL to give
+ * up on the whole pattern (syntax it does not know, flags that change how
+ * literals match, verbs that end a match early).
+ */
+static const char *lits_seq(const struct re_ctx *rc, const char *p, int depth,
+			    struct lit_set *out)
+{
+	struct lit_set ls;
+	char run[RE_LIT_MAX];
+	size_t rn = 0;
+	int alt = 0, i;
+
+	memset(&ls, 0, sizeof(ls));
+	for (;;) {
+		const char *next;
+		int c = (unsigned char)*p;
+
+		/* an ordinary or escaped punctuation character */
+		if (c && lit_char(c)) {
+			next = p + 1;
+		} else if (c == '\\' && p[1] && (unsigned char)p[1] < 0x80 &&
+			   !is_name_char((unsigned char)p[1])) {
+			next = p + 2;
+			c = (unsigned char)p[1];
+		} else {
+			next = NULL;
+		}
+		if (next) {
+			if (is_quant((unsigned char)*next)) {
+				lits_add(&ls, run, rn);
+				rn = 0;
+			} else {
+				if (rn == RE_LIT_MAX) {
+					lits_add(&ls, run, rn);
+					rn = 0;
+				}
+				run[rn++] = (char)c;
+			}
+			p = next;
+			continue;
+		}
+		lits_add(&ls, run, rn);
+		rn = 0;
+		switch (*p) {
+		case '\0':
+			if (depth)
+				return NULL;
+			goto end;
+		case ')':
+			if (!depth)
+				return NULL;
+			goto end;
+		case '|':
+			alt = 1;
+			p++;
+			break;
+		case '\\':
+			p = skip_escape(p);
+			break;
+		case '[':
+			p = skip_class(p);
+			break;
+		case '{': {
+			/* a quantifier {n}, {n,}, {n,m} or {,m}; else a '{' */
+			const char *q = p + 1;
+
+			while ((*q >= '0' && *q <= '9') || *q == ',')
+				q++;
+			p = *q == '}' && q > p + 1 ? q + 1 : p + 1;
+			break;
+		}
+		case '$':
+			if (p[1] == '{' && is_name_start((unsigned char)p[2])) {
+				const char *q = strchr(p + 2, '}');
+
+				if (!q || (rc->typedefs_extra &&
+					   (size_t)(q - p - 2) == 12 &&
+					   !memcmp(p + 2, "typeTypedefs", 12)))
+					return NULL;
+				p = q + 1;
+			} else if (is_name_start((unsigned char)p[1])) {
+				const char *q = p + 1;
+
+				while (is_name_char((unsigned char)*q))
+					q++;
+				if (rc->typedefs_extra && q - p - 1 == 12 &&
+				    !memcmp(p + 1, "typeTypedefs", 12))
+					return NULL;
+				p = q;
+			} else {
+				p += p[1] == ';' ? 2 : 1;
+			}
+			break;
+		case '(': {
+			const char *body = NULL, *q;
+
+			if (p[1] == '*' || (p[1] == '?' && p[2] == '#'))
+				return NULL;
+			if (p[1] != '?') {
+				body = p + 1;
+			} else if (p[2] == ':' || p[2] == '>' || p[2] == '|') {
+				body = p + 3;
+			} else if ((p[2] == '<' && is_name_start((unsigned char)p[3])) ||
+				   p[2] == '\'' || (p[2] == 'P' && p[3] == '<')) {
+				q = strchr(p + 3, p[2] == '\'' ? '\'' : '>');
+				if (!q)
+					return NULL;
+				body = q + 1;
+			} else {
+				/*
+				 * Flags: s, m and ^ keep literals as they
+				 * are, others (i, x) may not: (?i) for the
+				 * rest of the group gives up, (?i:...) is a
+				 * group to pass over.
+				 */
+				const char *f = p + 2;
+				int plain = 1;
+
+				for (q = f; *q && (is_name_start((unsigned char)*q) ||
+						   *q == '-' || *q == '^'); q++)
+					if (!strchr("sm-^", *q))
+						plain = 0;
+				if (q > f && *q == ')') {
+					if (!plain)
+						return NULL;
+					p = q + 1;
+					break;
+				}
+				if (q > f && *q == ':' && plain)
+					body = q + 1;
+			}
+			if (!body) {	/* lookaround, condition, call ... */
+				p = skip_group(p);
+				break;
+			}
+			{
+				struct lit_set sub;
+
+				memset(&sub, 0, sizeof(sub));
+				q = lits_seq(rc, body, depth + 1, &sub);
+				if (!q)
+					return NULL;
+				p = q + 1;
+				if (!is_quant((unsigned char)*p))
+					for (i = 0; i < sub.cnt; i++)
+						lits_add(&ls, sub.s[i], sub.n[i]);
+			}
+			break;
+		}
+		default:	/* . ^ quantifiers and bytes >= 0x80 */
+			p++;
+			break;
+		}
+		if (!p)
+			return NULL;
+	}
+end:
+	if (!alt)
+		for (i = 0; i < ls.cnt; i++)
+			lits_add(out, ls.s[i], ls.n[i]);
+	return p;
+}
+
+/*
+ * Finds up to two of the longest literal strings that every match of the
+ * pattern must contain (lits_seq()).  Interpolated names are groups of
+ * their own, except $typeTypedefs with --typedefsfile words, which adds
+ * an alternation.
+ */
+static void lits_scan(const struct re_ctx *rc, struct re_entry *e)
+{
+	struct lit_set ls;
+	int i;
+
+	memset(&ls, 0, sizeof(ls));
+	e->nlit = 0;
+	if (!lits_seq(rc, e->pat, 0, &ls))
+		return;
+	for (i = 0; i < ls.cnt; i++) {
+		memcpy(e->lit[i], ls.s[i], ls.n[i]);
+		e->litn[i] = ls.n[i];
+	}
+	e->nlit = (signed char)ls.cnt;
+}
+
+/* Whether s[0, n) holds the l bytes at lit (subjects are short lines). */
+static int has_lit(const char *s, size_t n, const char *lit, size_t l)
+{
+	const char *p = s, *end = s + n;
+
+	while ((size_t)(end - p) >= l) {
+		p = memchr(p, lit[0], (size_t)(end - p) - l + 1);
+		if (!p)
+			return 0;
+		if (!memcmp(p + 1, lit + 1, l - 1))
+			return 1;
+		p++;
+	}
+	return 0;
+}
+
+/* Whether s[0, n) holds every literal of e (or e has none). */
+static int lits_in(const struct re_entry *e, const char *s, size_t n)
+{
+	int i;
+
+	for (i = 0; i < e->nlit; i++)
+		if (!has_lit(s, n, e->lit[i], e->litn[i]))
+			return 0;
+	return 1;
+}
+
 /* ---- the cache ---- */
 
 static int tab_grow(struct re_ctx *rc)
@@ -326,6 +765,7 @@ static struct re_entry *tab_get(struct re_ctx *rc, const char *pat)
 		h = (h + 1) & (rc->tabsz - 1);
 	if (!rc->tab[h].pat) {
 		rc->tab[h].pat = pat;
+		rc->tab[h].nlit = -1;
 		rc->tabused++;
 	}
 	return &rc->tab[h];
@@ -338,8 +778,8 @@ static pcre2_code *precompiled(struct re_ctx *rc, const char *pat, int *dyn)
 	size_t lo = 0, hi;
 	pcre2_code *code = NULL;
 
-	/* the table was compiled with no learned words */
-	if (!set || rc->mods.n || rc->types.n || rc->typedefs_extra)
+	/* the table was compiled with no learned words and no typedefs */
+	if (!set || rc->typedefs_extra)
 		return NULL;
 	hi = set->n;
 	while (lo < hi) {
@@ -361,33 +801,44 @@ static pcre2_code *precompiled(struct re_ctx *rc, const char *pat, int *dyn)
 	return NULL;
 }
 
-static int compile_entry(struct re_ctx *rc, struct re_entry *e)
+/*
+ * Compiles e's pattern into c: with no learned words (full 0), or with
+ * every word learned so far.  Sets e->dyn.
+ */
+static int compile_code(struct re_ctx *rc, struct re_entry *e,
+			struct re_code *c, int full)
 {
 	struct sbuf sb;
-	int dyn = 0, errcode;
+	int dyn = 0, errcode, ret;
 	PCRE2_SIZE erroff;
 
-	pcre2_code_free(e->code);
-	e->code = NULL;
-	e->jit = 0;
-	e->uses = 0;
-	e->code = precompiled(rc, e->pat, &dyn);
-	if (e->code) {
-		e->dyn = (unsigned char)dyn;
-		e->gen = rc->gen;
-		return 0;
+	pcre2_code_free(c->code);
+	c->code = NULL;
+	c->jit = 0;
+	c->uses = 0;
+	c->gen = full ? rc->epoch : rc->base_gen;
+	if (!full) {
+		c->code = precompiled(rc, e->pat, &dyn);
+		if (c->code) {
+			e->dyn = (unsigned char)dyn;
+			e->known = 1;
+			return 0;
+		}
 	}
 	rc->compiles++;
 	sbuf_init(&sb, RE_EXPAND_MAX);
-	if (expand_into(rc, e->pat, &sb, &dyn, 0)) {
+	rc->expand_dyn = full ? rc->dyn : rc->dyn0;
+	ret = expand_into(rc, e->pat, &sb, &dyn, 0);
+	rc->expand_dyn = rc->dyn;
+	if (ret) {
 		sbuf_release(&sb);
 		e->bad = 1;
 		return -1;
 	}
-	e->code = pcre2_compile((PCRE2_SPTR)sb.buf, sb.len, 0, &errcode,
+	c->code = pcre2_compile((PCRE2_SPTR)sb.buf, sb.len, 0, &errcode,
 				&erroff, NULL);
 	sbuf_release(&sb);
-	if (!e->code) {
+	if (!c->code) {
 		PCRE2_UCHAR msg[160];
 
 		pcre2_get_error_message(errcode, msg, sizeof(msg));
@@ -396,33 +847,139 @@ static int compile_entry(struct re_ctx *rc, struct re_entry *e)
 		return -1;
 	}
 	e->dyn = (unsigned char)dyn;
-	e->gen = rc->gen;
+	e->known = 1;
+	if (full) {
+		e->full_nt = rc->types.n;
+		e->full_nm = rc->mods.n;
+	}
 	return 0;
 }
 
-static pcre2_code *re_code(struct re_ctx *rc, const char *pat)
+/* Learned word number k (types, then modifiers at RE_MAX_WORDS). */
+static const char *word_of(const struct re_ctx *rc, int k)
+{
+	return k < RE_MAX_WORDS ? rc->types.w[k] :
+		rc->mods.w[k - RE_MAX_WORDS];
+}
+
+static int word_plain(const char *w)
+{
+	if (!*w)
+		return 0;
+	for (; *w; w++)
+		if (!is_name_char((unsigned char)*w))
+			return 0;
+	return 1;
+}
+
+/*
+ * Which learned words a subject s[0, n) needs (see struct re_entry): the
+ * plain ones that occur in it and every other one.  Returns whether there
+ * is one; *nt and *nm are one past the last type and modifier needed.
+ */
+static int words_in(const struct re_ctx *rc, const char *s, size_t n,
+		    size_t *nt, size_t *nm)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i, k;
+	int any = 0;
+
+	*nt = *nm = 0;
+	/* words that are not plain, and one-byte words */
+	for (k = 0; k < rc->nword_other; k++) {
+		int w = rc->word_other[k];
+		const char *t = word_of(rc, w);
+
+		if (!word_plain(t) || (n && memchr(s, t[0], n))) {
+			any = 1;
+			if (w < RE_MAX_WORDS) {
+				if ((size_t)w + 1 > *nt)
+					*nt = (size_t)w + 1;
+			} else if ((size_t)(w - RE_MAX_WORDS) + 1 > *nm) {
+				*nm = (size_t)(w - RE_MAX_WORDS) + 1;
+			}
+		}
+	}
+	for (i = 0; i + 1 < n; i++) {
+		unsigned b = (unsigned)u[i] << 8 | u[i + 1];
+		int w;
+
+		if (!(rc->word2[b / 64] & (UINT64_C(1) << (b % 64))))
+			continue;
+		for (w = rc->word_head[b % 1024]; w >= 0;
+		     w = rc->word_next[w]) {
+			const char *t = word_of(rc, w);
+			size_t l;
+
+			if ((unsigned char)t[0] != u[i] ||
+			    (unsigned char)t[1] != u[i + 1])
+				continue;
+			l = strlen(t);
+			if (l > n - i || memcmp(t, s + i, l))
+				continue;
+			any = 1;
+			if (w < RE_MAX_WORDS) {
+				if ((size_t)w + 1 > *nt)
+					*nt = (size_t)w + 1;
+			} else if ((size_t)(w - RE_MAX_WORDS) + 1 > *nm) {
+				*nm = (size_t)(w - RE_MAX_WORDS) + 1;
+			}
+		}
+	}
+	return any;
+}
+
+static pcre2_code *code_use(struct re_code *c)
+{
+	if (++c->uses == RE_JIT_AFTER && !c->jit) {
+		c->jit = 1;
+		pcre2_jit_compile(c->code, PCRE2_JIT_COMPLETE);
+	}
+	return c->code;
+}
+
+/*
+ * The compiled form of pat to run on the subject s[0, n), from start; NULL
+ * when it cannot match there.
+ */
+static pcre2_code *re_code(struct re_ctx *rc, const char *pat, const char *s,
+			   size_t n, size_t start)
 {
 	struct re_entry *e = tab_get(rc, pat);
+	size_t nt, nm;
 
-	if (!e)
+	if (!e || e->bad)
 		return NULL;
-	if (e->bad)
-		return NULL;
-	if (!e->code || (e->dyn && e->gen != rc->gen)) {
-		if (compile_entry(rc, e))
+	if (!e->base.code || (e->dyn && e->base.gen != rc->base_gen)) {
+		if (compile_code(rc, e, &e->base, 0))
 			return NULL;
 	}
-	if (++e->uses == RE_JIT_AFTER && !e->jit) {
-		e->jit = 1;
-		pcre2_jit_compile(e->code, PCRE2_JIT_COMPLETE);
+	/*
+	 * A subject without a literal every match holds: no match.  Only
+	 * once the pattern compiled (a bad pattern is reported at its first
+	 * use) and unless a learned word that is not plain may make the
+	 * full form fail to compile (reported at its first use too).
+	 */
+	if (e->nlit < 0)
+		lits_scan(rc, e);
+	if (e->nlit && (!e->dyn || !rc->nword_odd) &&
+	    (start > n || !lits_in(e, s + start, n - start)))
+		return NULL;
+	if (!e->dyn || (!rc->mods.n && !rc->types.n) ||
+	    !words_in(rc, s, n, &nt, &nm))
+		return code_use(&e->base);
+	if (!e->full.code || e->full.gen != rc->epoch || nt > e->full_nt ||
+	    nm > e->full_nm) {
+		if (compile_code(rc, e, &e->full, 1))
+			return NULL;
 	}
-	return e->code;
+	return code_use(&e->full);
 }
 
 int re_find(struct re_ctx *rc, const char *pat, const char *s, size_t n,
 	    size_t start, struct re_m *m)
 {
-	pcre2_code *code = re_code(rc, pat);
+	pcre2_code *code = re_code(rc, pat, s, n, start);
 	PCRE2_SIZE *ov;
 	int rc2, i;
 
@@ -669,6 +1226,24 @@ const char *re_intern(struct re_ctx *rc, const char *pat, size_t n)
 
 /* ---- learned types ---- */
 
+/* Indexes learned word number k for words_in(). */
+static void words_filter_add(struct re_ctx *rc, int k)
+{
+	const char *w = word_of(rc, k);
+	unsigned b;
+
+	if (!word_plain(w) || !w[1]) {
+		if (!word_plain(w))
+			rc->nword_odd++;
+		rc->word_other[rc->nword_other++] = k;
+		return;
+	}
+	b = (unsigned)(unsigned char)w[0] << 8 | (unsigned char)w[1];
+	rc->word2[b / 64] |= UINT64_C(1) << (b % 64);
+	rc->word_next[k] = rc->word_head[b % 1024];
+	rc->word_head[b % 1024] = k;
+}
+
 static void re_rebuild(struct re_ctx *rc)
 {
 	vocab_build_types((const char *const *)rc->mods.w, rc->mods.n,
@@ -684,6 +1259,11 @@ void re_types_reset(struct re_ctx *rc)
 		return;
 	words_clear(&rc->mods);
 	words_clear(&rc->types);
+	memset(rc->word2, 0, sizeof(rc->word2));
+	memset(rc->word_head, -1, sizeof(rc->word_head));
+	rc->nword_other = 0;
+	rc->nword_odd = 0;
+	rc->epoch++;
 	re_rebuild(rc);
 }
 
@@ -714,12 +1294,16 @@ int re_types_add(struct re_ctx *rc, int modifier, const char *word, size_t n)
 	memcpy(copy, word, n);
 	copy[n] = '\0';
 	w->w[w->n++] = copy;
+	words_filter_add(rc, modifier ? RE_MAX_WORDS + (int)(w->n - 1) :
+			 (int)(w->n - 1));
 	re_rebuild(rc);
 	return 1;
 }
 
 int re_set_typedefs(struct re_ctx *rc, const char *words)
 {
+	size_t i;
+
 	free(rc->typedefs_extra);
 	rc->typedefs_extra = NULL;
 	if (words && *words) {
@@ -728,6 +1312,11 @@ int re_set_typedefs(struct re_ctx *rc, const char *words)
 			return -1;
 	}
 	rc->gen++;
+	rc->base_gen++;
+	rc->epoch++;
+	/* the literals of a pattern naming $typeTypedefs change */
+	for (i = 0; i < rc->tabsz; i++)
+		rc->tab[i].nlit = -1;
 	return 0;
 }
 
@@ -762,7 +1351,7 @@ int re_intern_trim(struct re_ctx *rc, size_t max)
 		if (!e->pat)
 			continue;
 		if (is_interned(rc, e->pat)) {
-			pcre2_code_free(e->code);
+			entry_release(e);
 			dropped++;
 			continue;
 		}
@@ -817,12 +1406,9 @@ int re_export(struct re_ctx *rc,
 		PCRE2_SIZE size;
 		int ret;
 
-		if (!e->pat || !e->code || is_interned(rc, e->pat))
+		if (!e->pat || !e->base.code || is_interned(rc, e->pat))
 			continue;
-		/* a pattern compiled with learned words: compile it afresh */
-		if (e->dyn && compile_entry(rc, e))
-			continue;
-		codes[0] = e->code;
+		codes[0] = e->base.code;
 		if (pcre2_serialize_encode(codes, 1, &bytes, &size, NULL) != 1)
 			return -1;
 		ret = cb(arg, e->pat, e->dyn, bytes, size);

@@ -11,8 +11,10 @@
  * Patterns are compiled lazily, the first time they are used, and cached
  * in the re_ctx keyed by the literal's address: a call site costs one
  * compile per process.  Patterns that interpolate the learned type lists
- * ($Type, $Declare, ...) are recompiled when those lists change.  A pattern
- * that is used often is JIT-compiled.
+ * ($Type, $Declare, ...) are recompiled when those lists change, but only
+ * for subjects that hold a learned word (re.c: struct re_entry).  A
+ * pattern that is used often is JIT-compiled.  A subject that lacks a
+ * literal string every match needs is not matched at all.
  *
  * Subjects are byte strings with an explicit length (they may hold NUL);
  * no UTF-8 mode, as checkpatch.pl works on bytes.

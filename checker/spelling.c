@@ -326,13 +326,56 @@ static int add_line(struct chk_spelling *sp, const char *s, size_t n)
 	return split2(sp, s, n, "->");
 }
 
+/*
+ * Room for about nlines more entries and len more pool bytes, so that a
+ * list is loaded without growing the tables line by line.
+ */
+static int reserve(struct chk_spelling *sp, size_t nlines, size_t len)
+{
+	size_t want = sp->nent + nlines, na;
+
+	if (want > MAX_ENTRIES)
+		want = MAX_ENTRIES;
+	while (sp->exact.size < 2 * want)
+		if (tab_grow(&sp->exact))
+			return -1;
+	while (sp->fold.size < 2 * want)
+		if (tab_grow(&sp->fold))
+			return -1;
+	if (sp->ent_alloc < want) {
+		struct sp_entry *ne = realloc(sp->ent, want * sizeof(*ne));
+
+		if (!ne)
+			return -1;
+		sp->ent = ne;
+		sp->ent_alloc = want;
+	}
+	na = sp->pool_len + len + nlines + 1;
+	if (sp->pool_alloc < na) {
+		char *np = realloc(sp->pool, na);
+
+		if (!np)
+			return -1;
+		sp->pool = np;
+		sp->pool_alloc = na;
+	}
+	return 0;
+}
+
 int chk_spelling_add(struct chk_spelling *sp, const char *buf, size_t len)
 {
-	size_t i = 0;
+	size_t i = 0, nlines = 1;
+	const char *p = buf, *end = buf + len;
 
 	if (len > CHK_SPELLING_MAX_INPUT - sp->input)
 		return -1;
 	sp->input += len;
+	while (p < end && (p = memchr(p, '\n', (size_t)(end - p)))) {
+		nlines++;
+		p++;
+	}
+	if (reserve(sp, nlines, len))
+		return -1;
 	while (i < len) {
 		const char *nl = memchr(buf + i, '\n', len - i);
 		size_t n = nl ? (size_t)(nl - (buf + i)) : len - i;

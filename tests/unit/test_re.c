@@ -7,6 +7,9 @@
 #include <string.h>
 #include <cmocka.h>
 
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
 #include "../../checker/re.h"
 
 static int setup(void **state)
@@ -125,6 +128,132 @@ static void test_re__interned_patterns_are_shared(void **state)
 	assert_true(re_match(rc, pa, "xxx", NULL));
 }
 
+/*
+ * re_find() on s from start agrees with pcre2 run directly on the pattern
+ * as re_expand() writes it now (every learned word in): same result, same
+ * groups.
+ */
+static void same_as_pcre2(struct re_ctx *rc, const char *pat, const char *s,
+			  size_t start)
+{
+	char *x = re_expand(rc, pat);
+	pcre2_code *code;
+	pcre2_match_data *md;
+	struct re_m m;
+	int errcode, want, got, i;
+	PCRE2_SIZE erroff, *ov;
+	size_t n = strlen(s);
+
+	assert_non_null(x);
+	code = pcre2_compile((PCRE2_SPTR)x, PCRE2_ZERO_TERMINATED, 0, &errcode,
+			     &erroff, NULL);
+	assert_non_null(code);
+	md = pcre2_match_data_create(RE_MAXCAP + 1, NULL);
+	assert_non_null(md);
+	want = pcre2_match(code, (PCRE2_SPTR)s, n, start, 0, md, NULL);
+	got = re_find(rc, pat, s, n, start, &m);
+	if (got != (want > 0))
+		fail_msg("%s on \"%s\": re_find %d, pcre2 %d", pat, s, got, want);
+	ov = pcre2_get_ovector_pointer(md);
+	for (i = 0; got && i < want && i <= RE_MAXCAP; i++) {
+		assert_int_equal(re_cap_defined(&m, i), ov[2 * i] != PCRE2_UNSET);
+		if (ov[2 * i] != PCRE2_UNSET) {
+			assert_int_equal(re_start(&m, i), ov[2 * i]);
+			assert_int_equal(re_end(&m, i), ov[2 * i + 1]);
+		}
+	}
+	assert_null(re_error(rc));
+	pcre2_match_data_free(md);
+	pcre2_code_free(code);
+	free(x);
+}
+
+static void test_re__literal_pretest_never_changes_a_result(void **state)
+{
+	static const char *const pats[] = {
+		"ab?c", "ab*c", "ab{0,2}c", "ab{2}c", "x{2}y", "a{,2}b",
+		"\\bsizeof\\s*\\(", "foo|bar", "(?i)FOO", "(?x) f o o",
+		"(?s)^.\\s*return(\\s*)\\(", "a(?:b|c)d", "[abc]def", "[]x]y",
+		"\\x41BC", "\\x{41}BC", "\\101BC", "q\\Qa|b\\E", "(?#x|y)z",
+		"\\bint\\b", "a(*ACCEPT)b", "=\\s*$", "$Ident\\s*=\\s*sscanf",
+		"foo$", "a\\Kb", "(?-i)ab", "(?i:x)yz", "(?m)^ab", "b",
+		"^\\+.*\\bmemset\\s*\\(", "(ab)\\1c", "a$;b", "x{y", "\\Nq",
+		"(?<=a)bc", "(?=abc)ab", "(?!x)ab", "\\#\\s*define", "zz(?R)?",
+		"(ab)?c", "(a|b)c", "(?:ab)+c", "\\(?x", "\\(x\\)", "(?<n>ab)c",
+		"(?'n'ab)c", "(?P<n>ab)c", "(?<=ab)c", "(?s:ab)c", "(?^:ab)c",
+		"(?i:AB)c", "(x(?i)AB)c", "(?|(a)|(b))c", "((ab)c)d", "(a(b|c))d",
+		"\\.h$", "(?<n>a)(?P>n)?x", "(?-s:ab)c",
+	};
+	static const char *const subjects[] = {
+		"ac", "abc", "abbc", "xbc", "xxy", "xy", "b", "sizeof(x)",
+		"size of(x)", "bar", "foo", "f o o", "+\treturn (x)", "acd",
+		"cdef", "]y", "ABC", "BC", "qa|b", "z", "int x", "integer",
+		"a", "a = ", "x = sscanf(", "xfoo", "foox", "ab", "abab",
+		"x\nab", "xyz", "XYZ", "+ memset(", "ababc", "a\034b", "x{y",
+		"#define", "zzzz", "", "ABc", "c", "(x", "(x)", "xABc", "bc",
+		"abcd", "acd", "a.h", "ah",
+	};
+	struct re_ctx *rc = *state;
+	size_t i, j;
+
+	for (i = 0; i < sizeof(pats) / sizeof(pats[0]); i++)
+		for (j = 0; j < sizeof(subjects) / sizeof(subjects[0]); j++) {
+			same_as_pcre2(rc, pats[i], subjects[j], 0);
+			if (strlen(subjects[j]) > 1)
+				same_as_pcre2(rc, pats[i], subjects[j], 1);
+		}
+}
+
+static void test_re__learned_words_only_matter_where_they_occur(void **state)
+{
+	static const char *const pats[] = {
+		"^($Type)\\s+(\\w+)", "^\\+\\s+$Declare\\s*$Ident\\s*[=,;]",
+		"(\\b$NonptrType(\\s*(?:$Modifier\\b\\s*|\\*\\s*)+)($Ident))",
+		"^($Modifier)\\s*", "\\bsizeof\\s+$Type",
+	};
+	static const char *const subjects[] = {
+		"foo_t x", "+\tfoo_t x;", "bar x", "+\tbar *x;", "int x",
+		"foo_tx y", "+\tbar __mine *x;", "__mine", "x##y z",
+		"sizeof foo_t", "+\tbaz x;", "q x",
+	};
+	static const char *const words[] = {
+		"foo_t", "bar", "", "baz", "x##y", "q",
+	};
+	struct re_ctx *rc = *state;
+	size_t i, j, k;
+
+	for (k = 0; k <= sizeof(words) / sizeof(words[0]); k++) {
+		if (k == 2) {
+			re_types_add(rc, 1, "__mine", 6);
+		} else if (k > 0) {
+			re_types_add(rc, 0, words[k - 1], strlen(words[k - 1]));
+		}
+		for (i = 0; i < sizeof(pats) / sizeof(pats[0]); i++)
+			for (j = 0; j < sizeof(subjects) / sizeof(subjects[0]); j++)
+				same_as_pcre2(rc, pats[i], subjects[j], 0);
+	}
+	/* a learned type decides a match, and is forgotten with the file */
+	assert_true(re_match(rc, "^$Type\\s+\\w+$", "baz x", NULL));
+	re_types_reset(rc);
+	assert_false(re_match(rc, "^$Type\\s+\\w+$", "baz x", NULL));
+	for (i = 0; i < sizeof(pats) / sizeof(pats[0]); i++)
+		for (j = 0; j < sizeof(subjects) / sizeof(subjects[0]); j++)
+			same_as_pcre2(rc, pats[i], subjects[j], 0);
+}
+
+static void test_re__hot_patterns_stay_exact_once_jit_compiled(void **state)
+{
+	struct re_ctx *rc = *state;
+	int i;
+
+	/* past the uses that make a pattern JIT-compiled */
+	for (i = 0; i < 300; i++) {
+		same_as_pcre2(rc, "^\\+\\s*($Type)\\s+($Ident)\\s*;", "+\tunsigned long foo;", 0);
+		same_as_pcre2(rc, "^\\+\\s*($Type)\\s+($Ident)\\s*;", "+\tfoo bar;", 0);
+		same_as_pcre2(rc, "\\bsizeof\\s*\\(", "x = sizeof (y)", 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -135,6 +264,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_re__bad_pattern_is_an_error_not_a_crash, setup, teardown),
 		cmocka_unit_test(test_re__unknown_name_is_an_error),
 		cmocka_unit_test_setup_teardown(test_re__interned_patterns_are_shared, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_re__literal_pretest_never_changes_a_result, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_re__learned_words_only_matter_where_they_occur, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_re__hot_patterns_stay_exact_once_jit_compiled, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("re", tests, NULL, NULL);
