@@ -6,7 +6,7 @@
 #   make check      build and run every test (SANITIZE=1: under ASan+UBSan)
 #   make compat     per-type agreement with checkpatch.pl 6.1 on the corpus
 #   make bench      speed and memory against checkpatch.pl, measured together
-#   make install    PREFIX=/usr/local DESTDIR=
+#   make install    PREFIX=/usr/local DESTDIR= (make uninstall: the same)
 #
 # Quiet unless V=1.  Every library is found with pkg-config.
 
@@ -42,6 +42,13 @@ TEST_PKGS := cmocka
 LIBEXECDIR ?= $(PREFIX)/libexec
 DATADIR ?= $(PREFIX)/share
 MANDIR ?= $(DATADIR)/man
+DOCDIR ?= $(DATADIR)/doc/reviewbot
+# the system configuration is /etc/reviewbot/reviewbot.conf whatever the
+# PREFIX (bot/cmd_common.h); the unit names it from here
+SYSCONFDIR ?= /etc
+# systemd's folder for units: /lib/systemd/system for PREFIX=/usr on
+# Debian, $(PREFIX)/lib/systemd/system (looked at for /usr/local too)
+UNITDIR ?= $(PREFIX)/lib/systemd/system
 
 DEPS_STAMP := $(BUILD)/.deps-ok
 HAVE_PKGS := $(shell $(PKG_CONFIG) --exists $(FRONT_PKGS) $(MAIL_PKGS) $(TEST_PKGS) 2>/dev/null && echo yes)
@@ -85,7 +92,8 @@ HELPER_REL := $(BUILD)/libexec/reviewbot
 endif
 
 .PHONY: all check run bot-tests integration-tests compat bench clean install uninstall deps unit-tests \
-	golden-tests golden-verify cli-tests man-tests compat-floor corpus-sanitize man
+	golden-tests golden-verify cli-tests man-tests compat-floor corpus-sanitize man valgrind-tests \
+	deploy-tests unit-file
 
 all: $(PROGRAM) $(HELPER)
 
@@ -153,7 +161,19 @@ $(CONF_MAN): $(MKCONFMAN)
 	@$(if $(Q),echo "  GEN     $@")
 	$(Q)$(MKCONFMAN) "$$(sed -n 's/.*REVIEWBOT_VERSION "\(.*\)"/\1/p' bot/version.h)" >$@
 
-MAN_PAGES := deploy/man/reviewbot.1 $(CONF_MAN) $(RULES_MAN)
+MAN_PAGES := deploy/man/reviewbot.1 deploy/man/reviewbot.8 $(CONF_MAN) $(RULES_MAN)
+
+# the systemd unit, with the install's paths (deploy/reviewbot.service.in;
+# make install writes it again for its own PREFIX)
+UNIT := $(BUILD)/deploy/reviewbot.service
+
+$(UNIT): deploy/reviewbot.service.in Makefile
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  GEN     $@")
+	$(Q)sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' $< >$@
+
+unit-file: $(UNIT)
+all: $(UNIT)
 
 man: $(MAN_PAGES)
 all: $(MAN_PAGES)
@@ -229,6 +249,24 @@ integration-tests: $(PROGRAM) $(HELPER)
 		REVIEWBOT=$(abspath $(PROGRAM)) bash "$$t" || fail=1; \
 	done; exit $$fail
 
+# The integration run under valgrind's memcheck: tests/integration/
+# test_e2e.sh with the mail helper wrapped (REVIEWBOT_EXEC_PATH); any
+# memcheck error or definite/indirect leak in any run of the helper fails
+# (valgrind -q writes a log only for those).
+# tests/valgrind.supp: library-internal noise only.
+VG_DIR := $(BUILD)/valgrind
+valgrind-tests: $(PROGRAM) $(HELPER)
+	$(Q)rm -rf $(VG_DIR) && mkdir -p $(VG_DIR)/bin $(VG_DIR)/log
+	$(Q)printf '#!/bin/sh\nexec valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect --track-fds=no --suppressions=%s --log-file=%s/vg.%%p.log %s "$$@"\n' \
+		$(abspath tests/valgrind.supp) $(abspath $(VG_DIR)/log) $(abspath $(HELPER)) \
+		>$(VG_DIR)/bin/reviewbot-mail && chmod 755 $(VG_DIR)/bin/reviewbot-mail
+	$(Q)REVIEWBOT_EXEC_PATH=$(abspath $(VG_DIR)/bin) REVIEWBOT=$(abspath $(PROGRAM)) \
+		bash tests/integration/test_e2e.sh
+	$(Q)n=$$(ls $(VG_DIR)/log | wc -l); bad=$$(find $(VG_DIR)/log -type f -size +0); \
+		if [ -n "$$bad" ]; then cat $$bad; echo "valgrind: errors in $$bad"; exit 1; fi; \
+		[ "$$n" -gt 0 ] || { echo "valgrind: the helper never ran under it"; exit 1; }; \
+		echo "valgrind: $$n runs of the helper, no error"
+
 # The whole corpus through an ASan+UBSan build: no crash, no leak.
 corpus-sanitize:
 	$(Q)$(MAKE) --no-print-directory SANITIZE=1 all
@@ -238,9 +276,11 @@ corpus-sanitize:
 		--const-structs-file=$(abspath $(BUILD)/kernel/scripts/const_structs.checkpatch)
 
 ifeq ($(SANITIZE),1)
-check: unit-tests golden-tests cli-tests bot-tests integration-tests man-tests
+check: unit-tests golden-tests cli-tests bot-tests integration-tests man-tests \
+	deploy-tests
 else
-check: unit-tests golden-tests cli-tests bot-tests integration-tests man-tests golden-verify compat-floor corpus-sanitize
+check: unit-tests golden-tests cli-tests bot-tests integration-tests man-tests golden-verify compat-floor corpus-sanitize valgrind-tests \
+	deploy-tests
 endif
 
 # The bot once over the bundled archive (examples/lkml-sample.mbox), dry
@@ -269,25 +309,42 @@ clean:
 	rm -rf $(BUILD) reviewbot
 
 # The helper sits at LIBEXECDIR/reviewbot, which the program finds as
-# ../libexec/reviewbot from BINDIR (bot/exec.c): keep them siblings.
+# ../libexec/reviewbot from BINDIR (bot/exec.c): keep them siblings.  The
+# example configuration goes to DOCDIR: an install never writes /etc.
+INSTALLED := $(BINDIR)/reviewbot $(LIBEXECDIR)/reviewbot/reviewbot-mail \
+	$(MANDIR)/man1/reviewbot.1 $(MANDIR)/man5/reviewbot.conf.5 \
+	$(MANDIR)/man7/reviewbot-rules.7 $(MANDIR)/man8/reviewbot.8 \
+	$(UNITDIR)/reviewbot.service $(DOCDIR)/reviewbot.conf.example
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR)/reviewbot \
 		$(DESTDIR)$(DATADIR)/reviewbot/templates $(DESTDIR)$(MANDIR)/man1 \
-		$(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7
+		$(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(MANDIR)/man8 \
+		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(DOCDIR)
 	install -m 0755 $(PROGRAM) $(DESTDIR)$(BINDIR)/reviewbot
 	install -m 0755 $(HELPER) $(DESTDIR)$(LIBEXECDIR)/reviewbot/reviewbot-mail
 	install -m 0644 templates/*.txt $(DESTDIR)$(DATADIR)/reviewbot/templates/
 	install -m 0644 deploy/man/reviewbot.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 0644 deploy/man/reviewbot.8 $(DESTDIR)$(MANDIR)/man8/
 	install -m 0644 $(CONF_MAN) $(DESTDIR)$(MANDIR)/man5/
 	install -m 0644 $(RULES_MAN) $(DESTDIR)$(MANDIR)/man7/
+	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
+		deploy/reviewbot.service.in >$(DESTDIR)$(UNITDIR)/reviewbot.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/reviewbot.service
+	install -m 0644 deploy/reviewbot.conf.example $(DESTDIR)$(DOCDIR)/
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/reviewbot \
-		$(DESTDIR)$(LIBEXECDIR)/reviewbot/reviewbot-mail \
-		$(DESTDIR)$(MANDIR)/man1/reviewbot.1 $(DESTDIR)$(MANDIR)/man5/reviewbot.conf.5 \
-		$(DESTDIR)$(MANDIR)/man7/reviewbot-rules.7
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
 	rm -rf $(DESTDIR)$(DATADIR)/reviewbot/templates
-	-rmdir $(DESTDIR)$(LIBEXECDIR)/reviewbot $(DESTDIR)$(DATADIR)/reviewbot 2>/dev/null
+	-rmdir $(DESTDIR)$(LIBEXECDIR)/reviewbot $(DESTDIR)$(DATADIR)/reviewbot \
+		$(DESTDIR)$(DOCDIR) 2>/dev/null || true
+
+# make install into a folder, the unit through systemd-analyze verify,
+# status and progress: every tests/deploy/test_*.sh
+deploy-tests: $(PROGRAM) $(HELPER) $(UNIT) $(MAN_PAGES)
+	$(Q)fail=0; for t in tests/deploy/test_*.sh; do \
+		REVIEWBOT=$(abspath $(PROGRAM)) BUILD=$(abspath $(BUILD)) bash "$$t" || fail=1; \
+	done; exit $$fail
 
 -include $(CHECKER_OBJS:.o=.d) $(STORE_OBJS:.o=.d) $(BOT_OBJS:.o=.d) \
-	$(FRONT_OBJS:.o=.d) $(MAIL_OBJS:.o=.d) $(UNIT_BINS:=.d)
+	$(FRONT_OBJS:.o=.d) $(MAIL_OBJS:.o=.d) $(UNIT_BINS:=.d) \
+	$(FUZZ_OBJS:.o=.d) $(FUZZ_BINS:=.d)

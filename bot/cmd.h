@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* The subcommands of reviewbot.  Each returns the process exit status.
- * check, query, optout and optin run in the front binary; run, import
+ * check, query, optout, optin and status run in the front binary; run, import
  * and review in the mail helper (bot/mailmain.c), which the front binary
  * executes. */
 #ifndef RB_CMD_H
@@ -10,6 +10,7 @@ int cmd_check(int argc, char **argv);
 int cmd_query(int argc, char **argv);
 int cmd_optout(int argc, char **argv);
 int cmd_optin(int argc, char **argv);
+int cmd_status(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_review(int argc, char **argv);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../checker/checker.h"
@@ -19,11 +20,18 @@
 #include "fileio.h"
 #include "getopt_long.h"
 #include "patterns.h"
+#include "version.h"
 #include "../checker/banned.h"
 
 #define CONF_MAX_ARGS 4096
+#define CHECK_COMPAT_VERSION "6.1"	/* the checkpatch.pl imitated */
 /* Debian's codespell package */
 #define CODESPELL_DICT "/usr/lib/python3/dist-packages/codespell_lib/data/dictionary.txt"
+
+/* Progress on a terminal: only for more inputs than this, at most this
+ * often (seconds). */
+#define PROGRESS_MIN_FILES	20
+#define PROGRESS_INTERVAL	0.2
 
 static void check_usage(FILE *f)
 {
@@ -70,7 +78,8 @@ static void check_usage(FILE *f)
 	      "                             or --category, off otherwise)\n"
 	      "  --category LIST            only these categories: security, uapi,\n"
 	      "                             correctness, process, style\n"
-	      "  -h, --help, --version      display this help and exit\n"
+	      "  -h, --help                 display this help and exit\n"
+	      "  --version                  display the version and exit\n"
 	      "\n"
 	      "Options are also read from .checkpatch.conf in the current directory,\n"
 	      "$HOME and .scripts (the first found), as checkpatch.pl does.\n"
@@ -264,13 +273,83 @@ static void show_words(const struct gl_list *l, const char *prefix)
 	free(all);
 }
 
+/*
+ * One progress line on stderr when it is a terminal, rewritten with \r
+ * and wiped before anything else is printed, so stdout (checkpatch.pl's
+ * output) is the same with or without it.
+ */
+struct progress {
+	int on;
+	int out_tty;		/* stdout is a terminal too: wipe before output */
+	int shown;		/* characters on the line now */
+	double t0, last;
+};
+
+static double mono_secs(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void progress_init(struct progress *pr, int nfiles)
+{
+	memset(pr, 0, sizeof(*pr));
+	pr->on = nfiles > PROGRESS_MIN_FILES && isatty(STDERR_FILENO);
+	pr->out_tty = isatty(STDOUT_FILENO);
+	pr->t0 = mono_secs();
+}
+
+static void progress_clear(struct progress *pr)
+{
+	if (!pr->on || !pr->shown)
+		return;
+	fflush(stdout);
+	fprintf(stderr, "\r%*s\r", pr->shown, "");
+	fflush(stderr);
+	pr->shown = 0;
+}
+
+/* done of total inputs checked so far */
+static void progress_show(struct progress *pr, int done, int total)
+{
+	double now, el, rate;
+	char line[160];
+	int n;
+
+	if (!pr->on)
+		return;
+	now = mono_secs();
+	if (pr->shown && now - pr->last < PROGRESS_INTERVAL)
+		return;
+	pr->last = now;
+	el = now - pr->t0;
+	rate = el > 0 ? done / el : 0;
+	if (done && rate > 0)
+		n = snprintf(line, sizeof(line),
+			     "reviewbot check: %d/%d files, %.1f files/s, about %.0f s left",
+			     done, total, rate, (total - done) / rate);
+	else
+		n = snprintf(line, sizeof(line), "reviewbot check: %d/%d files", done, total);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof(line))
+		n = (int)sizeof(line) - 1;
+	fflush(stdout);
+	/* pad over a longer previous line */
+	fprintf(stderr, "\r%s%*s", line, pr->shown > n ? pr->shown - n : 0, "");
+	fflush(stderr);
+	pr->shown = n > pr->shown ? n : pr->shown;
+}
+
 int cmd_check(int argc, char **argv)
 {
 	struct chk_opts o;
 	int quiet = 0, verbose = 0, tree = 1, signoff = 1, patch = 1, emacs = 0;
 	int terse = 0, showfile = 0, file = 0, strict = 0, show_types = 0;
 	int list = 0, mll = 100, mcdl = 4, tabsize = 8, summary = 1;
-	int mailback = 0, summary_file = 0, help = 0, json = 0, fix = 0;
+	int mailback = 0, summary_file = 0, help = 0, version = 0, json = 0, fix = 0;
 	int nocolor = 0, git = 0, codespell = 0, debug_patterns = 0, extra = -1;
 	char *color = NULL, *test_only = NULL, *category = NULL, *root = NULL;
 	char *codespellfile = NULL, *typedefsfile = NULL, *kconfig_prefix = NULL;
@@ -316,7 +395,8 @@ int cmd_check(int argc, char **argv)
 		{ "json", GL_FLAG, &json, NULL, NULL },
 		{ "extra", GL_FLAG, &extra, NULL, NULL },
 		{ "category", GL_STRING, NULL, &category, NULL },
-		{ "h|help|version", GL_SET, &help, NULL, NULL },
+		{ "h|help", GL_SET, &help, NULL, NULL },
+		{ "version", GL_SET, &version, NULL, NULL },
 		{ "debug-patterns", GL_SET, &debug_patterns, NULL, NULL },
 		{ NULL, 0, NULL, NULL, NULL },
 	};
@@ -327,6 +407,7 @@ int cmd_check(int argc, char **argv)
 	int nconf = 0, nall, nfiles = 0, i, exit_code = 0, ret = 0;
 	char err[256];
 	struct chk_checker *checker = NULL;
+	struct progress pr = { 0 };
 
 	sbuf_init(&conf, 1u << 20);
 	if (read_conf(&conf, confpath, sizeof(confpath)))
@@ -357,6 +438,11 @@ int cmd_check(int argc, char **argv)
 	}
 	if (help) {
 		check_usage(stdout);
+		goto out;
+	}
+	if (version) {
+		printf("reviewbot %s (checkpatch.pl %s)\n", REVIEWBOT_VERSION,
+		       CHECK_COMPAT_VERSION);
 		goto out;
 	}
 	if (git) {
@@ -495,6 +581,7 @@ int cmd_check(int argc, char **argv)
 
 	if (nfiles == 0)
 		files[nfiles++] = "-";
+	progress_init(&pr, nfiles);
 
 	for (i = 0; i < nfiles; i++) {
 		struct sbuf in, out;
@@ -502,8 +589,10 @@ int cmd_check(int argc, char **argv)
 		const char *name = files[i];
 		char *vname;
 
+		progress_show(&pr, i, nfiles);
 		sbuf_init(&in, CHK_MAX_INPUT);
 		if (fileio_read(name, &in)) {
+			progress_clear(&pr);
 			fprintf(stderr, "reviewbot check: %s: open failed - %s\n", name,
 				strerror(errno));
 			sbuf_release(&in);
@@ -556,6 +645,8 @@ int cmd_check(int argc, char **argv)
 			ret = 2;
 			goto out;
 		}
+		if (pr.out_tty)
+			progress_clear(&pr);
 		if (nfiles > 1 && quiet == 0 && !json) {
 			size_t k, vl = strlen(vname);
 
@@ -580,8 +671,10 @@ int cmd_check(int argc, char **argv)
 		}
 		chk_check(checker, name, in.buf, in.len, &res);
 		sbuf_release(&in);
-		if (res.error)
+		if (res.error) {
+			progress_clear(&pr);
 			fprintf(stderr, "reviewbot check: %s: %s\n", name, res.error);
+		}
 		if (res.empty) {
 			/* checkpatch.pl exits at once on an empty input */
 			chk_result_release(&res);
@@ -624,6 +717,7 @@ int cmd_check(int argc, char **argv)
 		chk_result_release(&res);
 		free(vname);
 	}
+	progress_clear(&pr);
 	if (!quiet && !json) {
 		show_words(&use, "Used");
 		show_words(&ignore, "Ignored");
@@ -637,6 +731,7 @@ int cmd_check(int argc, char **argv)
 			chk_pattern_compiles(checker));
 out:
 out_noexit:
+	progress_clear(&pr);
 	fflush(stdout);
 	chk_free(checker);
 	gl_list_free(&ignore);

@@ -21,6 +21,7 @@
 #include "log.h"
 #include "mailbox.h"
 #include "pipeline.h"
+#include "privdrop.h"
 #include "source.h"
 #include "template.h"
 #include "version.h"
@@ -30,11 +31,39 @@
 #define RUN_MAX_SLEEP	60	/* seconds the daemon sleeps at most */
 
 static volatile sig_atomic_t stop_requested;
+static volatile sig_atomic_t reload_requested;
 
 static void on_stop(int sig)
 {
 	(void)sig;
 	stop_requested = 1;
+}
+
+static void on_reload(int sig)
+{
+	(void)sig;
+	reload_requested = 1;
+}
+
+/*
+ * No SA_RESTART: a signal ends the daemon's poll() at once.  SIGTERM and
+ * SIGINT finish the message (review, delivery) in hand and stop; SIGHUP
+ * reloads the configuration and templates between two cycles.
+ */
+static void run_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = on_stop;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sa.sa_handler = on_reload;
+	sigaction(SIGHUP, &sa, NULL);
+	/* a server closing the socket is an error return, not a death */
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);
 }
 
 /*
@@ -79,9 +108,11 @@ static void session_close(struct session *s)
 		config_release(&s->cfg);
 }
 
+/* drop: `run` started as root becomes [bot] user before it opens the
+ * database or reads a template or a mail (bot/privdrop.h) */
 static int session_open(struct session *s, const char *config_file,
 			const char *db_override, enum pipeline_mode mode,
-			const char *cmd)
+			const char *cmd, int drop)
 {
 	char err[1024];
 
@@ -89,6 +120,10 @@ static int session_open(struct session *s, const char *config_file,
 	if (cmd_load_config(config_file, &s->cfg, cmd))
 		return -1;
 	s->have_cfg = 1;
+	if (drop && privdrop_to_user(s->cfg.user, err, sizeof(err))) {
+		fprintf(stderr, "reviewbot %s: %s\n", cmd, err);
+		return -1;
+	}
 	if (load_templates(&s->cfg, config_file != NULL, &s->tpl, err, sizeof(err))) {
 		fprintf(stderr, "reviewbot %s: %s\n", cmd, err);
 		return -1;
@@ -170,12 +205,21 @@ static void run_cycle(struct session *s, struct source_session *ss, const int *w
 	size_t i;
 	int64_t now = time(NULL);
 
+	/* messages stored but not processed: the last run ended, a batch
+	 * was cut short, or the database was busy or full */
+	if (pipeline_process_pending(s->p, now) < 0) {
+		log_event(LOG_ERR, "process-failed", "error", store_errmsg(s->st), NULL);
+		(*failures)++;
+	}
 	for (i = 0; i < s->cfg.nsources && !stop_requested; i++)
 		if (source_session_poll(&ss[i], s->p, now, first || woke[i]) < 0)
 			(*failures)++;
 	now = time(NULL);
 	if (pipeline_review(s->p, now, 0) < 0) {
-		log_event(LOG_ERR, "review-failed", "error", store_errmsg(s->st), NULL);
+		const char *e = store_errmsg(s->st);
+
+		log_event(LOG_ERR, "review-failed", "error",
+			  *e ? e : "see the series logged above", NULL);
 		(*failures)++;
 	}
 	if (pipeline_deliver(s->p, now) < 0) {
@@ -217,6 +261,67 @@ static void run_wait(struct session *s, struct source_session *ss, int *woke)
 	for (i = 0; i < n; i++)
 		if (fds[i].revents)
 			woke[idx[i]] = 1;
+}
+
+/*
+ * SIGHUP: the configuration and the templates again, and the sources
+ * reconnected from their checkpoints.  A file that does not load (or
+ * templates that do not) is logged and the old ones are kept.  The
+ * database stays the one opened at the start: a new [bot] database or
+ * user takes a restart.
+ */
+static void run_reload(struct session *s, const char *config_file,
+		       struct source_session *ss, size_t *nss)
+{
+	struct config cfg;
+	struct template_set *tpl = NULL;
+	struct source_session fresh[CONFIG_MAX_SOURCES];
+	char err[1024] = "";
+	size_t k, n = 0;
+
+	if (config_load(config_file, &cfg, err, sizeof(err))) {
+		log_event(LOG_ERR, "reload-failed", "config", config_file, "error", err,
+			  "kept", "the running configuration", NULL);
+		return;
+	}
+	if (!cfg.nsources || (!cfg.address && !cfg.dry_run)) {
+		log_event(LOG_ERR, "reload-failed", "config", config_file, "error",
+			  !cfg.nsources ? "no [source] to read"
+					: "[bot] address is required to send replies",
+			  "kept", "the running configuration", NULL);
+		goto fail;
+	}
+	if (load_templates(&cfg, 1, &tpl, err, sizeof(err))) {
+		log_event(LOG_ERR, "reload-failed", "config", config_file, "error", err,
+			  "kept", "the running configuration", NULL);
+		goto fail;
+	}
+	for (k = 0; k < cfg.nsources; k++, n++)
+		if (source_session_init(&fresh[k], &cfg.sources[k], s->st, err, sizeof(err))) {
+			log_event(LOG_ERR, "reload-failed", "config", config_file,
+				  "error", err, "kept", "the running configuration", NULL);
+			goto fail;
+		}
+	if (strcmp(cfg.database, s->cfg.database))
+		log_event(LOG_WARN, "reload-partial", "database", s->cfg.database,
+			  "reason", "a new database takes a restart", NULL);
+	for (k = 0; k < *nss; k++)
+		source_session_close(&ss[k]);
+	template_set_free(s->tpl);
+	config_release(&s->cfg);
+	/* the sources point into cfg.sources, which moves with the struct */
+	s->cfg = cfg;
+	s->tpl = tpl;
+	pipeline_set_config(s->p, &s->cfg, s->tpl);
+	memcpy(ss, fresh, n * sizeof(*ss));
+	*nss = n;
+	log_event(LOG_INFO, "reloaded", "config", config_file, NULL);
+	return;
+fail:
+	for (k = 0; k < n; k++)
+		source_session_close(&fresh[k]);
+	template_set_free(tpl);
+	config_release(&cfg);
 }
 
 int cmd_run(int argc, char **argv)
@@ -280,22 +385,15 @@ int cmd_run(int argc, char **argv)
 	}
 	if (verbose)
 		log_set_level(LOG_DEBUG);
-	if (session_open(&s, config_file, NULL, PIPE_RUN, "run"))
+	privdrop_limits();
+	if (session_open(&s, config_file, NULL, PIPE_RUN, "run", 1))
 		goto out_session;
 	if (cmd_check_runnable(&s.cfg, "run"))
 		goto out_session;
-	signal(SIGTERM, on_stop);
-	signal(SIGINT, on_stop);
-	/* a server closing the socket is an error return, not a death */
-	signal(SIGPIPE, SIG_IGN);
+	run_signals();
 	pipeline_set_stop(s.p, &stop_requested);
 	log_event(LOG_INFO, "start", "version", REVIEWBOT_VERSION, "config",
 		  config_file, "database", s.cfg.database, NULL);
-	/* messages stored but not processed when the last run ended */
-	if (pipeline_process_pending(s.p, time(NULL)) < 0) {
-		log_event(LOG_ERR, "process-failed", "error", store_errmsg(s.st), NULL);
-		failures++;
-	}
 	memset(woke, 0, sizeof(woke));
 	for (k = 0; k < s.cfg.nsources; k++) {
 		if (source_session_init(&ss[k], &s.cfg.sources[k], s.st, err, sizeof(err))) {
@@ -305,10 +403,16 @@ int cmd_run(int argc, char **argv)
 		nss++;
 	}
 	for (first = 1; !stop_requested; first = 0) {
+		if (reload_requested) {
+			reload_requested = 0;
+			run_reload(&s, config_file, ss, &nss);
+			first = 1;
+		}
 		run_cycle(&s, ss, woke, first, &failures);
 		if (once)
 			break;
-		run_wait(&s, ss, woke);
+		if (!reload_requested)
+			run_wait(&s, ss, woke);
 	}
 	print_stats("run", pipeline_stats(s.p), now_secs() - t0);
 	/* --once reports what failed; the daemon's failures were logged as
@@ -404,7 +508,8 @@ int cmd_import(int argc, char **argv)
 	}
 	if (!config_file)
 		config_file = cmd_default_config();
-	if (session_open(&s, config_file, database, PIPE_IMPORT, "import"))
+	privdrop_limits();
+	if (session_open(&s, config_file, database, PIPE_IMPORT, "import", 0))
 		goto out_session;
 	for (k = 0; source && k < s.cfg.nsources; k++)
 		if (!strcmp(s.cfg.sources[k].name, source))
@@ -524,7 +629,7 @@ int cmd_review(int argc, char **argv)
 	made_dir = 1;
 	snprintf(db, sizeof(db), "%s/review.db", dir);
 	log_set_level(LOG_WARN);
-	if (session_open(&s, config_file, db, PIPE_RUN, "review"))
+	if (session_open(&s, config_file, db, PIPE_RUN, "review", 0))
 		goto out_session;
 
 	ret = 0;

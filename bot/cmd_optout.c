@@ -13,6 +13,7 @@
 #include "cmd_common.h"
 #include "compose.h"
 #include "getopt_long.h"
+#include "version.h"
 #include "../store/store.h"
 #include "../checker/banned.h"
 
@@ -40,7 +41,8 @@ static void usage(FILE *f, int in)
 		      "                    print what was deleted\n", f);
 	fputs("  --config FILE     configuration naming the database\n"
 	      "  --database FILE   this database instead\n"
-	      "  --help            this text\n", f);
+	      "  --help            this text\n"
+	      "  --version         the program's version\n", f);
 }
 
 /* A plain address, lowercased into out; -1 when it is not one. */
@@ -65,7 +67,7 @@ static int run(int argc, char **argv, int in)
 	char *config_file = NULL, *database = NULL, *mode = NULL;
 	char *args[OPTOUT_MAX_ARGS + 1];
 	char addr[OPTOUT_MAX_ADDR + 1], err[512];
-	int nargs = 0, help = 0, forget = 0, have_cfg = 0, ret = 1, r;
+	int nargs = 0, help = 0, version = 0, forget = 0, have_cfg = 0, ret = 1, r;
 	enum store_optout_mode om = OPTOUT_SILENT;
 	const struct gl_opt out_opts[] = {
 		{ "config", GL_STRING, NULL, &config_file, NULL },
@@ -73,12 +75,14 @@ static int run(int argc, char **argv, int in)
 		{ "mode", GL_STRING, NULL, &mode, NULL },
 		{ "forget", GL_SET, &forget, NULL, NULL },
 		{ "help|h", GL_SET, &help, NULL, NULL },
+		{ "version", GL_SET, &version, NULL, NULL },
 		{ NULL, 0, NULL, NULL, NULL },
 	};
 	const struct gl_opt in_opts[] = {
 		{ "config", GL_STRING, NULL, &config_file, NULL },
 		{ "database", GL_STRING, NULL, &database, NULL },
 		{ "help|h", GL_SET, &help, NULL, NULL },
+		{ "version", GL_SET, &version, NULL, NULL },
 		{ NULL, 0, NULL, NULL, NULL },
 	};
 
@@ -95,6 +99,11 @@ static int run(int argc, char **argv, int in)
 	}
 	if (help) {
 		usage(stdout, in);
+		ret = 0;
+		goto out;
+	}
+	if (version) {
+		printf("reviewbot %s\n", REVIEWBOT_VERSION);
 		ret = 0;
 		goto out;
 	}

@@ -12,6 +12,7 @@
 #include "cmd.h"
 #include "cmd_common.h"
 #include "getopt_long.h"
+#include "version.h"
 #include "../checker/rules.h"
 #include "../checker/sbuf.h"
 #include "../store/store.h"
@@ -40,7 +41,9 @@ static void usage(FILE *f)
 	      "  --patches          one row per patch, with its counts\n"
 	      "  --json             one JSON object per line\n"
 	      "  --config FILE      configuration naming the database\n"
-	      "  --database FILE    this database instead\n",
+	      "  --database FILE    this database instead\n"
+	      "  --help             this text\n"
+	      "  --version          the program's version\n",
 	      f);
 }
 
@@ -214,7 +217,7 @@ int cmd_query(int argc, char **argv)
 	char *until = NULL, *series = NULL, *limit = NULL;
 	char **args;
 	char err[1024];
-	int json = 0, patches = 0, help = 0, nargs = 0, ret = 2, have_cfg = 0;
+	int json = 0, patches = 0, help = 0, version = 0, nargs = 0, ret = 2, have_cfg = 0;
 	const struct gl_opt opts[] = {
 		{ "config", GL_STRING, NULL, &config_file, NULL },
 		{ "database", GL_STRING, NULL, &database, NULL },
@@ -230,6 +233,7 @@ int cmd_query(int argc, char **argv)
 		{ "patches", GL_SET, &patches, NULL, NULL },
 		{ "json", GL_SET, &json, NULL, NULL },
 		{ "help|h", GL_SET, &help, NULL, NULL },
+		{ "version", GL_SET, &version, NULL, NULL },
 		{ NULL, 0, NULL, NULL, NULL },
 	};
 
@@ -246,6 +250,11 @@ int cmd_query(int argc, char **argv)
 	}
 	if (help) {
 		usage(stdout);
+		ret = 0;
+		goto out;
+	}
+	if (version) {
+		printf("reviewbot %s\n", REVIEWBOT_VERSION);
 		ret = 0;
 		goto out;
 	}

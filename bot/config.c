@@ -68,6 +68,8 @@ static int check_env_name(const char *v, const char **why);
 	  NULL, templates, NULL, "the folder of reply templates")	\
 	X(BOT, "dry_run", BOOL, "true", 0, 0, NULL, dry_run, NULL,	\
 	  "record the replies but send none")				\
+	X(BOT, "user", STRING, NULL, 0, 0, NULL, user, NULL,		\
+	  "the account the daemon drops to when started as root (without it, it runs as root with a warning)") \
 	X(SOURCE, "type", ENUM, NULL, 0, 0, SOURCE_TYPES, type, NULL,	\
 	  "where the mail comes from (required)")			\
 	X(SOURCE, "url", STRING, NULL, 0, 0, NULL, url, check_url,	\

@@ -90,6 +90,7 @@ struct config {
 	char *database;		/* absolute */
 	char *templates;	/* folder, absolute */
 	int dry_run;
+	char *user;		/* run drops to it when started as root */
 	/* [source "NAME"] */
 	struct config_source *sources;
 	size_t nsources;

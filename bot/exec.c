@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The front binary runs the mail helper the way git runs
- * git-remote-https: $REVIEWBOT_EXEC_PATH, else beside the installed
- * program (../libexec/reviewbot), else in the build tree.
+ * git-remote-https: $REVIEWBOT_EXEC_PATH, else in the build tree when run
+ * from one, else beside the installed program (../libexec/reviewbot).
  */
 #include <errno.h>
 #include <limits.h>
@@ -28,7 +28,9 @@ int cmd_exec_helper(int argc, char **argv)
 {
 	char path[PATH_MAX], dir[PATH_MAX];
 	const char *env = getenv("REVIEWBOT_EXEC_PATH");
-	const char *const rels[] = { RB_LIBEXEC_REL, RB_BUILD_REL };
+	/* the build tree's first: an installed program has none, and a
+	 * sanitizer build must not pick the plain build's helper */
+	const char *const rels[] = { RB_BUILD_REL, RB_LIBEXEC_REL };
 	char **nargv;
 	size_t i;
 	int found = 0;

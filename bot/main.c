@@ -24,9 +24,12 @@ static void usage(FILE *f)
 	      "  optout ADDR [--mode silent|private] [--forget]\n"
 	      "                                no reviews mailed to ADDR (or off-list)\n"
 	      "  optin ADDR                    mail reviews to ADDR again\n"
+	      "  status [--config F] [--json]  what the database holds, per state\n"
 	      "\n"
 	      "Run 'reviewbot COMMAND --help' for a command's options.\n"
-	      "Options: --help, --version\n",
+	      "Options: -h, --help (this text), --version (the version)\n"
+	      "Manuals: reviewbot(1), reviewbot(8), reviewbot.conf(5),\n"
+	      "reviewbot-rules(7).\n",
 	      f);
 }
 
@@ -41,7 +44,7 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
-	if (!strcmp(argv[1], "--version")) {
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
 		printf("reviewbot %s\n", REVIEWBOT_VERSION);
 		return 0;
 	}
@@ -53,6 +56,8 @@ int main(int argc, char **argv)
 		return cmd_optout(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "optin"))
 		return cmd_optin(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "status"))
+		return cmd_status(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "run") || !strcmp(argv[1], "import") ||
 	    !strcmp(argv[1], "review"))
 		return cmd_exec_helper(argc - 1, argv + 1);

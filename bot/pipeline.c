@@ -84,6 +84,18 @@ void pipeline_set_stop(struct pipeline *p, const volatile sig_atomic_t *stop)
 	p->stop = stop;
 }
 
+int pipeline_stopping(const struct pipeline *p)
+{
+	return p->stop && *p->stop;
+}
+
+void pipeline_set_config(struct pipeline *p, const struct config *cfg,
+			 const struct template_set *t)
+{
+	p->cfg = cfg;
+	p->tpl = t;
+}
+
 const struct pipeline_stats *pipeline_stats(const struct pipeline *p)
 {
 	return &p->stats;
@@ -385,10 +397,21 @@ out:
 	return ret < 0 ? ret : STORE_OK;
 }
 
+/* RFC 3834 section 5: "no" (with optional parameters or a comment) is
+ * the one value that says a person wrote the mail; "notify-me" is not it */
+static int auto_submitted_no(const char *v)
+{
+	v += strspn(v, " \t");
+	if (strncasecmp(v, "no", 2))
+		return 0;
+	v += 2;
+	return !*v || *v == ' ' || *v == '\t' || *v == ';' || *v == '(';
+}
+
 static int is_bot_mail(const struct pipeline *p, const struct mime_mail *m,
 		       const char **why)
 {
-	if (m->auto_submitted && strncasecmp(m->auto_submitted, "no", 2)) {
+	if (m->auto_submitted && !auto_submitted_no(m->auto_submitted)) {
 		*why = "auto-submitted mail";
 		return 1;
 	}
@@ -537,6 +560,13 @@ int pipeline_process(struct pipeline *p, int64_t id, const struct mime_mail *giv
 		p->stats.skipped++;
 		goto out;
 	}
+	/* a review goes to the author: From: must hold one usable address
+	 * (no group, no second address, no address-less name) */
+	if (!compose_address_ok(m->from.addr)) {
+		ret = store_msg_set_state(p->st, id, MSG_SKIPPED, "no usable sender address");
+		p->stats.skipped++;
+		goto out;
+	}
 	ret = series_place(p->st, id, m, &sj, row.list, now, &series_id, &patch_id);
 	if (ret == STORE_DUP) {
 		snprintf(reason, sizeof(reason), "part %d of the series came before", sj.part);
@@ -574,28 +604,105 @@ out:
 struct pending {
 	struct pipeline *p;
 	int64_t now;
+	int ok;			/* messages processed in this walk */
+	int64_t failed[PIPE_FAIL_SLOTS];
+	size_t nfailed;
 };
+
+/*
+ * The environment, not the message: the walk ends and waits.  SQLite
+ * reports a write past RLIMIT_FSIZE or a failing disk as SQLITE_IOERR
+ * (STORE_ERR), known by its message only: never a reason to mark a
+ * message bad.
+ */
+static int store_down(int ret, const char *why)
+{
+	return ret == STORE_ERR_BUSY || ret == STORE_ERR_FULL || ret == STORE_ERR_NOMEM ||
+	       strstr(why, "disk") || strstr(why, "I/O") || strstr(why, "locked");
+}
 
 static int process_one(void *arg, int64_t id)
 {
 	struct pending *pd = arg;
+	struct pipeline *p = pd->p;
+	char sid[24], why[256];
 	int ret;
 
-	ret = store_begin(pd->p->st);
+	if (pipeline_stopping(p))
+		return 1;
+	ret = store_begin(p->st);
 	if (ret)
 		return ret;
-	ret = pipeline_process(pd->p, id, NULL, NULL, pd->now);
-	if (ret < 0) {
-		store_rollback(pd->p->st);
-		return ret;
+	ret = pipeline_process(p, id, NULL, NULL, pd->now);
+	if (ret >= 0) {
+		ret = store_commit(p->st);
+		if (ret >= 0) {
+			pd->ok++;
+			return 0;
+		}
 	}
-	return store_commit(pd->p->st);
+	/* the reason, before the rollback clears it */
+	snprintf(why, sizeof(why), "%s", store_errmsg(p->st));
+	store_rollback(p->st);
+	if (store_down(ret, why))
+		return ret;
+	snprintf(sid, sizeof(sid), "%lld", (long long)id);
+	log_event(LOG_WARN, "process-failed", "id", sid, "error", why, NULL);
+	if (pd->nfailed < PIPE_FAIL_SLOTS)
+		pd->failed[pd->nfailed++] = id;
+	return 0;
+}
+
+/* One more strike for each message that failed in a walk where others
+ * went through; the third makes it bad. */
+static int count_failures(struct pending *pd)
+{
+	struct pipeline *p = pd->p;
+	struct pipe_fail *slot, *free_slot;
+	char sid[24], reason[64];
+	size_t i, j;
+	int ret = 0;
+
+	for (i = 0; i < pd->nfailed && pd->ok; i++) {
+		slot = free_slot = NULL;
+		for (j = 0; j < PIPE_FAIL_SLOTS && !slot; j++) {
+			if (p->fails[j].id == pd->failed[i])
+				slot = &p->fails[j];
+			else if (!p->fails[j].id && !free_slot)
+				free_slot = &p->fails[j];
+		}
+		if (!slot)
+			slot = free_slot ? free_slot : &p->fails[pd->failed[i] % PIPE_FAIL_SLOTS];
+		if (slot->id != pd->failed[i]) {
+			slot->id = pd->failed[i];
+			slot->n = 0;
+		}
+		if (++slot->n < PIPE_MAX_PROCESS_FAILS)
+			continue;
+		snprintf(reason, sizeof(reason), "processing failed %d times", slot->n);
+		snprintf(sid, sizeof(sid), "%lld", (long long)slot->id);
+		ret = store_msg_set_state(p->st, slot->id, MSG_BAD, reason);
+		if (ret < 0)
+			break;
+		log_event(LOG_ERR, "message-bad", "id", sid, "reason", reason, NULL);
+		p->stats.bad++;
+		slot->id = 0;
+		slot->n = 0;
+	}
+	return ret;
 }
 
 int pipeline_process_pending(struct pipeline *p, int64_t now)
 {
-	struct pending pd = { p, now };
+	struct pending pd;
+	int ret, ret2;
 
-	return store_msg_each_new(p->st, process_one, &pd);
+	memset(&pd, 0, sizeof(pd));
+	pd.p = p;
+	pd.now = now;
+	ret = store_msg_each_new(p->st, process_one, &pd);
+	ret2 = count_failures(&pd);
+	if (ret > 0)
+		ret = 0;
+	return ret < 0 ? ret : ret2;
 }
-

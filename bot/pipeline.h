@@ -57,6 +57,12 @@ void pipeline_free(struct pipeline *p);
  * after the one in hand; what is left waits for the next start. */
 void pipeline_set_stop(struct pipeline *p, const volatile sig_atomic_t *stop);
 const struct pipeline_stats *pipeline_stats(const struct pipeline *p);
+/* Non-zero once the stop flag is set (sources stop between messages). */
+int pipeline_stopping(const struct pipeline *p);
+/* SIGHUP: a new configuration and templates (both must outlive p);
+ * the store and the spelling dictionary stay. */
+void pipeline_set_config(struct pipeline *p, const struct config *cfg,
+			 const struct template_set *t);
 
 /*
  * mime_parse(), and for a mail without a Message-ID (git format-patch
@@ -109,7 +115,13 @@ int pipeline_check_many(struct pipeline *p, const struct mime_mail *m,
  * again from the store); pc its check done ahead, or NULL. */
 int pipeline_process(struct pipeline *p, int64_t id, const struct mime_mail *m,
 		     struct pipeline_check *pc, int64_t now);
-/* pipeline_process for every message still new (after a crash). */
+/*
+ * pipeline_process for every message still new (after a crash, a batch
+ * cut short by a stop or a database error), each in a transaction of its
+ * own.  A message that fails while others go through is skipped, and
+ * marked bad with the reason after PIPE_MAX_PROCESS_FAILS such walks; a
+ * busy or full database ends the walk (the messages wait for the next).
+ */
 int pipeline_process_pending(struct pipeline *p, int64_t now);
 
 /* Reviews every open series that is complete, or whose last part is

@@ -9,6 +9,9 @@
 #include "pipeline.h"
 #include "../checker/checker.h"
 
+#define PIPE_FAIL_SLOTS		64
+#define PIPE_MAX_PROCESS_FAILS	3
+
 struct pipeline {
 	struct store *st;
 	const struct config *cfg;
@@ -18,6 +21,13 @@ struct pipeline {
 	struct chk_spelling *spelling;
 	struct pipeline_stats stats;
 	const volatile sig_atomic_t *stop;	/* set: finish what is in hand */
+	/* messages whose processing failed while others went through
+	 * (pipeline_process_pending): after PIPE_MAX_PROCESS_FAILS they are
+	 * marked bad, so one cannot hold up the rest for ever */
+	struct pipe_fail {
+		int64_t id;
+		int n;
+	} fails[PIPE_FAIL_SLOTS];
 };
 
 #define PIPE_FNV_INIT 0xcbf29ce484222325ULL

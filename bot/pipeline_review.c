@@ -281,6 +281,7 @@ struct review_ctx {
 	struct pipeline *p;
 	int64_t now;
 	int force;
+	int failed;		/* series whose review failed (logged) */
 };
 
 static int review_series(struct pipeline *p, struct store_series *s, int64_t now)
@@ -510,19 +511,38 @@ static int review_one(void *arg, int64_t id)
 		return ret;
 	}
 	ret = review_series(p, &s, rc->now);
-	store_series_release(&s);
+	if (ret >= 0)
+		ret = store_commit(p->st);
 	if (ret < 0) {
+		char sid[24], why[256];
+
+		/* the reason, before the rollback clears it */
+		snprintf(why, sizeof(why), "%s", store_errmsg(p->st));
 		store_rollback(p->st);
-		return ret;
+		/* a busy or full database: the walk ends and waits; a series
+		 * that fails on its own must not hold up the others */
+		if (ret != STORE_ERR_BUSY && ret != STORE_ERR_FULL &&
+		    ret != STORE_ERR_NOMEM) {
+			snprintf(sid, sizeof(sid), "%lld", (long long)id);
+			log_event(LOG_WARN, "review-failed", "series", sid,
+				  "subject", s.subject, "error", why, NULL);
+			rc->failed++;
+			ret = 0;
+		}
 	}
-	return store_commit(p->st);
+	store_series_release(&s);
+	return ret;
 }
 
 int pipeline_review(struct pipeline *p, int64_t now, int force)
 {
-	struct review_ctx rc = { p, now, force };
+	struct review_ctx rc = { p, now, force, 0 };
+	int ret;
 
-	return store_series_each_open(p->st, review_one, &rc);
+	ret = store_series_each_open(p->st, review_one, &rc);
+	if (ret > 0)
+		ret = 0;	/* stopped by a signal */
+	return ret < 0 ? ret : rc.failed ? STORE_ERR : 0;
 }
 
 /* ---- delivery ------------------------------------------------------------ */
@@ -619,7 +639,7 @@ static int deliver_one(void *arg, int64_t id)
 
 int pipeline_deliver(struct pipeline *p, int64_t now)
 {
-	struct review_ctx rc = { p, now, 0 };
+	struct review_ctx rc = { p, now, 0, 0 };
 	int ret;
 
 	ret = store_reply_each_due(p->st, now, deliver_one, &rc);

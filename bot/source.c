@@ -83,6 +83,9 @@ int source_batch_flush(struct source_batch *b, const char *checkpoint)
 	if (checkpoint)
 		ret = store_checkpoint_set(b->st, b->src->name, checkpoint, b->now);
 	if (ret < 0 || (ret = store_commit(b->st)) < 0) {
+		/* the driver says "database error"; here is SQLite's reason */
+		log_event(LOG_WARN, "store-failed", "source", b->src ? b->src->name : NULL,
+			  "error", store_errmsg(b->st), NULL);
 		store_rollback(b->st);
 		b->open = 0;
 		goto out;
@@ -91,17 +94,26 @@ int source_batch_flush(struct source_batch *b, const char *checkpoint)
 	/* the checker's work on every core, then the store's in order */
 	pipeline_check_many(b->p, b->mails, b->checks, b->n, 0);
 	for (i = 0; i < b->n; i++) {
+		/* SIGTERM: the rest is stored (state new) and processed at
+		 * the next start */
+		if (pipeline_stopping(b->p))
+			break;
 		ret = store_begin(b->st);
 		if (ret < 0)
 			break;
 		ret = pipeline_process(b->p, b->ids[i], &b->mails[i], &b->checks[i], b->now);
+		if (ret >= 0)
+			ret = store_commit(b->st);
 		if (ret < 0) {
+			/* stored and committed: the message stays new, and
+			 * pipeline_process_pending tries it again with the
+			 * rest of the batch, so the source reads on */
+			log_event(LOG_WARN, "process-deferred", "error",
+				  store_errmsg(b->st), NULL);
 			store_rollback(b->st);
+			ret = 0;
 			break;
 		}
-		ret = store_commit(b->st);
-		if (ret < 0)
-			break;
 	}
 out:
 	for (i = 0; i < b->n; i++) {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The local sources: mbox files (checkpoint: the byte offset after the
- * last message read) and maildirs (checkpoint: the last name read in new/
- * and in cur/).
+ * last message read) and maildirs (checkpoint: the newest delivery
+ * time read; see read_maildir).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -90,47 +90,38 @@ out:
 }
 
 /*
- * A maildir's checkpoint is the last name read in new/ and in cur/,
- * "new/NAME\ncur/NAME" (either may be missing): new mail lands in new/
- * and mail readers move it to cur/, so each folder is followed apart.  A
- * message moved after it was read comes again under a new name and is
- * recognised by its Message-ID.
+ * A maildir's checkpoint is "t=SECONDS": the newest delivery time read,
+ * from the names' leading seconds (maildir(5): "time.unique.host").
+ * Names are not ordered within a second (nor across hosts' unique
+ * parts), so every message named within MAILDIR_SLACK seconds of the
+ * checkpoint, or not named by time at all, is read again; those already
+ * stored are recognised by their Message-ID and dropped.  A mail reader
+ * moving a message from new/ to cur/ keeps its time.
  */
-struct maildir_pos {
-	char *last[2];		/* new/, cur/ */
-};
+#define MAILDIR_SLACK	300	/* seconds */
 
-static int folder_of(const char *name)
+static int64_t name_time(const char *name)
 {
-	return !strncmp(name, "cur/", 4);
+	const char *base = strrchr(name, '/');
+	int64_t t = 0;
+	int digits = 0;
+
+	for (base = base ? base + 1 : name; *base >= '0' && *base <= '9' && digits < 18;
+	     base++, digits++)
+		t = t * 10 + (*base - '0');
+	return digits ? t : -1;
 }
 
-static void pos_parse(struct maildir_pos *pos, const char *cp)
+static int64_t pos_parse(const char *cp)
 {
-	const char *nl;
+	char *end;
+	long long t;
 
-	pos->last[0] = pos->last[1] = NULL;
-	while (cp && *cp) {
-		nl = strchr(cp, '\n');
-		if (!strncmp(cp, "new/", 4) || !strncmp(cp, "cur/", 4))
-			pos->last[folder_of(cp)] = nl ? strndup(cp, (size_t)(nl - cp)) : strdup(cp);
-		cp = nl ? nl + 1 : NULL;
-	}
-}
-
-static char *pos_format(const struct maildir_pos *pos)
-{
-	struct sbuf sb;
-
-	sbuf_init(&sb, 2 * PATH_MAX + 2);
-	if (pos->last[0])
-		sbuf_addstr(&sb, pos->last[0]);
-	if (pos->last[1]) {
-		if (sb.len)
-			sbuf_addch(&sb, '\n');
-		sbuf_addstr(&sb, pos->last[1]);
-	}
-	return sbuf_detach(&sb, NULL);
+	if (!cp || strncmp(cp, "t=", 2))
+		return -1;
+	errno = 0;
+	t = strtoll(cp + 2, &end, 10);
+	return errno || *end || t < 0 ? -1 : t;
 }
 
 static int read_maildir(struct source_batch *b, const char *dir, const char *after,
@@ -138,14 +129,13 @@ static int read_maildir(struct source_batch *b, const char *dir, const char *aft
 			char *err, size_t errlen)
 {
 	struct maildir_list l;
-	struct maildir_pos pos;
 	struct sbuf msg;
-	char *cp = NULL;
+	char cp[32];
+	int64_t since = pos_parse(after), newest = since, t;
 	size_t i;
-	int ret, f;
+	int ret;
 
 	memset(&l, 0, sizeof(l));
-	pos_parse(&pos, after);
 	sbuf_init(&msg, MAILBOX_MAX_MESSAGE);
 	ret = maildir_list(dir, NULL, &l);
 	if (ret) {
@@ -154,8 +144,8 @@ static int read_maildir(struct source_batch *b, const char *dir, const char *aft
 		goto out;
 	}
 	for (i = 0; i < l.n; i++) {
-		f = folder_of(l.names[i]);
-		if (pos.last[f] && strcmp(l.names[i], pos.last[f]) <= 0)
+		t = name_time(l.names[i]);
+		if (since >= 0 && t >= 0 && t < since - MAILDIR_SLACK)
 			continue;
 		sbuf_reset(&msg);
 		ret = maildir_read(dir, l.names[i], &msg);
@@ -168,21 +158,19 @@ static int read_maildir(struct source_batch *b, const char *dir, const char *aft
 		ret = source_batch_add(b, msg.buf, msg.len);
 		if (ret < 0)
 			goto store_err;
-		free(pos.last[f]);
-		pos.last[f] = strdup(l.names[i]);
+		if (t > newest)
+			newest = t;
 		if (source_batch_full(b)) {
-			free(cp);
-			cp = pos_format(&pos);
-			ret = source_batch_flush(b, checkpoint ? cp : NULL);
+			snprintf(cp, sizeof(cp), "t=%lld", (long long)newest);
+			ret = source_batch_flush(b, checkpoint && newest >= 0 ? cp : NULL);
 			if (ret < 0)
 				goto store_err;
 			if (progress)
 				progress(arg, i + 1, l.n);
 		}
 	}
-	free(cp);
-	cp = pos_format(&pos);
-	ret = source_batch_flush(b, checkpoint && cp && *cp ? cp : NULL);
+	snprintf(cp, sizeof(cp), "t=%lld", (long long)newest);
+	ret = source_batch_flush(b, checkpoint && newest >= 0 ? cp : NULL);
 	if (ret < 0)
 		goto store_err;
 	if (progress)
@@ -194,9 +182,6 @@ store_err:
 	ret = -1;
 out:
 	source_batch_abort(b);
-	free(cp);
-	free(pos.last[0]);
-	free(pos.last[1]);
 	maildir_list_release(&l);
 	sbuf_release(&msg);
 	return ret;

@@ -692,8 +692,8 @@ void annotate_values(struct eng *e, const char *stream, char type,
 		adv = re_end(&m, 1) - re_start(&m, 1);
 		if (adv == 0)
 			adv = 1;	/* never stall on an empty match */
-		if (adv > strlen(cur))
-			adv = strlen(cur);
+		if (adv > rem)		/* rem is strlen(cur): no rescan per token */
+			adv = rem;
 		/* $res .= $type x length($1): an undef type adds nothing */
 		if (type) {
 			memset(res + rlen, type, adv);

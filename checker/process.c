@@ -97,6 +97,20 @@ void chk_result_release(struct chk_result *res)
 }
 
 /* Splits buf into lines as Perl's "while (<$FILE>) { chomp; ... }". */
+/*
+ * A number of a hunk header, clamped: Perl reads "@@ -1 +99999999999999999999
+ * @@" as a float and goes on; far past any real file is as good, and the
+ * line counters can then never overflow.
+ */
+#define HUNK_NUM_MAX	1000000000000000L	/* 1e15 */
+
+static long hunk_num(const char *s)
+{
+	long v = strtol(s, NULL, 10);
+
+	return v > HUNK_NUM_MAX ? HUNK_NUM_MAX : v;
+}
+
 static int split_lines(struct eng *e, const char *buf, size_t len)
 {
 	size_t n = 0, i, start;
@@ -193,7 +207,7 @@ static void prescan(struct eng *e)
 			int in_comment = 0;
 
 			realcnt = re_cap_defined(&m, 2) ?
-				  strtol(re_cap(&m, 3, NULL), NULL, 10) + 1 : 2;
+				  hunk_num(re_cap(&m, 3, NULL)) + 1 : 2;
 			cnt = realcnt;
 			for (ln = linenr + 1; cnt > 0; ln++) {
 				const char *r = eng_rawline(e, ln);
@@ -269,9 +283,9 @@ static int loop_head(struct eng *e)
 
 		e->is_patch = 1;
 		e->first_line = e->linenr + 1;
-		e->realline = strtol(re_cap(&m, 1, NULL), NULL, 10) - 1;
+		e->realline = hunk_num(re_cap(&m, 1, NULL)) - 1;
 		if (re_cap_defined(&m, 2))
-			e->realcnt = strtol(re_cap(&m, 3, NULL), NULL, 10) + 1;
+			e->realcnt = hunk_num(re_cap(&m, 3, NULL)) + 1;
 		else
 			e->realcnt = 1 + 1;
 		annotate_reset(e);

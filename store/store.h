@@ -138,6 +138,7 @@ enum store_series_state {
 	SERIES_OPEN = 0,	/* parts may still come */
 	SERIES_REVIEWED,	/* its review is composed and queued */
 	SERIES_SKIPPED,		/* not reviewed on purpose (e.g. Reviewbot: skip) */
+	SERIES__COUNT
 };
 
 struct store_series {
@@ -447,5 +448,17 @@ int store_checkpoint_each(struct store *st,
 			  int (*cb)(void *arg, const char *source,
 				    const char *value, int64_t updated),
 			  void *arg);
+
+/* ---- read-only counts for reviewbot status ------------------------------ */
+
+/* Number of series per state; counts[SERIES__COUNT]. */
+int store_series_count(struct store *st, long long counts[SERIES__COUNT]);
+/* Open series still waiting: fewer patches stored than announced and
+ * the last part stored at or after since (now - series_wait). */
+int store_series_count_waiting(struct store *st, int64_t since, long long *n);
+/* Pending replies due at now (the others wait for a retry time). */
+int store_reply_count_due(struct store *st, int64_t now, long long *n);
+/* Patches and findings stored. */
+int store_patch_count(struct store *st, long long *patches, long long *findings);
 
 #endif

@@ -83,6 +83,12 @@ enum store_stmt_id {
 	/* store_query.c */
 	STMT_QUERY_FINDINGS,
 	STMT_QUERY_PATCHES,
+	/* store_status.c */
+	STMT_SERIES_COUNT,
+	STMT_SERIES_COUNT_WAITING,
+	STMT_REPLY_COUNT_DUE,
+	STMT_PATCH_COUNT,
+	STMT_FINDING_COUNT,
 	STMT__COUNT
 };
 

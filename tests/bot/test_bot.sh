@@ -96,6 +96,19 @@ check "reviews are threaded, addressed, ordered, and v2 says what was fixed" "gr
 n=$(ls "$tmp/outbox/new" | wc -l)
 check "a second run --once sends nothing" "[ $st -eq 0 ] && [ $n -eq 4 ]"
 
+# a mail delivered later under a name that sorts before the last one read
+# (names are not ordered within a second) is still read
+last=$(ls "$tmp/list/new" "$tmp/list/cur" 2>/dev/null | grep -v ':$' | sort | tail -1)
+early="${last%%.*}.A0early.host"
+sed -e 's/^Message-ID: <20261105081500.555-1-ann@example.com>/Message-ID: <late-1@example.com>/' \
+	-e 's/^Subject: \[PATCH\] leds: aat1290: fix a typo in a comment/Subject: [PATCH] leds: aat1290: fix another typo/' \
+	"$(grep -l '20261105081500.555-1-ann' "$tmp"/list/new/* "$tmp"/list/cur/* 2>/dev/null | head -1)" >"$tmp/list/new/$early"
+"$rb" run --once --config "$tmp/rb.conf" >"$tmp/out" 2>"$tmp/err"
+n=$(ls "$tmp/outbox/new" | wc -l)
+check "maildir: a later mail whose name sorts first is read" "[ $n -eq 5 ]"
+rm -f "$tmp/list/new/$early" "$tmp/outbox/new/"*
+"$rb" query --config "$tmp/rb.conf" --patches --json >"$tmp/q" 2>/dev/null
+
 "$rb" query --config "$tmp/rb.conf" --json >"$tmp/q" 2>"$tmp/err"; st=$?
 check "query --json returns findings with categories" "[ $st -eq 0 ] && /usr/bin/python3 - '$tmp/q' <<'PY'
 import json, sys
@@ -116,7 +129,7 @@ check "query --file GLOB" "[ -s '$tmp/q' ] && ! grep -v 'drivers/staging/' '$tmp
 "$rb" query --config "$tmp/rb.conf" --series '20261106094501.5001-3-jane@example.org' --json >"$tmp/q" 2>/dev/null
 check "query --series by any message of it" "[ -s '$tmp/q' ] && ! grep -v '\"version\":2' '$tmp/q' >/dev/null"
 "$rb" query --config "$tmp/rb.conf" --since 2026-11-05 --until 2026-11-05 --patches --json >"$tmp/q" 2>/dev/null
-check "query --since/--until" "[ \$(wc -l <'$tmp/q') -eq 1 ] && grep -q ann@example.com '$tmp/q'"
+check "query --since/--until" "[ \$(wc -l <'$tmp/q') -eq 2 ] && [ \$(grep -c ann@example.com '$tmp/q') -eq 2 ]"
 
 # import: history only, no mail; a later run mails nothing about it
 rm -rf "$tmp/db"/* "$tmp/outbox"
