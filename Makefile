@@ -6,6 +6,7 @@
 #   make check      build and run every test (SANITIZE=1: under ASan+UBSan)
 #   make compat     per-type agreement with checkpatch.pl 6.1 on the corpus
 #   make bench      speed and memory against checkpatch.pl, measured together
+#   make fuzz       each libFuzzer target for FUZZ_SECONDS (fuzz-smoke: a few)
 #   make install    PREFIX=/usr/local DESTDIR= (make uninstall: the same)
 #
 # Quiet unless V=1.  Every library is found with pkg-config.
@@ -93,7 +94,8 @@ endif
 
 .PHONY: all check run bot-tests integration-tests compat bench clean install uninstall deps unit-tests \
 	golden-tests golden-verify cli-tests man-tests compat-floor corpus-sanitize man valgrind-tests \
-	deploy-tests unit-file
+	deploy-tests unit-file \
+	fuzz fuzz-build fuzz-smoke
 
 all: $(PROGRAM) $(HELPER)
 
@@ -276,12 +278,63 @@ corpus-sanitize:
 		--const-structs-file=$(abspath $(BUILD)/kernel/scripts/const_structs.checkpatch)
 
 ifeq ($(SANITIZE),1)
-check: unit-tests golden-tests cli-tests bot-tests integration-tests man-tests \
+check: unit-tests golden-tests cli-tests bot-tests integration-tests man-tests fuzz-smoke \
 	deploy-tests
 else
 check: unit-tests golden-tests cli-tests bot-tests integration-tests man-tests golden-verify compat-floor corpus-sanitize valgrind-tests \
-	deploy-tests
+	fuzz-smoke deploy-tests
 endif
+
+# libFuzzer targets (tests/fuzz/fuzz_*.c): every library object again,
+# built with clang for coverage under ASan+UBSan, into build/fuzz/.
+# `make fuzz` runs each target FUZZ_SECONDS; `make fuzz-smoke` (part of
+# `make check`) replays tests/fuzz/regress/ and runs each a few seconds.
+FUZZ_CC ?= clang
+FUZZ_DIR := build/fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_SMOKE_SECONDS ?= 8
+FUZZ_NAMES := mime diff subject config checker mbox command
+FUZZ_BINS := $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+	-fno-omit-frame-pointer
+FUZZ_CFLAGS = $(BASE_CFLAGS) -pthread $(PC_CFLAGS) $(FUZZ_SAN) \
+	-fsanitize=fuzzer-no-link -O1 -g
+FUZZ_OBJS := $(CHECKER_SRCS:%.c=$(FUZZ_DIR)/obj/%.o) \
+	$(STORE_SRCS:%.c=$(FUZZ_DIR)/obj/%.o) $(BOT_SRCS:%.c=$(FUZZ_DIR)/obj/%.o)
+FUZZ_LIB := $(FUZZ_DIR)/libfuzz.a
+
+$(FUZZ_DIR)/obj/%.o: %.c $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  FUZZ-CC $<")
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(FUZZ_DIR)/obj/bot/exec.o: FUZZ_CFLAGS += \
+	-DRB_LIBEXEC_REL='"../libexec/reviewbot"' -DRB_BUILD_REL='"$(HELPER_REL)"'
+$(FUZZ_DIR)/obj/bot/config.o: FUZZ_CFLAGS += -DRB_DATADIR='"$(DATADIR)"'
+
+# the patterns are data: no coverage needed
+$(FUZZ_DIR)/obj/patterns.o: $(BUILD)/gen/patterns.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  FUZZ-CC $<")
+	$(Q)$(FUZZ_CC) $(BASE_CFLAGS) $(PC_CFLAGS) -I. -O1 -c -o $@ $<
+
+$(FUZZ_LIB): $(FUZZ_OBJS) $(FUZZ_DIR)/obj/patterns.o
+	@$(if $(Q),echo "  AR      $@")
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB)
+	@$(if $(Q),echo "  FUZZ-LD $@")
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -MMD -MP -o $@ $< \
+		$(FUZZ_LIB) -pthread $(MAIL_LIBS) $(PC_LIBS) -Wno-unused-command-line-argument
+
+fuzz-build: $(FUZZ_BINS)
+	$(Q)bash tests/fuzz/run.sh seeds $(FUZZ_DIR)
+
+fuzz: fuzz-build
+	$(Q)bash tests/fuzz/run.sh run $(FUZZ_DIR) $(FUZZ_SECONDS) $(FUZZ_NAMES)
+
+fuzz-smoke: fuzz-build
+	$(Q)bash tests/fuzz/run.sh smoke $(FUZZ_DIR) $(FUZZ_SMOKE_SECONDS) $(FUZZ_NAMES)
 
 # The bot once over the bundled archive (examples/lkml-sample.mbox), dry
 # run: a fresh database and outbox under build/run each time.

@@ -82,7 +82,8 @@ struct chk_readiness {
 /* An empty readiness (no patch yet): every checked criterion OK. */
 void chk_readiness_init(struct chk_readiness *r);
 void chk_readiness_release(struct chk_readiness *r);
-/* The readiness of one patch; out is (re)initialised first. */
+/* The readiness of one patch; out (initialised, or holding an earlier
+ * result) is released and filled again. */
 void chk_readiness_patch(const struct chk_result *res, struct chk_readiness *out);
 /* Adds from (one patch or a series) after the patches already in into:
  * a concern anywhere is a concern of the series, then not checked

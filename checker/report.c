@@ -90,6 +90,7 @@ void chk_format_json(const struct chk_opts *o, const struct chk_result *res,
 		struct chk_readiness r;
 		int c;
 
+		chk_readiness_init(&r);
 		chk_readiness_patch(res, &r);
 		sbuf_addstr(out, ",\"readiness\":{");
 		for (c = 0; c < CHK_CRIT__COUNT; c++) {
