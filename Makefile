@@ -92,7 +92,7 @@ PROGRAM := reviewbot
 HELPER_REL := $(BUILD)/libexec/reviewbot
 endif
 
-.PHONY: all check run bot-tests integration-tests compat bench clean install uninstall deps unit-tests \
+.PHONY: all check run bot-tests build-tests boot-tests integration-tests compat bench clean install uninstall deps unit-tests \
 	golden-tests golden-verify cli-tests man-tests compat-floor corpus-sanitize man valgrind-tests \
 	deploy-tests unit-file \
 	fuzz fuzz-build fuzz-smoke
@@ -243,6 +243,16 @@ bot-tests: $(PROGRAM) $(HELPER)
 		REVIEWBOT=$(abspath $(PROGRAM)) bash "$$t" || fail=1; \
 	done; exit $$fail
 
+# The compile stage on a real kernel tree: linux-source-6.1 extracted into
+# build/ksrc and prepared into build/ksrc.reviewbot once, then cached.
+build-tests: $(PROGRAM) $(HELPER)
+	$(Q)REVIEWBOT=$(abspath $(PROGRAM)) BUILD_DIR=$(abspath build) bash tests/build/test_build.sh
+
+# The QEMU load stage: Debian's kernel image and headers extracted (never
+# installed) into build/boot once, then cached; modules booted under TCG.
+boot-tests: $(PROGRAM) $(HELPER)
+	$(Q)REVIEWBOT=$(abspath $(PROGRAM)) bash tests/boot/test_boot.sh
+
 # the bot against real servers on 127.0.0.1 (dovecot, public-inbox-netd,
 # an SMTP server), started and stopped by each script
 integration-tests: $(PROGRAM) $(HELPER)
@@ -278,10 +288,10 @@ corpus-sanitize:
 		--const-structs-file=$(abspath $(BUILD)/kernel/scripts/const_structs.checkpatch)
 
 ifeq ($(SANITIZE),1)
-check: unit-tests golden-tests cli-tests bot-tests integration-tests man-tests fuzz-smoke \
+check: unit-tests golden-tests cli-tests bot-tests build-tests boot-tests integration-tests man-tests fuzz-smoke \
 	deploy-tests
 else
-check: unit-tests golden-tests cli-tests bot-tests integration-tests man-tests golden-verify compat-floor corpus-sanitize valgrind-tests \
+check: unit-tests golden-tests cli-tests bot-tests build-tests boot-tests integration-tests man-tests golden-verify compat-floor corpus-sanitize valgrind-tests \
 	fuzz-smoke deploy-tests
 endif
 
@@ -357,6 +367,8 @@ bench: $(PROGRAM) $(HELPER)
 	$(Q)bash tests/bench/bench.sh
 	$(Q)bash tests/bench/bench_import.sh
 	$(Q)REVIEWBOT=$(abspath $(PROGRAM)) bash tests/bench/bench_latency.sh
+	$(Q)REVIEWBOT=$(abspath $(PROGRAM)) BUILD_DIR=$(abspath build) bash tests/bench/bench_build.sh
+	$(Q)bash tests/bench/bench_boot.sh
 
 clean:
 	rm -rf $(BUILD) reviewbot

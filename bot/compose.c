@@ -1188,11 +1188,13 @@ static int cmp_place(const void *pa, const void *pb)
 static void ready_text(struct sbuf *sb, const struct chk_ready_crit *k,
 		       const char *note)
 {
-	if (k->state == CHK_READY_CONCERN)
+	if (k->state == CHK_READY_CONCERN && k->n)
 		sbuf_addf(sb, "concern (%zu finding%s below)", k->n, k->n == 1 ? "" : "s");
 	else
 		sbuf_addstr(sb, chk_ready_name(k->state));
-	if (k->state == CHK_READY_NOT_CHECKED && note && *note) {
+	/* a stage's own verdict (compiles_state / works_state) has no
+	 * rule-table findings behind it: its note says why */
+	if ((k->state == CHK_READY_NOT_CHECKED || !k->n) && note && *note) {
 		sbuf_addstr(sb, " (");
 		add_clean(sb, note, CMP_MAX_NOTE);
 		sbuf_addch(sb, ')');
@@ -1248,6 +1250,10 @@ int compose_review_mail(const struct template_set *t, const struct compose_revie
 
 	if (readiness_of(byplace, r->nfindings, &rd))
 		goto nomem;
+	if (r->compiles_state > 0 && r->compiles_state <= CHK_READY_NOT_CHECKED + 1)
+		rd.crit[CHK_CRIT_COMPILES].state = (enum chk_ready)(r->compiles_state - 1);
+	if (r->works_state > 0 && r->works_state <= CHK_READY_NOT_CHECKED + 1)
+		rd.crit[CHK_CRIT_WORKS].state = (enum chk_ready)(r->works_state - 1);
 	for (c = 0; c < CHK_CRIT__COUNT; c++)
 		ready_text(&ready[c], &rd.crit[c],
 			   c == CHK_CRIT_COMPILES ? r->compiles_note :
@@ -1320,7 +1326,8 @@ int compose_review_mail(const struct template_set *t, const struct compose_revie
 		for (i = 0; i < CHK_CRIT__COUNT; i++)
 			if (ready[i].err)
 				goto nomem;
-		if (template_render(t, st.clean ? "review-clean.txt" : "review.txt",
+		if (template_render(t, st.clean && !r->compiles_state && !r->works_state ?
+				    "review-clean.txt" : "review.txt",
 				    v, sizeof(v) / sizeof(v[0]), &b[B_BODY], err, errlen))
 			goto out;
 	}

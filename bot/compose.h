@@ -85,6 +85,11 @@ struct compose_review {
 	/* criteria the bot could not check, with why (NULL: "not checked") */
 	const char *compiles_note;
 	const char *works_note;
+	/* a stage that ran (bot/build.c, the boot stage) gives its verdict:
+	 * 0 = not run ("not checked" + note), else 1 + enum chk_ready; the
+	 * note is then shown after "ok" / "concern" too */
+	int compiles_state;
+	int works_state;
 	int64_t date;			/* for the Date: header */
 	const char *message_id;		/* of the review, from compose_message_id() */
 };

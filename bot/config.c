@@ -115,19 +115,39 @@ static int check_env_name(const char *v, const char **why);
 	X(POLICY, "list_replies_per_hour", INT, "20", 0, 100000, NULL,	\
 	  list_replies_per_hour, NULL, "reviews sent to one list per hour at most; 0 is no limit") \
 	X(POLICY, "confirmations_per_hour", INT, "3", 0, 1000, NULL,	\
-	  confirmations_per_hour, NULL, "answers to opt-out commands per address per hour at most")
+	  confirmations_per_hour, NULL, "answers to opt-out commands per address per hour at most") \
+	X(BUILD, "tree", PATH, NULL, 0, 0, NULL, build_tree, NULL,	\
+	  "kernel source tree to compile-test series against (kept pristine); unset: no compile test") \
+	X(BUILD, "work", PATH, NULL, 0, 0, NULL, build_work, NULL,	\
+	  "folder for the object tree and the scratch git state (default: the tree's path + .reviewbot)") \
+	X(BUILD, "config", STRING, "allmodconfig", 0, 0, NULL, build_config, \
+	  NULL, "a make target such as allmodconfig, or the absolute path of a .config file (CONFIG_WERROR is turned off)") \
+	X(BUILD, "jobs", INT, "2", 1, 256, NULL, build_jobs, NULL,	\
+	  "make -j for the one-time preparation")			\
+	X(BUILD, "timeout", INT, "900", 10, 86400, NULL, build_timeout, \
+	  NULL, "seconds for one series (apply and builds); then \"not checked\"") \
+	X(BOOT, "kernel", PATH, NULL, 0, 0, NULL, boot_kernel, NULL,	\
+	  "kernel image to load-test modules in, under QEMU only; unset: no load test") \
+	X(BOOT, "headers", PATH, NULL, 0, 0, NULL, boot_headers, NULL,	\
+	  "the image's kbuild tree (e.g. Debian's linux-headers); modules are built against it with M=") \
+	X(BOOT, "work", PATH, NULL, 0, 0, NULL, boot_work, NULL,	\
+	  "scratch folder for the module build and the initramfs (default: boot-work beside the database)") \
+	X(BOOT, "timeout", INT, "180", 30, 3600, NULL, boot_timeout,	\
+	  NULL, "seconds per module for build, boot, load and unload; a hang is a finding")
 
-enum cfg_section { SEC_BOT, SEC_SOURCE, SEC_DELIVERY, SEC_POLICY, SEC_N };
+enum cfg_section { SEC_BOT, SEC_SOURCE, SEC_DELIVERY, SEC_POLICY, SEC_BUILD, SEC_BOOT, SEC_N };
 enum cfg_type { T_STRING, T_PATH, T_BOOL, T_INT, T_ENUM };
 
 static const char *const section_names[SEC_N] = {
-	"bot", "source", "delivery", "policy",
+	"bot", "source", "delivery", "policy", "build", "boot",
 };
 
 #define SECNAME_BOT		"bot"
 #define SECNAME_SOURCE		"source"
 #define SECNAME_DELIVERY	"delivery"
 #define SECNAME_POLICY		"policy"
+#define SECNAME_BUILD		"build"
+#define SECNAME_BOOT		"boot"
 #define TYPENAME_STRING		"string"
 #define TYPENAME_PATH		"path"
 #define TYPENAME_BOOL		"bool"
@@ -136,6 +156,8 @@ static const char *const section_names[SEC_N] = {
 #define OFF_BOT(f)		offsetof(struct config, f)
 #define OFF_DELIVERY(f)		offsetof(struct config, f)
 #define OFF_POLICY(f)		offsetof(struct config, f)
+#define OFF_BUILD(f)		offsetof(struct config, f)
+#define OFF_BOOT(f)		offsetof(struct config, f)
 #define OFF_SOURCE(f)		offsetof(struct config_source, f)
 
 #define X_PUBLIC(sec, key, type, def, min, max, values, field, check, desc) \
@@ -500,6 +522,8 @@ void config_init(struct config *c)
 	defaults_set(c, SEC_BOT);
 	defaults_set(c, SEC_DELIVERY);
 	defaults_set(c, SEC_POLICY);
+	defaults_set(c, SEC_BUILD);
+	defaults_set(c, SEC_BOOT);
 }
 
 void config_release(struct config *c)
@@ -514,6 +538,8 @@ void config_release(struct config *c)
 	strings_free(c, SEC_BOT);
 	strings_free(c, SEC_DELIVERY);
 	strings_free(c, SEC_POLICY);
+	strings_free(c, SEC_BUILD);
+	strings_free(c, SEC_BOOT);
 	free(c->file);
 	memset(c, 0, sizeof(*c));
 }

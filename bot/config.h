@@ -109,6 +109,17 @@ struct config {
 	int author_replies_per_hour;
 	int list_replies_per_hour;
 	int confirmations_per_hour;
+	/* [build] (bot/build.h): off unless build_tree is set */
+	char *build_tree;	/* kernel source tree, absolute, kept pristine */
+	char *build_work;	/* O= folder and git dir, absolute, or NULL */
+	char *build_config;	/* make target (allmodconfig) or a .config file */
+	int build_jobs;
+	int build_timeout;	/* seconds for one series (apply + builds) */
+	/* [boot] (bot/boot.h): off unless boot_kernel and boot_headers are set */
+	char *boot_kernel;	/* kernel image booted in QEMU, absolute */
+	char *boot_headers;	/* its kbuild tree (modules built with M=), absolute */
+	char *boot_work;	/* scratch folder, absolute, or NULL: beside the database */
+	int boot_timeout;	/* seconds per module: build, boot, load and unload */
 };
 
 /* The defaults, with no source (config.c's table). */
@@ -126,7 +137,7 @@ int config_parse(const char *name, const char *buf, size_t len,
 
 /* The option table, for reviewbot.conf(5) and --help. */
 struct config_option {
-	const char *section;	/* "bot", "source", "delivery", "policy" */
+	const char *section;	/* "bot", "source", "delivery", "policy", "build", "boot" */
 	const char *key;
 	const char *type;	/* "string", "path", "bool", "int", "enum" */
 	const char *def;	/* default as text, or NULL when required/none */

@@ -368,7 +368,7 @@ static int list_sub(const char *dir, const char *sub, const char *after,
 		out->names[out->n++] = s;
 	}
 	closedir(d);
-	if (!ret)
+	if (!ret && out->n > first)	/* qsort(NULL, 0) is undefined */
 		qsort(out->names + first, out->n - first, sizeof(*out->names),
 		      cmp_str);
 	return ret;

@@ -11,6 +11,8 @@
 
 #include "pipeline.h"
 #include "pipeline_int.h"
+#include "boot.h"
+#include "build.h"
 #include "command.h"
 #include "compose.h"
 #include "deliver.h"
@@ -18,6 +20,7 @@
 #include "series.h"
 #include "version.h"
 #include "../checker/diff.h"
+#include "../checker/readiness.h"
 #include "../checker/banned.h"
 
 #define PIPE_RETRY_MIN		60	/* seconds: first retry of a delivery */
@@ -284,6 +287,189 @@ struct review_ctx {
 	int failed;		/* series whose review failed (logged) */
 };
 
+/* ---- the compile stage ([build], build.h) -------------------------------- */
+
+/*
+ * Compile-tests the series (synchronously: one build at a time, bounded
+ * by [build] timeout) and stores its new errors and warnings as findings
+ * of the part that touched the file; the verdict goes to *state / note.
+ */
+static int compile_series(struct pipeline *p, struct store_series *s,
+			  const struct view *v, const struct mime_mail *cover,
+			  int *state, char *note, size_t notelen)
+{
+	struct build_patch *bp;
+	struct mime_mail *mails;
+	struct build_result res;
+	char base[80], fp[32];
+	const char *have_base = NULL;
+	size_t i, n = 0;
+	int ret = 0;
+
+	bp = calloc(v->npatches + 1, sizeof(*bp));
+	mails = calloc(v->npatches + 1, sizeof(*mails));
+	if (!bp || !mails) {
+		ret = STORE_ERR_NOMEM;
+		goto out;
+	}
+	if (cover && build_base_commit(cover->body, cover->body_len, base, sizeof(base)))
+		have_base = base;
+	for (i = 0; i < v->npatches && i < BUILD_MAX_PATCHES; i++) {
+		if (load_mail(p->st, v->patches[i].msg_id, &mails[n]))
+			continue;
+		bp[n].part = v->patches[i].part;
+		bp[n].text = mails[n].body;
+		bp[n].len = mails[n].body_len;
+		if (!have_base && build_base_commit(mails[n].body, mails[n].body_len,
+						    base, sizeof(base)))
+			have_base = base;
+		n++;
+	}
+	if (build_series(p->cfg, bp, n, have_base, &res)) {
+		ret = STORE_ERR_NOMEM;
+		goto out;
+	}
+	for (i = 0; i < res.nissues && ret >= 0; i++) {
+		const struct build_issue *is = &res.issues[i];
+		struct store_finding f;
+		int64_t fid;
+		size_t j;
+
+		memset(&f, 0, sizeof(f));
+		for (j = 0; j < v->npatches; j++)
+			if (v->patches[j].part == is->part)
+				f.patch_id = v->patches[j].id;
+		if (!f.patch_id && v->npatches)
+			f.patch_id = v->patches[v->npatches - 1].id;
+		f.type = is->error ? "COMPILE_ERROR" : "COMPILE_WARNING";
+		f.severity = is->error ? "ERROR" : "WARNING";
+		f.category = "correctness";
+		f.file = is->file;
+		f.line = is->line;
+		f.message = is->message;
+		f.line_text = is->line_text;
+		/* the compiler's words, not the line number: stable across versions */
+		compose_fingerprint(f.type, f.file, f.message, fp, sizeof(fp));
+		f.fingerprint = fp;
+		ret = store_finding_add(p->st, &f, &fid);
+	}
+	*state = 1 + (res.verdict == BUILD_OK ? CHK_READY_OK :
+		      res.verdict == BUILD_CONCERN ? CHK_READY_CONCERN :
+		      CHK_READY_NOT_CHECKED);
+	snprintf(note, notelen, "%s", res.note);
+	{
+		char t[64];
+
+		snprintf(t, sizeof(t), "prepare=%.1fs apply=%.1fs build=%.1fs",
+			 res.prepare_s, res.apply_s, res.build_s);
+		log_event(LOG_INFO, "compile-test", "series", s->subject,
+			  "result", res.note, "cost", t, NULL);
+	}
+	build_result_release(&res);
+	if (ret > 0)
+		ret = 0;
+out:
+	for (i = 0; i < n; i++)
+		mime_release(&mails[i]);
+	free(mails);
+	free(bp);
+	return ret;
+}
+
+/* ---- the QEMU load stage ([boot], boot.h) -------------------------------- */
+
+/*
+ * Load-tests the modules the series adds (synchronously, bounded by
+ * [boot] timeout per module) and stores a finding for each that oopses,
+ * warns, hangs or fails to load, on the part adding it; the verdict goes
+ * to *state / note.
+ */
+static int load_test_series(struct pipeline *p, struct store_series *s,
+			    const struct view *v, int *state, char *note, size_t notelen)
+{
+	struct boot_patch *bp;
+	struct mime_mail *mails;
+	struct boot_series_result *res;
+	struct boot_opts o;
+	char fp[32], msg[512];
+	size_t i, j, n = 0;
+	int ret = 0;
+
+	bp = calloc(v->npatches + 1, sizeof(*bp));
+	mails = calloc(v->npatches + 1, sizeof(*mails));
+	res = calloc(1, sizeof(*res));
+	if (!bp || !mails || !res) {
+		ret = STORE_ERR_NOMEM;
+		goto out;
+	}
+	for (i = 0; i < v->npatches; i++) {
+		if (load_mail(p->st, v->patches[i].msg_id, &mails[n]))
+			continue;
+		bp[n].part = v->patches[i].part;
+		bp[n].text = mails[n].body;
+		bp[n].len = mails[n].body_len;
+		n++;
+	}
+	boot_opts_from_config(&o, p->cfg);
+	if (boot_check(&o, msg, sizeof(msg))) {
+		/* never on the host: without QEMU the stage does not run */
+		log_event(LOG_ERR, "load-test", "series", s->subject, "error", msg, NULL);
+		*state = 1 + CHK_READY_NOT_CHECKED;
+		snprintf(note, notelen, "%.150s", msg);
+		goto out;
+	}
+	if (boot_series(&o, bp, n, res)) {
+		ret = STORE_ERR_NOMEM;
+		goto out;
+	}
+	for (i = 0; i < res->n && ret >= 0; i++) {
+		const struct boot_result *r = &res->r[i];
+		struct store_finding f;
+		int64_t fid;
+
+		if (r->verdict != BOOT_CONCERN)
+			continue;
+		memset(&f, 0, sizeof(f));
+		for (j = 0; j < v->npatches; j++)
+			if (v->patches[j].part == res->part[i])
+				f.patch_id = v->patches[j].id;
+		if (!f.patch_id && v->npatches)
+			f.patch_id = v->patches[v->npatches - 1].id;
+		boot_result_summary(r, msg, sizeof(msg));
+		f.type = (char *)r->type;
+		f.severity = "ERROR";
+		f.category = "correctness";
+		f.file = res->file[i];
+		f.line = 0;
+		f.message = msg;
+		/* the type and the module, not the console: stable across versions */
+		compose_fingerprint(f.type, f.file, r->module, fp, sizeof(fp));
+		f.fingerprint = fp;
+		ret = store_finding_add(p->st, &f, &fid);
+	}
+	*state = 1 + (res->verdict == BOOT_OK ? CHK_READY_OK :
+		      res->verdict == BOOT_CONCERN ? CHK_READY_CONCERN :
+		      CHK_READY_NOT_CHECKED);
+	snprintf(note, notelen, "%s", res->note);
+	{
+		char t[64];
+
+		snprintf(t, sizeof(t), "modules=%zu build=%.1fs boot=%.1fs",
+			 res->n, res->build_s, res->boot_s);
+		log_event(LOG_INFO, "load-test", "series", s->subject,
+			  "result", res->note, "cost", t, NULL);
+	}
+	if (ret > 0)
+		ret = 0;
+out:
+	for (i = 0; i < n; i++)
+		mime_release(&mails[i]);
+	free(res);
+	free(mails);
+	free(bp);
+	return ret;
+}
+
 static int review_series(struct pipeline *p, struct store_series *s, int64_t now)
 {
 	const struct config *cfg = p->cfg;
@@ -300,8 +486,11 @@ static int review_series(struct pipeline *p, struct store_series *s, int64_t now
 	struct store_review rv;
 	enum store_optout_mode om;
 	struct sbuf mail, rcpt;
-	char msgid[256], err[256], author[256];
+	char msgid[256], err[256], author[256], cnote[BUILD_NOTE_MAX];
 	const char *suppress = NULL, *author_lc;
+	int cstate = 0;
+	int wstate = 0;
+	char wnote[BOOT_NOTE_MAX];
 	size_t ncc = 0, i;
 	int have_cover = 0, have_prev = 0, ret, only_part = 0;
 	int64_t reply_id = 0, review_id = 0;
@@ -351,6 +540,28 @@ static int review_series(struct pipeline *p, struct store_series *s, int64_t now
 		log_event(LOG_INFO, "series-skipped", "msgid", to_mail->message_id,
 			  "reason", "Reviewbot: skip", NULL);
 		goto out;
+	}
+	if (p->mode != PIPE_IMPORT && build_enabled(cfg)) {
+		ret = compile_series(p, s, &cur, have_cover ? &cover : NULL, &cstate,
+				     cnote, sizeof(cnote));
+		if (ret < 0)
+			goto out;
+		/* again, with the compiler's findings (cur.first stays where
+		 * to_mail points) */
+		view_release(&cur);
+		ret = view_load(st, s->id, 0, &cur);
+		if (ret != STORE_OK)
+			goto out;
+	}
+	if (p->mode != PIPE_IMPORT && boot_enabled(cfg)) {
+		ret = load_test_series(p, s, &cur, &wstate, wnote, sizeof(wnote));
+		if (ret < 0)
+			goto out;
+		/* again, with the load test's findings */
+		view_release(&cur);
+		ret = view_load(st, s->id, 0, &cur);
+		if (ret != STORE_OK)
+			goto out;
 	}
 	author_lc = lower_addr(s->author_addr, author, sizeof(author));
 	store_msg_find(st, to_mail->message_id, &to_row);
@@ -410,6 +621,14 @@ static int review_series(struct pipeline *p, struct store_series *s, int64_t now
 		}
 		r.prev = prev.cf;
 		r.nprev = prev.ncf;
+	}
+	if (cstate) {
+		r.compiles_state = cstate;
+		r.compiles_note = cnote;
+	}
+	if (wstate) {
+		r.works_state = wstate;
+		r.works_note = wnote;
 	}
 	r.date = now;
 	compose_message_id(to_mail->message_id, s->version, s->version_minor,

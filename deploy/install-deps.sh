@@ -33,6 +33,20 @@ PACKAGES=(
 	public-inbox
 	python3-aiosmtpd
 	openssl
+	# compile test (tests/build): linux-source-6.1 above, extracted into
+	# build/ksrc, and what building its objects needs
+	git
+	make
+	bc
+	flex
+	bison
+	libelf-dev
+	libssl-dev
+	# load test in QEMU (tests/boot): the kernel image and headers are
+	# apt-get download-ed and extracted into build/, never installed
+	qemu-system-x86
+	busybox-static
+	cpio
 )
 
 # One dpkg-query call for all of them (unknown names only go to stderr).

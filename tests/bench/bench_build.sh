@@ -1,0 +1,58 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# make bench: the compile stage's cost on this machine.
+#  - one-time: extracting linux-source-6.1 (cached in build/ksrc; measured
+#    only when not there yet) and reviewbot's preparation (git baseline
+#    outside the tree, allmodconfig without CONFIG_WERROR, modules_prepare)
+#    into a fresh work folder;
+#  - per series: apply + build (the touched objects with W=1, on the
+#    pristine and the patched tree) and reset, for the clean, error and
+#    warning series of tests/build, as reviewbot logs them.
+#
+# Usage: tests/bench/bench_build.sh   (REVIEWBOT=path, BUILD_DIR=build)
+set -eu
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+rb=${REVIEWBOT:-$repo/reviewbot}
+bdir=${BUILD_DIR:-$repo/build}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export HOME=$tmp LC_ALL=C
+unset REVIEWBOT_CONFIG
+
+t0=$(date +%s.%N)
+bash "$repo/tests/build/prepare.sh" "$bdir"
+t1=$(date +%s.%N)
+
+mkdir -p "$tmp/list/new" "$tmp/list/cur" "$tmp/list/tmp" "$tmp/db"
+for p in 0001-clean 0002-error 0003-warning; do
+	cp "$repo/tests/build/$p.patch" "$tmp/list/new/$p"
+done
+cat >"$tmp/rb.conf" <<EOF
+[bot]
+	address = reviewbot@example.org
+	database = $tmp/db/reviewbot.db
+	templates = $repo/templates
+	dry_run = true
+[source "lkml"]
+	type = maildir
+	path = $tmp/list
+[delivery]
+	type = maildir
+	path = $tmp/outbox
+[policy]
+	series_wait = 0
+[build]
+	tree = $bdir/ksrc
+	work = $tmp/work
+	jobs = 2
+EOF
+"$rb" run --once --config "$tmp/rb.conf" >/dev/null 2>"$tmp/err"
+t2=$(date +%s.%N)
+
+echo "compile stage (linux 6.1 allmodconfig, $(nproc) cores):"
+printf '  one-time: extract %.1fs (0 when cached), prepare %.1fs, work folder %s\n' \
+	"$(echo "$t1 - $t0" | bc)" \
+	"$(grep -o 'prepare=[0-9.]*s' "$tmp/err" | head -1 | tr -dc '0-9.')" \
+	"$(du -sh "$tmp/work" | cut -f1)"
+grep -o 'cost="[^"]*"' "$tmp/err" | sed 's/cost="prepare=[0-9.]*s /  per series: /; s/"$//'
+printf '  run --once for 3 series, preparation included: %.1fs\n' "$(echo "$t2 - $t1" | bc)"

@@ -1,0 +1,196 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The QEMU load stage (bot/boot.c) on Debian's kernel image and headers:
+# a module that loads and unloads cleanly, one that oopses in its init
+# (NULL dereference), one whose init fails, and the refusal without QEMU.
+# Proves nothing is loaded on the host: fake insmod/modprobe/rmmod first in
+# PATH record any call, and strace (when present) watches every process
+# for init_module/finit_module/delete_module.
+#
+# Usage: tests/boot/test_boot.sh   (from the repository root; run by
+# `make boot-tests`).  One-time preparation (tests/boot/prepare.sh) is
+# cached in build/boot.
+set -u
+cd "$(dirname "$0")/../.."
+B=build/boot
+fail=0
+ok() { echo "ok - $*"; }
+bad() { echo "not ok - $*"; fail=1; }
+
+if ! command -v qemu-system-x86_64 >/dev/null; then
+	echo "boot-tests: qemu-system-x86_64 missing (deploy/install-deps.sh)" >&2
+	exit 1
+fi
+t0=$(date +%s)
+bash tests/boot/prepare.sh build || { echo "boot-tests: preparation failed" >&2; exit 1; }
+echo "# prepare: $(( $(date +%s) - t0 )) s"
+
+W=$(mktemp -d /tmp/rb-boot.XXXXXX)
+trap 'rm -rf "$W"' EXIT
+mkdir -p "$W/bin"
+CFLAGS="-std=c11 -D_GNU_SOURCE -Wall -Wextra -Wformat=2 -Wno-format-nonliteral -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wpointer-arith -Wvla -Werror -g"
+SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
+cc $CFLAGS $SAN -o "$W/boot_run" tests/boot/boot_run.c bot/boot.c checker/diff.c || exit 1
+
+# Host tools a careless stage would call: each records its call.
+for t in insmod modprobe rmmod; do
+	printf '#!/bin/sh\necho "%s $*" >> %s/host-calls\nexit 1\n' "$t" "$W" > "$W/bin/$t"
+	chmod 755 "$W/bin/$t"
+done
+STRACE=()
+if command -v strace >/dev/null && strace -f --seccomp-bpf -e trace=none true 2>/dev/null; then
+	STRACE=(strace -f --seccomp-bpf -qq -e trace=init_module,finit_module,delete_module -o "$W/strace")
+fi
+
+# run NAME SRC [strace]: the stage on one module, output in $W/NAME.out;
+# LeakSanitizer cannot run under ptrace, so leaks are checked on the runs
+# without strace
+run() {
+	local s=$(date +%s.%N) leaks=1 st=()
+	if [ $# -gt 2 ] && [ ${#STRACE[@]} -gt 0 ]; then
+		st=("${STRACE[@]}")
+		leaks=0
+	fi
+	PATH="$W/bin:$PATH" ASAN_OPTIONS=detect_leaks=$leaks "${st[@]}" "$W/boot_run" \
+		"$(readlink -f $B/vmlinuz)" "$(readlink -f $B/headers)" "$W/work" "$1" "$2" 120 \
+		> "$W/$1.out" 2>&1
+	local rc=$?
+	printf '# %s: %.1f s (%s)\n' "$1" "$(echo "$(date +%s.%N) - $s" | bc)" \
+		"$(head -n 1 "$W/$1.out")"
+	if [ -s "$W/strace" ] && grep -Eq 'init_module|delete_module' "$W/strace"; then
+		bad "$1: init_module/delete_module called on the host"
+		cat "$W/strace"
+	fi
+	return $rc
+}
+
+run rbclean tests/boot/mod_clean/rbclean.c strace || bad "rbclean: stage failed"
+if grep -q '^verdict=ok ' "$W/rbclean.out" &&
+   grep -q '^note: loads and unloads cleanly in QEMU (no hardware present)$' "$W/rbclean.out"; then
+	ok "a clean module loads and unloads cleanly"
+else
+	bad "a clean module loads and unloads cleanly"; cat "$W/rbclean.out"
+fi
+
+run rboops tests/boot/mod_oops/rboops.c || bad "rboops: stage failed"
+if grep -q '^verdict=concern type=MODULE_LOAD_OOPS ' "$W/rboops.out" &&
+   grep -q 'BUG: kernel NULL pointer dereference' "$W/rboops.out" &&
+   grep -q 'RIP: 0010:rboops_init' "$W/rboops.out"; then
+	ok "a module that oopses in init is MODULE_LOAD_OOPS with the oops lines"
+else
+	bad "a module that oopses in init is MODULE_LOAD_OOPS with the oops lines"; cat "$W/rboops.out"
+fi
+
+run rbfail tests/boot/mod_fail/rbfail.c || bad "rbfail: stage failed"
+if grep -q '^verdict=concern type=MODULE_LOAD_FAILED ' "$W/rbfail.out" &&
+   grep -q 'No such device' "$W/rbfail.out"; then
+	ok "a module whose init fails is MODULE_LOAD_FAILED with insmod's words"
+else
+	bad "a module whose init fails is MODULE_LOAD_FAILED with insmod's words"; cat "$W/rbfail.out"
+fi
+
+# Without QEMU the stage refuses, before building anything.
+PATH="$W/bin" "$W/boot_run" "$(readlink -f $B/vmlinuz)" "$(readlink -f $B/headers)" \
+	"$W/work2" rbclean tests/boot/mod_clean/rbclean.c > "$W/noqemu.out" 2>&1
+rc=$?
+if [ $rc -eq 1 ] && grep -q '^verdict=not-checked ' "$W/noqemu.out" &&
+   grep -q 'no qemu-system-x86_64' "$W/noqemu.out" && [ ! -e "$W/work2" ]; then
+	ok "no qemu-system-x86_64: refused, nothing built"
+else
+	bad "no qemu-system-x86_64: refused, nothing built"; cat "$W/noqemu.out"
+fi
+
+# End to end: `reviewbot run --once` with a [boot] section on two one-patch
+# series, each adding a module (needs the program: REVIEWBOT, or ./reviewbot).
+rb=${REVIEWBOT:-$PWD/reviewbot}
+if [ -x "$rb" ]; then
+	mkdir -p "$W/list/cur" "$W/list/new" "$W/list/tmp" "$W/db"
+	mkpatch() {  # mkpatch N FILE-IN-TREE SOURCE SUBJECT
+		local n=$(wc -l < "$3")
+		{
+			printf 'From: Ann Author <ann@example.com>\n'
+			printf 'To: linux-kernel@vger.kernel.org\n'
+			printf 'Subject: [PATCH] %s\n' "$4"
+			printf 'Date: Thu, 03 Dec 2026 10:0%s:00 +0000\n' "$1"
+			printf 'Message-ID: <boot-%s@example.com>\n\n' "$1"
+			printf 'Add a small driver.\n\nSigned-off-by: Ann Author <ann@example.com>\n---\n'
+			printf 'diff --git a/%s b/%s\nnew file mode 100644\nindex 0000000..1111111\n' "$2" "$2"
+			printf -- '--- /dev/null\n+++ b/%s\n@@ -0,0 +1,%s @@\n' "$2" "$n"
+			sed 's/^/+/' "$3"
+			printf -- '-- \n2.39.5\n'
+		} > "$W/list/new/$1.mail"
+	}
+	mkpatch 1 drivers/misc/rbclean.c tests/boot/mod_clean/rbclean.c "misc: add rbclean"
+	mkpatch 2 drivers/misc/rboops.c tests/boot/mod_oops/rboops.c "misc: add rboops"
+	cat > "$W/rb.conf" <<CONF
+[bot]
+	address = reviewbot@example.org
+	database = $W/db/reviewbot.db
+	templates = $PWD/templates
+	dry_run = true
+[source "lkml"]
+	type = maildir
+	path = $W/list
+	list = linux-kernel@vger.kernel.org
+[delivery]
+	type = maildir
+	path = $W/outbox
+[boot]
+	kernel = $(readlink -f $B/vmlinuz)
+	headers = $(readlink -f $B/headers)
+	timeout = 120
+CONF
+	s=$(date +%s)
+	PATH="$W/bin:$PATH" "$rb" run --once --config "$W/rb.conf" > "$W/e2e.out" 2>&1
+	rc=$?
+	echo "# e2e: $(( $(date +%s) - s )) s"
+	clean=$(grep -l 'In-Reply-To: <boot-1@example.com>' "$W"/outbox/new/* 2>/dev/null)
+	oops=$(grep -l 'In-Reply-To: <boot-2@example.com>' "$W"/outbox/new/* 2>/dev/null)
+	if [ $rc -eq 0 ] && [ -n "$clean" ] &&
+	   tr -s ' \n' '  ' < "$clean" |
+	   grep -q 'seems to work: ok (loads and unloads cleanly in QEMU (no hardware present))'; then
+		ok "e2e: the clean driver's checklist says it loads and unloads cleanly"
+	else
+		bad "e2e: the clean driver's checklist says it loads and unloads cleanly"
+		cat "$W/e2e.out" $clean
+	fi
+	if [ $rc -eq 0 ] && [ -n "$oops" ] && grep -q 'MODULE_LOAD_OOPS' "$oops" &&
+	   grep -q 'BUG: kernel NULL pointer dereference' "$oops" &&
+	   grep -q 'seems to work: *concern' "$oops"; then
+		ok "e2e: the review of a module that oopses at load says so with the oops"
+	else
+		bad "e2e: the review of a module that oopses at load says so with the oops"
+		cat "$W/e2e.out" $oops
+	fi
+	[ -n "$oops" ] && sed -n '/^Merge readiness/,/^-- $/p' "$oops" | sed 's/^/# /'
+	# without QEMU in PATH: refused, the checklist says why
+	mkdir -p "$W/db2"
+	rm -f "$W"/list/cur/* "$W"/list/new/*
+	mkpatch 3 drivers/misc/rbclean.c tests/boot/mod_clean/rbclean.c "misc: add rbclean again"
+	sed -e "s|$W/db/|$W/db2/|; s|$W/outbox|$W/outbox2|" "$W/rb.conf" > "$W/rb2.conf"
+	PATH="$W/bin" "$rb" run --once --config "$W/rb2.conf" > "$W/e2e2.out" 2>&1
+	rc=$?
+	m=$(grep -l 'In-Reply-To: <boot-3@example.com>' "$W"/outbox2/new/* 2>/dev/null)
+	if [ $rc -eq 0 ] && [ -n "$m" ] && tr -s ' \n' '  ' < "$m" |
+	   grep -q 'seems to work: not checked (no qemu-system-x86_64: the load test runs only in QEMU)'; then
+		ok "e2e: without qemu-system-x86_64 the stage is refused and the checklist says why"
+	else
+		bad "e2e: without qemu-system-x86_64 the stage is refused and the checklist says why"
+		cat "$W/e2e2.out" $m
+	fi
+else
+	echo "# $rb missing: end-to-end run skipped"
+fi
+
+if [ -e "$W/host-calls" ]; then
+	bad "insmod/modprobe/rmmod called on the host:"; cat "$W/host-calls"
+else
+	ok "no insmod, modprobe or rmmod run on the host"
+fi
+if [ ${#STRACE[@]} -gt 0 ]; then
+	ok "strace: no init_module/finit_module/delete_module on the host (clean module run)"
+else
+	echo "# strace unavailable: syscall check skipped"
+fi
+echo "# boot-tests: $(( $(date +%s) - t0 )) s in all"
+exit $fail
