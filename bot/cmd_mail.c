@@ -176,7 +176,8 @@ static void run_usage(FILE *f)
 	      "  -n              check the configuration and templates, print\n"
 	      "                  \"configuration OK\" or the first error, and exit\n"
 	      "  --verbose       log every patch (level=debug)\n"
-	      "  --help          this text\n",
+	      "  --help          this text\n"
+	      "  --version       the version\n",
 	      f);
 }
 
@@ -333,7 +334,7 @@ int cmd_run(int argc, char **argv)
 	struct source_session ss[CONFIG_MAX_SOURCES];
 	int woke[CONFIG_MAX_SOURCES];
 	size_t k, nss = 0;
-	int once = 0, check_only = 0, verbose = 0, help = 0, nargs = 0;
+	int once = 0, check_only = 0, verbose = 0, help = 0, version = 0, nargs = 0;
 	int ret = 2, failures = 0, first;
 	double t0 = now_secs();
 	const struct gl_opt opts[] = {
@@ -342,6 +343,7 @@ int cmd_run(int argc, char **argv)
 		{ "n|check-config", GL_SET, &check_only, NULL, NULL },
 		{ "verbose|v", GL_SET, &verbose, NULL, NULL },
 		{ "help|h", GL_SET, &help, NULL, NULL },
+		{ "version", GL_SET, &version, NULL, NULL },
 		{ NULL, 0, NULL, NULL, NULL },
 	};
 
@@ -351,6 +353,11 @@ int cmd_run(int argc, char **argv)
 	if (gl_parse(opts, argc, argv, args, &nargs, err, sizeof(err))) {
 		fprintf(stderr, "reviewbot run: %s\n", err);
 		run_usage(stderr);
+		goto out_args;
+	}
+	if (version) {
+		printf("reviewbot %s\n", REVIEWBOT_VERSION);
+		ret = 0;
 		goto out_args;
 	}
 	if (help) {
@@ -444,28 +451,36 @@ static void import_usage(FILE *f)
 	      "  --source NAME   file the messages under this configured source\n"
 	      "                  (its list address)\n"
 	      "  --database FILE use this database instead of the configured one\n"
-	      "  --help          this text\n",
+	      "  --help          this text\n"
+	      "  --version       the version\n",
 	      f);
 }
 
 struct progress {
+	struct pipeline *p;
 	int tty;
 	double t0;
 	const char *path;
 };
 
+/* One line on a terminal, rewritten: count, rate, time left; cleared at
+ * the end.  Nothing when stderr is not a terminal. */
 static void show_progress(void *arg, uint64_t done, uint64_t total)
 {
 	struct progress *pr = arg;
+	const struct pipeline_stats *st = pipeline_stats(pr->p);
 	double el = now_secs() - pr->t0;
+	long n = st->stored + st->duplicates + st->bad;
 
 	if (!pr->tty || !total)
 		return;
-	fprintf(stderr, "\r%s: %3d%% (%.0f s, about %.0f s left)   ", pr->path,
-		(int)(done * 100 / total), el,
+	if (done >= total) {
+		fputs("\r\033[K", stderr);
+		return;
+	}
+	fprintf(stderr, "\r\033[K%s: %ld messages, %.0f/s, %3d%%, about %.0f s left",
+		pr->path, n, el > 0 ? (double)n / el : 0.0, (int)(done * 100 / total),
 		done ? el * (double)(total - done) / (double)done : 0.0);
-	if (done >= total)
-		fputc('\n', stderr);
 }
 
 int cmd_import(int argc, char **argv)
@@ -476,7 +491,7 @@ int cmd_import(int argc, char **argv)
 	char *config_file = NULL, *source = NULL, *database = NULL;
 	char **args;
 	char err[1024];
-	int help = 0, nargs = 0, ret = 2, i;
+	int help = 0, version = 0, nargs = 0, ret = 2, i;
 	size_t k;
 	double t0 = now_secs();
 	const struct gl_opt opts[] = {
@@ -484,6 +499,7 @@ int cmd_import(int argc, char **argv)
 		{ "source", GL_STRING, NULL, &source, NULL },
 		{ "database", GL_STRING, NULL, &database, NULL },
 		{ "help|h", GL_SET, &help, NULL, NULL },
+		{ "version", GL_SET, &version, NULL, NULL },
 		{ NULL, 0, NULL, NULL, NULL },
 	};
 
@@ -494,6 +510,11 @@ int cmd_import(int argc, char **argv)
 	if (gl_parse(opts, argc, argv, args, &nargs, err, sizeof(err))) {
 		fprintf(stderr, "reviewbot import: %s\n", err);
 		import_usage(stderr);
+		goto out_args;
+	}
+	if (version) {
+		printf("reviewbot %s\n", REVIEWBOT_VERSION);
+		ret = 0;
 		goto out_args;
 	}
 	if (help) {
@@ -519,6 +540,7 @@ int cmd_import(int argc, char **argv)
 			s.cfg.file ? s.cfg.file : "the configuration");
 		goto out_session;
 	}
+	pr.p = s.p;
 	pr.tty = isatty(2);
 	pr.t0 = t0;
 	ret = 0;
@@ -566,7 +588,8 @@ static void review_usage(FILE *f)
 	      "\n"
 	      "  --config FILE   take the bot's address, templates and policy from\n"
 	      "                  this configuration (default: built-in defaults)\n"
-	      "  --help          this text\n",
+	      "  --help          this text\n"
+	      "  --version       the version\n",
 	      f);
 }
 
@@ -596,10 +619,11 @@ int cmd_review(int argc, char **argv)
 	char *config_file = NULL;
 	char **args;
 	char err[1024], dir[] = "/tmp/reviewbot-review.XXXXXX", db[64];
-	int help = 0, nargs = 0, ret = 2, i, made_dir = 0;
+	int help = 0, version = 0, nargs = 0, ret = 2, i, made_dir = 0;
 	const struct gl_opt opts[] = {
 		{ "config", GL_STRING, NULL, &config_file, NULL },
 		{ "help|h", GL_SET, &help, NULL, NULL },
+		{ "version", GL_SET, &version, NULL, NULL },
 		{ NULL, 0, NULL, NULL, NULL },
 	};
 
@@ -610,6 +634,11 @@ int cmd_review(int argc, char **argv)
 	if (gl_parse(opts, argc, argv, args, &nargs, err, sizeof(err))) {
 		fprintf(stderr, "reviewbot review: %s\n", err);
 		review_usage(stderr);
+		goto out_args;
+	}
+	if (version) {
+		printf("reviewbot %s\n", REVIEWBOT_VERSION);
+		ret = 0;
 		goto out_args;
 	}
 	if (help) {
