@@ -296,7 +296,7 @@ static int check_compute(const struct pipeline *p, const struct mime_mail *m,
 		pc->too_large = 1;
 		return 0;
 	}
-	chk_run(&p->opts, "patch", pc->text.buf, pc->text.len, &pc->res);
+	chk_run_reuse(&p->opts, "patch", pc->text.buf, pc->text.len, &pc->res);
 	/* only findings on lines the patch adds (and on its message) */
 	diff_parse(pc->text.buf, pc->text.len, NULL, &d);
 	if (d.nlines) {

@@ -124,6 +124,22 @@ int chk_run(const struct chk_opts *o, const char *name, const char *buf,
 void chk_result_release(struct chk_result *res);
 
 /*
+ * Puts c back in the state chk_new(c's opts) gives (the opts may have
+ * changed since), keeping its compiled patterns: chk_check() after
+ * chk_reset() gives what chk_run() gives.  0, or -1 (out of memory: free c).
+ */
+int chk_reset(struct chk_checker *c);
+/*
+ * chk_run() with one checker per thread, reset before each input: the same
+ * results, without decoding and compiling the patterns again.  The
+ * thread's checker is freed when the thread exits or by
+ * chk_thread_release().
+ */
+int chk_run_reuse(const struct chk_opts *o, const char *name, const char *buf,
+		  size_t len, struct chk_result *res);
+void chk_thread_release(void);
+
+/*
  * The text checkpatch.pl prints for one input: findings, total line,
  * notes and the verdict line.  vname is the name in the verdict line.
  */

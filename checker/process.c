@@ -6,6 +6,7 @@
  */
 #include "eng.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -264,6 +265,24 @@ static const segment_fn segments[] = {
  * The start of the per-line loop: patch detection, hunk headers, line
  * tracking, file names.  Returns SEG_NEXT for lines that end here.
  */
+/* sbuf_addf(sb, "#%ld: ", n), without the formatting (once per line) */
+static void here_num(struct sbuf *sb, long n)
+{
+	char tmp[32], *p = tmp + sizeof(tmp);
+	unsigned long u = n < 0 ? 0UL - (unsigned long)n : (unsigned long)n;
+
+	*--p = ' ';
+	*--p = ':';
+	do {
+		*--p = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (n < 0)
+		*--p = '-';
+	*--p = '#';
+	sbuf_add(sb, p, (size_t)(tmp + sizeof(tmp) - p));
+}
+
 static int loop_head(struct eng *e)
 {
 	const char *line = e->line, *rawline = e->rawline;
@@ -322,10 +341,7 @@ static int loop_head(struct eng *e)
 	e->hunk_line = e->realcnt != 0;
 
 	sbuf_reset(&e->here);
-	if (!e->o->file)
-		sbuf_addf(&e->here, "#%ld: ", e->linenr);
-	else
-		sbuf_addf(&e->here, "#%ld: ", e->realline);
+	here_num(&e->here, !e->o->file ? e->linenr : e->realline);
 	e->here_has_file = 0;
 
 	if (re_match(e->rc, "^diff --git.*?(\\S+)$", line, &m)) {
@@ -410,10 +426,32 @@ static int loop_head(struct eng *e)
 		sbuf_addf(&e->here, "FILE: %s:%ld:", e->realfile.buf, e->realline);
 		e->here_has_file = 1;
 	}
-	e->hereline = eng_printf(e, "%s\n%s\n", e->here.buf, rawline);
-	e->herecurr = e->hereline;
-	e->hereprev = eng_printf(e, "%s\n%s\n%s\n", e->here.buf,
-				 e->prevrawline ? e->prevrawline : "", rawline);
+	{
+		/* "$here\n$rawline\n" and "$here\n$prevrawline\n$rawline\n"
+		 * (what eng_printf() would give, without the formatting) */
+		const char *prev = e->prevrawline ? e->prevrawline : "";
+		size_t nh = strlen(e->here.buf), nr = strlen(rawline);
+		size_t np = strlen(prev);
+		char *hl = eng_alloc(e, nh + nr + 3);
+		char *hp = eng_alloc(e, nh + np + nr + 4);
+
+		if (!hl || !hp) {
+			e->hereline = e->hereprev = eng_strdup(e, "");
+		} else {
+			memcpy(hl, e->here.buf, nh);
+			hl[nh] = '\n';
+			memcpy(hl + nh + 1, rawline, nr);
+			memcpy(hl + nh + 1 + nr, "\n", 2);
+			memcpy(hp, hl, nh + 1);
+			memcpy(hp + nh + 1, prev, np);
+			hp[nh + 1 + np] = '\n';
+			memcpy(hp + nh + 2 + np, rawline, nr);
+			memcpy(hp + nh + 2 + np + nr, "\n", 2);
+			e->hereline = hl;
+			e->hereprev = hp;
+		}
+		e->herecurr = e->hereline;
+	}
 	if (e->realcnt != 0)
 		e->res->lines_checked++;
 	return SEG_GO;
@@ -605,6 +643,79 @@ int chk_run(const struct chk_opts *o, const char *name, const char *buf,
 	ret = chk_check(c, name, buf, len, res);
 	chk_free(c);
 	return ret;
+}
+
+int chk_reset(struct chk_checker *c)
+{
+	const struct chk_opts *o = c->o;
+
+	/* what chk_new() sets, and checkpatch.pl's globals that outlive
+	 * one file (see struct chk_checker) */
+	c->check = o->strict;
+	if (c->camelcase) {
+		struct eng e;
+
+		memset(&e, 0, sizeof(e));
+		e.camelcase = c->camelcase;
+		seg_c_macros_release(&e);
+		c->camelcase = NULL;
+	}
+	c->emitted_corrupt = 0;
+	re_ctx_reset(c->rc);
+	/* o->typedefs may have changed since chk_new(): as chk_new() does */
+	if (re_set_typedefs(c->rc, o->typedefs))
+		return -1;
+	re_use_precompiled(c->rc, o->patterns);
+	return 0;
+}
+
+/*
+ * The thread's checker for chk_run_reuse(): the pointer lives in the
+ * thread's own storage; the key only frees it when the thread exits.
+ */
+static _Thread_local struct chk_checker *thread_checker;
+static pthread_key_t thread_key;
+static pthread_once_t thread_once = PTHREAD_ONCE_INIT;
+static int thread_key_ok;
+
+static void thread_checker_free(void *p)
+{
+	chk_free(p);
+	thread_checker = NULL;
+}
+
+static void thread_key_init(void)
+{
+	thread_key_ok = !pthread_key_create(&thread_key, thread_checker_free);
+}
+
+void chk_thread_release(void)
+{
+	chk_free(thread_checker);
+	thread_checker = NULL;
+	if (thread_key_ok)
+		pthread_setspecific(thread_key, NULL);
+}
+
+int chk_run_reuse(const struct chk_opts *o, const char *name, const char *buf,
+		  size_t len, struct chk_result *res)
+{
+	struct chk_checker *c = thread_checker;
+
+	pthread_once(&thread_once, thread_key_init);
+	if (c && (c->o != o || chk_reset(c))) {
+		chk_thread_release();
+		c = NULL;
+	}
+	if (!c) {
+		c = chk_new(o);
+		if (!c)
+			return chk_run(o, name, buf, len, res);
+		thread_checker = c;
+		if (thread_key_ok)
+			pthread_setspecific(thread_key, c);
+	}
+	return chk_check(c, name, buf, len, res);
 }
 
 int chk_check(struct chk_checker *c, const char *name, const char *buf,

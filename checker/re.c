@@ -101,6 +101,7 @@ struct re_ctx {
 	char *typedefs_extra;	/* --typedefsfile words, '|'-joined */
 	const struct re_precompiled_set *pre;
 	unsigned long compiles, decodes;
+	size_t nbad;		/* entries marked bad (an upper bound) */
 	unsigned gen;		/* bumped when learned words or typedefs
 				 * change */
 	unsigned base_gen;	/* bumped when typedefs change */
@@ -231,6 +232,27 @@ void re_ctx_free(struct re_ctx *rc)
 	sbuf_release(&rc->all0);
 	free(rc->typedefs_extra);
 	free(rc);
+}
+
+void re_ctx_reset(struct re_ctx *rc)
+{
+	size_t i;
+
+	rc->err[0] = '\0';
+	/* a pattern that failed to compile is tried (and reported) again */
+	for (i = 0; rc->nbad && i < rc->tabsz; i++) {
+		struct re_entry *e = &rc->tab[i];
+		const char *pat = e->pat;
+
+		if (!pat || !e->bad)
+			continue;
+		entry_release(e);
+		memset(e, 0, sizeof(*e));
+		e->pat = pat;
+		e->nlit = -1;
+	}
+	rc->nbad = 0;
+	re_types_reset(rc);
 }
 
 static int is_interned(const struct re_ctx *rc, const char *p);
@@ -833,6 +855,7 @@ static int compile_code(struct re_ctx *rc, struct re_entry *e,
 	if (ret) {
 		sbuf_release(&sb);
 		e->bad = 1;
+		rc->nbad++;
 		return -1;
 	}
 	c->code = pcre2_compile((PCRE2_SPTR)sb.buf, sb.len, 0, &errcode,
@@ -844,6 +867,7 @@ static int compile_code(struct re_ctx *rc, struct re_entry *e,
 		pcre2_get_error_message(errcode, msg, sizeof(msg));
 		re_set_error(rc, (const char *)msg, e->pat);
 		e->bad = 1;
+		rc->nbad++;
 		return -1;
 	}
 	e->dyn = (unsigned char)dyn;
@@ -1302,8 +1326,12 @@ int re_types_add(struct re_ctx *rc, int modifier, const char *word, size_t n)
 
 int re_set_typedefs(struct re_ctx *rc, const char *words)
 {
+	const char *cur = rc->typedefs_extra;
 	size_t i;
 
+	/* the same words: the compiled patterns are still right */
+	if (rc->gen && (words && *words ? cur && !strcmp(cur, words) : !cur))
+		return 0;
 	free(rc->typedefs_extra);
 	rc->typedefs_extra = NULL;
 	if (words && *words) {

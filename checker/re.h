@@ -39,6 +39,13 @@ struct re_m {
 
 struct re_ctx *re_ctx_new(void);
 void re_ctx_free(struct re_ctx *rc);
+/*
+ * Back to the state re_ctx_new() and the same re_set_typedefs() and
+ * re_use_precompiled() calls give, as far as any match can tell: no error,
+ * no learned words, failed patterns tried again.  Compiled (and
+ * JIT-compiled) patterns and interned ones (keyed by their text) are kept.
+ */
+void re_ctx_reset(struct re_ctx *rc);
 
 /*
  * Patterns compiled ahead of time (tools/mkpatterns.c writes the table at

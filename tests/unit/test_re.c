@@ -254,10 +254,29 @@ static void test_re__hot_patterns_stay_exact_once_jit_compiled(void **state)
 	}
 }
 
+/* re_ctx_reset(): no error left, and a bad pattern is reported again */
+static void test_re__reset_reports_bad_patterns_again(void **state)
+{
+	struct re_ctx *rc = *state;
+	static const char bad[] = "(unclosed";
+
+	assert_true(re_match(rc, "^a", "abc", NULL));
+	assert_false(re_match(rc, bad, "x", NULL));
+	assert_non_null(re_error(rc));
+	re_ctx_reset(rc);
+	assert_null(re_error(rc));
+	assert_true(re_match(rc, "^a", "abc", NULL));
+	assert_false(re_match(rc, bad, "x", NULL));
+	assert_non_null(re_error(rc));
+	re_ctx_reset(rc);
+	assert_null(re_error(rc));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_re__interpolates_like_perl_qr, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_re__reset_reports_bad_patterns_again, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_re__captures_and_groups_of_vocabulary, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_re__learned_types_recompile_dependent_patterns, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_re__subst_global_and_empty_matches, setup, teardown),

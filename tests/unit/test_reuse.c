@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * chk_run_reuse() and chk_reset(): a checker kept between inputs gives
+ * what a fresh one (chk_run) gives, whatever came before, in any thread.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <glob.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "../../checker/checker.h"
+#include "../../checker/re.h"
+#include "../../checker/spelling.h"
+
+extern const struct re_precompiled_set reviewbot_patterns;
+
+#define MAX_INPUTS 512
+
+struct inputs {
+	glob_t g;
+	size_t n;
+	char *buf[MAX_INPUTS];
+	size_t len[MAX_INPUTS];
+};
+
+static struct inputs in;
+
+static char *slurp(const char *path, size_t *n)
+{
+	FILE *f = fopen(path, "rb");
+	struct sbuf sb;
+	char tmp[4096];
+	size_t got;
+	char *p;
+
+	*n = 0;
+	if (!f)
+		return NULL;
+	sbuf_init(&sb, 1u << 24);
+	while ((got = fread(tmp, 1, sizeof(tmp), f)) > 0)
+		sbuf_add(&sb, tmp, got);
+	fclose(f);
+	p = malloc(sb.len + 1);
+	if (p) {
+		memcpy(p, sb.buf, sb.len);
+		p[sb.len] = '\0';
+		*n = sb.len;
+	}
+	sbuf_release(&sb);
+	return p;
+}
+
+/* Everything a caller can see of a result, as one string. */
+static char *render(const struct chk_opts *o, int ret, const struct chk_result *r)
+{
+	struct sbuf sb;
+	size_t i;
+	char *p;
+
+	sbuf_init(&sb, 1u << 26);
+	sbuf_addf(&sb, "%d %zu %ld %ld %ld %ld %d %d %d %d %d %d %s\n", ret,
+		  r->n, r->errors, r->warnings, r->checks, r->lines_checked,
+		  r->clean, r->is_patch, r->empty, r->silent, r->rpt_cleaners,
+		  r->show_checks, r->error ? r->error : "-");
+	for (i = 0; i < r->n; i++)
+		sbuf_addf(&sb, "%d %d %ld %ld %s %s\n%s", (int)r->f[i].rule,
+			  (int)r->f[i].sev, r->f[i].line, r->f[i].patch_line,
+			  r->f[i].file ? r->f[i].file : "-", r->f[i].msg,
+			  r->f[i].text);
+	chk_format_text(o, r, "in.patch", "in.patch", &sb);
+	chk_format_json(o, r, "in.patch", &sb);
+	p = strndup(sb.buf, sb.len);
+	sbuf_release(&sb);
+	return p;
+}
+
+static char *run_fresh(const struct chk_opts *o, size_t i)
+{
+	struct chk_result r;
+	int ret = chk_run(o, "in.patch", in.buf[i], in.len[i], &r);
+	char *s = render(o, ret, &r);
+
+	chk_result_release(&r);
+	return s;
+}
+
+static char *run_reuse(const struct chk_opts *o, size_t i)
+{
+	struct chk_result r;
+	int ret = chk_run_reuse(o, "in.patch", in.buf[i], in.len[i], &r);
+	char *s = render(o, ret, &r);
+
+	chk_result_release(&r);
+	return s;
+}
+
+static int setup(void **state)
+{
+	size_t i;
+
+	(void)state;
+	memset(&in, 0, sizeof(in));
+	if (glob("tests/checker/*/in.patch", 0, NULL, &in.g))
+		return -1;
+	in.n = in.g.gl_pathc < MAX_INPUTS ? in.g.gl_pathc : MAX_INPUTS;
+	for (i = 0; i < in.n; i++)
+		if (!(in.buf[i] = slurp(in.g.gl_pathv[i], &in.len[i])))
+			return -1;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < in.n; i++)
+		free(in.buf[i]);
+	globfree(&in.g);
+	return 0;
+}
+
+static void opts(struct chk_opts *o, struct chk_spelling *sp, int strict)
+{
+	chk_opts_init(o);
+	o->extra = 1;
+	o->strict = strict;
+	o->spelling = sp;
+	o->patterns = &reviewbot_patterns;
+}
+
+static struct chk_spelling *spelling(void)
+{
+	static const char words[] =
+		"abandonned||abandoned\nacessable||accessible\nteh->the\n";
+
+	return chk_spelling_new(words, sizeof(words) - 1);
+}
+
+/* Every golden input, forwards then backwards, default and --strict. */
+static void test_reuse__results_equal_chk_run_in_any_order(void **state)
+{
+	struct chk_spelling *sp = spelling();
+	struct chk_opts o;
+	char **ref = calloc(in.n, sizeof(*ref));
+	size_t i, k;
+	int strict, pass;
+
+	(void)state;
+	assert_non_null(sp);
+	assert_non_null(ref);
+	assert_true(in.n > 10);
+	for (strict = 0; strict < 2; strict++) {
+		opts(&o, sp, strict);
+		for (i = 0; i < in.n; i++)
+			ref[i] = run_fresh(&o, i);
+		for (pass = 0; pass < 2; pass++) {
+			for (k = 0; k < in.n; k++) {
+				char *got;
+
+				i = pass ? in.n - 1 - k : k;
+				got = run_reuse(&o, i);
+				if (strcmp(got, ref[i]))
+					fail_msg("%s differs (pass %d, strict %d)",
+						 in.g.gl_pathv[i], pass, strict);
+				free(got);
+			}
+		}
+		for (i = 0; i < in.n; i++)
+			free(ref[i]);
+	}
+	chk_thread_release();
+	free(ref);
+	chk_spelling_free(sp);
+}
+
+/* Options changed between calls (typedefs, --strict) are honoured. */
+static void test_reuse__changed_opts_are_honoured(void **state)
+{
+	static const char patch[] =
+		"From: A <a@example.org>\nSubject: [PATCH] x\n\n"
+		"Signed-off-by: A <a@example.org>\n---\n"
+		"--- a/x.c\n+++ b/x.c\n@@ -1,1 +1,4 @@\n int a;\n"
+		"+static foo_t * x;\n+int f(void){\n+\treturn (int) x ;}\n";
+	struct chk_opts o;
+	struct chk_result r;
+	char *a, *b;
+	int ret;
+
+	(void)state;
+	opts(&o, NULL, 0);
+	ret = chk_run_reuse(&o, "x", patch, sizeof(patch) - 1, &r);
+	chk_result_release(&r);
+	assert_int_equal(ret, 0);
+	o.typedefs = "foo_t|bar_t";
+	o.strict = 1;
+	ret = chk_run_reuse(&o, "x", patch, sizeof(patch) - 1, &r);
+	a = render(&o, ret, &r);
+	chk_result_release(&r);
+	ret = chk_run(&o, "x", patch, sizeof(patch) - 1, &r);
+	b = render(&o, ret, &r);
+	chk_result_release(&r);
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+	o.typedefs = NULL;
+	ret = chk_run_reuse(&o, "x", patch, sizeof(patch) - 1, &r);
+	a = render(&o, ret, &r);
+	chk_result_release(&r);
+	ret = chk_run(&o, "x", patch, sizeof(patch) - 1, &r);
+	b = render(&o, ret, &r);
+	chk_result_release(&r);
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+	chk_thread_release();
+}
+
+struct worker {
+	const struct chk_opts *o;
+	char **ref;
+	size_t first;
+	int bad;
+};
+
+static void *worker(void *arg)
+{
+	struct worker *w = arg;
+	size_t k;
+
+	for (k = 0; k < in.n; k++) {
+		size_t i = (w->first + k * 7) % in.n;
+		char *got = run_reuse(w->o, i);
+
+		if (strcmp(got, w->ref[i]))
+			w->bad++;
+		free(got);
+	}
+	/* a thread's checker is freed when the thread exits */
+	return NULL;
+}
+
+static void test_reuse__one_checker_per_thread(void **state)
+{
+	struct chk_opts o;
+	struct worker w[3];
+	pthread_t t[3];
+	char **ref = calloc(in.n, sizeof(*ref));
+	size_t i;
+	int k;
+
+	(void)state;
+	assert_non_null(ref);
+	opts(&o, NULL, 0);
+	for (i = 0; i < in.n; i++)
+		ref[i] = run_fresh(&o, i);
+	for (k = 0; k < 3; k++) {
+		w[k].o = &o;
+		w[k].ref = ref;
+		w[k].first = (size_t)k * in.n / 3;
+		w[k].bad = 0;
+		assert_int_equal(pthread_create(&t[k], NULL, worker, &w[k]), 0);
+	}
+	for (k = 0; k < 3; k++) {
+		pthread_join(t[k], NULL);
+		assert_int_equal(w[k].bad, 0);
+	}
+	for (i = 0; i < in.n; i++)
+		free(ref[i]);
+	free(ref);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_reuse__results_equal_chk_run_in_any_order),
+		cmocka_unit_test(test_reuse__changed_opts_are_honoured),
+		cmocka_unit_test(test_reuse__one_checker_per_thread),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
