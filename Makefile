@@ -87,9 +87,11 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 ifeq ($(SANITIZE),1)
 PROGRAM := $(BUILD)/reviewbot
 HELPER_REL := libexec/reviewbot
+TEMPLATES_REL := ../../../../templates
 else
 PROGRAM := reviewbot
 HELPER_REL := $(BUILD)/libexec/reviewbot
+TEMPLATES_REL := ../../../templates
 endif
 
 .PHONY: all check run bot-tests build-tests boot-tests integration-tests compat bench clean install uninstall deps unit-tests \
@@ -199,6 +201,7 @@ $(LIBCHECKER) $(LIBSTORE) $(LIBBOT):
 $(BUILD)/obj/bot/exec.o: ALL_CFLAGS += \
 	-DRB_LIBEXEC_REL='"../libexec/reviewbot"' -DRB_BUILD_REL='"$(HELPER_REL)"'
 $(BUILD)/obj/bot/config.o: ALL_CFLAGS += -DRB_DATADIR='"$(DATADIR)"'
+$(BUILD)/obj/bot/cmd_mail.o: ALL_CFLAGS += -DRB_TEMPLATES_REL='"$(TEMPLATES_REL)"'
 
 $(PROGRAM): $(FRONT_OBJS) $(LIBBOT) $(LIBSTORE) $(LIBCHECKER) $(PATTERNS_OBJ)
 	@$(if $(Q),echo "  LD      $@")

@@ -28,6 +28,12 @@
 #include "../store/store.h"
 #include "../checker/banned.h"
 
+/* the build tree's templates/, seen from the helper (the Makefile knows
+ * how deep the build folder is) */
+#ifndef RB_TEMPLATES_REL
+#define RB_TEMPLATES_REL "../../../templates"
+#endif
+
 #define RUN_MAX_SLEEP	60	/* seconds the daemon sleeps at most */
 
 static volatile sig_atomic_t stop_requested;
@@ -77,7 +83,7 @@ static int load_templates(const struct config *cfg, int explicit_config,
 			  struct template_set **out, char *err, size_t errlen)
 {
 	static const char *const rels[] = {
-		"../../share/reviewbot/templates", "../../../templates",
+		"../../share/reviewbot/templates", RB_TEMPLATES_REL,
 	};
 	char dir[PATH_MAX];
 	struct stat sb;
