@@ -31,6 +31,7 @@ int cmd_load_config(const char *file, struct config *c, const char *cmd)
 	}
 	if (config_load(file, c, err, sizeof(err))) {
 		fprintf(stderr, "reviewbot %s: %s\n", cmd, err);
+		config_release(c);	/* a failed load leaves the defaults in it */
 		return -1;
 	}
 	return 0;

@@ -289,6 +289,7 @@ static void run_reload(struct session *s, const char *config_file,
 	if (config_load(config_file, &cfg, err, sizeof(err))) {
 		log_event(LOG_ERR, "reload-failed", "config", config_file, "error", err,
 			  "kept", "the running configuration", NULL);
+		config_release(&cfg);	/* a failed load leaves the defaults in it */
 		return;
 	}
 	if (!cfg.nsources || (!cfg.address && !cfg.dry_run)) {
