@@ -300,13 +300,16 @@ endif
 
 # libFuzzer targets (tests/fuzz/fuzz_*.c): every library object again,
 # built with clang for coverage under ASan+UBSan, into build/fuzz/.
-# `make fuzz` runs each target FUZZ_SECONDS; `make fuzz-smoke` (part of
+# `make fuzz` runs each of FUZZ_TARGETS for FUZZ_SECONDS or FUZZ_RUNS
+# executions, whichever comes first (-1: no bound); `make fuzz-smoke` (part of
 # `make check`) replays tests/fuzz/regress/ and runs each a few seconds.
 FUZZ_CC ?= clang
 FUZZ_DIR := build/fuzz
 FUZZ_SECONDS ?= 60
+FUZZ_RUNS ?= -1
 FUZZ_SMOKE_SECONDS ?= 8
 FUZZ_NAMES := mime diff subject config checker mbox command
+FUZZ_TARGETS ?= $(FUZZ_NAMES)
 FUZZ_BINS := $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 	-fno-omit-frame-pointer
@@ -344,7 +347,8 @@ fuzz-build: $(FUZZ_BINS)
 	$(Q)bash tests/fuzz/run.sh seeds $(FUZZ_DIR)
 
 fuzz: fuzz-build
-	$(Q)bash tests/fuzz/run.sh run $(FUZZ_DIR) $(FUZZ_SECONDS) $(FUZZ_NAMES)
+	$(Q)FUZZ_RUNS=$(FUZZ_RUNS) bash tests/fuzz/run.sh run $(FUZZ_DIR) \
+		$(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 fuzz-smoke: fuzz-build
 	$(Q)bash tests/fuzz/run.sh smoke $(FUZZ_DIR) $(FUZZ_SMOKE_SECONDS) $(FUZZ_NAMES)

@@ -4,7 +4,8 @@
 #
 #   tests/fuzz/run.sh seeds DIR                build DIR/seeds-NAME/ for every target
 #   tests/fuzz/run.sh run DIR SECONDS NAME...  replay tests/fuzz/regress/NAME/, then
-#                                              fuzz each NAME for SECONDS
+#                                              fuzz each NAME for SECONDS (or
+#                                              FUZZ_RUNS executions, if first)
 #   tests/fuzz/run.sh smoke DIR SECONDS NAME... the same from at most SMOKE_SEEDS
 #                                              seeds each, keeping nothing
 #
@@ -111,7 +112,8 @@ run() {
 		# the checker is ~100 times slower per byte: small inputs
 		maxlen=1048576
 		[ "$n" = checker ] && maxlen=32768
-		if ! "$bin" -max_total_time="$secs" -timeout=25 -rss_limit_mb=2560 \
+		if ! "$bin" -max_total_time="$secs" -runs="${FUZZ_RUNS:--1}" \
+			-timeout=25 -rss_limit_mb=2560 \
 			-max_len=$maxlen -print_final_stats=1 "${dict[@]}" \
 			-artifact_prefix="$out/crash-$n-" \
 			"$corpus" "$seeds" >"$log" 2>&1; then
@@ -125,7 +127,8 @@ run() {
 			/stat::number_of_executed_units/ { runs = $2 }
 			/stat::average_exec_per_sec/ { eps = $2 }
 			/stat::new_units_added/ { nu = $2 }
-			END { printf "fuzz %s: %d runs, %d exec/s, %d new units, no crash\n", n, runs, eps, nu }' "$log"
+			/Done [0-9]+ runs in/ { secs = $(NF - 1) }
+			END { printf "fuzz %s: %d runs in %d s, %d exec/s, %d new units, no crash\n", n, runs, secs, eps, nu }' "$log"
 		[ "$mode" = smoke ] && rm -rf "$corpus" "$seeds"
 	done
 	return $fail
