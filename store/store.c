@@ -172,6 +172,26 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	"CREATE INDEX optin_tokens_addr ON optin_tokens(addr);"
 	"CREATE INDEX messages_from ON messages(from_addr);"
 	"CREATE INDEX series_author ON series(author_addr);",
+
+	/* 3 -> 4: the stage queue (compile and load tests), one row per
+	 * series version and kind, kept as the result's cache; a series'
+	 * stages go with it (foreign keys are on) */
+	"CREATE TABLE stages ("
+	"  id INTEGER PRIMARY KEY,"
+	"  series_id INTEGER NOT NULL REFERENCES series(id) ON DELETE CASCADE,"
+	"  kind TEXT NOT NULL CHECK (kind IN ('compile', 'load')),"
+	"  state TEXT NOT NULL DEFAULT 'queued' CHECK (state IN ('queued', 'done')),"
+	"  verdict INTEGER NOT NULL DEFAULT 0,"
+	"  note TEXT,"
+	"  queued INTEGER NOT NULL,"
+	"  started INTEGER,"
+	"  finished INTEGER,"
+	"  attempts INTEGER NOT NULL DEFAULT 0,"
+	"  seconds REAL NOT NULL DEFAULT 0,"
+	"  followup INTEGER NOT NULL DEFAULT 0,"
+	"  UNIQUE (series_id, kind)"
+	");"
+	"CREATE INDEX stages_queue ON stages(state, queued);",
 };
 
 const char *store_strerror(int result)

@@ -30,7 +30,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STORE_SCHEMA_VERSION	3	/* the version this code writes */
+#define STORE_SCHEMA_VERSION	4	/* the version this code writes */
 #define STORE_BUSY_TIMEOUT_MS	5000
 #define STORE_MAX_RAW		(64u << 20)	/* bytes of one stored message */
 
@@ -428,9 +428,10 @@ struct store_forget {
 
 /*
  * Deletes everything kept about addr (lowercase): the messages it sent
- * (raw mail too), its series with their patches, findings, reviews and
- * replies, the replies sent to it (confirmations), its mutes and
- * tokens, in one transaction (or the caller's).  Its opt-out stays.
+ * (raw mail too), its series with their patches, findings, reviews,
+ * replies and stages (by ON DELETE CASCADE), the replies sent to it
+ * (confirmations), its mutes and tokens, in one transaction (or the
+ * caller's).  Its opt-out stays.
  * Rows of other people that pointed at deleted ones (a later version's
  * prev_id, a cover letter) are unlinked.  *c (when not NULL) gets the
  * counts.
@@ -448,6 +449,84 @@ int store_checkpoint_each(struct store *st,
 			  int (*cb)(void *arg, const char *source,
 				    const char *value, int64_t updated),
 			  void *arg);
+
+/* ---- stages: the compile and load queue (schema 4) ----------------------- */
+
+/*
+ * A stage is one slow test of a series version ([build] compiles it,
+ * [boot] loads its modules in QEMU).  It is queued once per (series,
+ * kind) and runs one at a time; the row stays after it is done, as the
+ * result's cache for that series version.  A series' stages are
+ * deleted with it (store_forget_address).  Updates (start, finish,
+ * set_followup) return STORE_DONE when no row matched.
+ */
+enum store_stage_kind {
+	STAGE_COMPILE,		/* "compile" in SQL */
+	STAGE_LOAD,		/* "load" in SQL */
+};
+
+struct store_stage {
+	int64_t id, series_id;
+	enum store_stage_kind kind;
+	int done;		/* state 'done': the result is in */
+	int verdict;		/* 0 none; else 1 + the checker's enum chk_ready */
+	char *note;		/* the one-line summary, or NULL; owned */
+	int64_t queued;		/* when it was queued */
+	int64_t started;	/* the last attempt's start, 0 when none */
+	int64_t finished;	/* 0 while queued */
+	int attempts;
+	double seconds;		/* wall time the stage took */
+	int followup;		/* 0 none; 1 the review went out without this
+				 * result (a follow-up is owed); 2 it was made */
+};
+
+/* "compile", "load" ("unknown" for anything else). */
+const char *store_stage_kind_name(enum store_stage_kind k);
+void store_stage_release(struct store_stage *s);
+/*
+ * Queues the stage (kind) of series_id at now unless the row is there
+ * already, queued or done: STORE_OK when queued now, STORE_DUP when
+ * present (nothing written).  A bad kind is STORE_ERR_RANGE.
+ */
+int store_stage_enqueue(struct store *st, int64_t series_id,
+			enum store_stage_kind kind, int64_t now);
+/* The row of (series, kind): STORE_OK with *out filled (release it),
+ * STORE_DONE when there is none. */
+int store_stage_get(struct store *st, int64_t series_id,
+		    enum store_stage_kind kind, struct store_stage *out);
+/* The row by id: STORE_OK or STORE_DONE. */
+int store_stage_get_id(struct store *st, int64_t id, struct store_stage *out);
+/*
+ * The next stage to run: the oldest queued one (by queued time, then
+ * series id, compile before load of the same series, then id).
+ * STORE_OK with *out, STORE_DONE when the queue is empty.  It stays
+ * queued until store_stage_finish(): a stage cut short by a crash or a
+ * restart is handed out again.
+ */
+int store_stage_next(struct store *st, struct store_stage *out);
+/* An attempt of a queued stage starts: attempts + 1, started = now.
+ * STORE_DONE when id is not a queued stage. */
+int store_stage_start(struct store *st, int64_t id, int64_t now);
+/*
+ * The result of a queued stage: state done, verdict (>= 0), note
+ * (copied, may be NULL), seconds, finished = now.  STORE_DONE when id
+ * is not a queued stage: a result, once in, is not replaced.
+ */
+int store_stage_finish(struct store *st, int64_t id, int verdict,
+		       const char *note, double seconds, int64_t now);
+/* followup = value (0, 1 or 2, else STORE_ERR_RANGE), in any state. */
+int store_stage_set_followup(struct store *st, int64_t id, int value);
+/* How many stages are queued, and the queued time of the oldest (0 when
+ * none); for reviewbot status. */
+int store_stage_count_queued(struct store *st, long long *n, int64_t *oldest);
+/*
+ * Calls cb with the id of each done stage whose follow-up is owed
+ * (followup 1), in the order the results came (finished, then id).
+ * The ids are read first, so cb may write; a non-zero return from cb
+ * stops the walk and is returned.
+ */
+int store_stage_each_followup(struct store *st,
+			      int (*cb)(void *arg, int64_t id), void *arg);
 
 /* ---- read-only counts for reviewbot status ------------------------------ */
 

@@ -178,7 +178,7 @@ static void test_store__open_empty_is_current_version_and_mode_0600(void **state
 	struct stat sb;
 
 	assert_int_equal(store_schema_version(fx->st), STORE_SCHEMA_VERSION);
-	assert_int_equal(STORE_SCHEMA_VERSION, 3);
+	assert_int_equal(STORE_SCHEMA_VERSION, 4);
 	assert_int_equal(stat(fx->path, &sb), 0);
 	assert_int_equal(sb.st_mode & 0777, 0600);
 	/* SQLite gives the WAL the database file's mode */
@@ -250,6 +250,8 @@ static void test_store__migration_from_v1_keeps_data(void **state)
 	free(f);
 	assert_int_equal(store_reply_add(fx->st, &r, &id), STORE_OK);
 	assert_int_equal(store_optout_set(fx->st, "x@y", OPTOUT_SILENT, 1), STORE_OK);
+	/* and v4's stages, for a series stored at v1 */
+	assert_int_equal(store_stage_enqueue(fx->st, sid, STAGE_COMPILE, 1), STORE_OK);
 }
 
 static void test_store__migration_from_v2_adds_reply_columns_mutes_tokens(void **state)
@@ -262,7 +264,7 @@ static void test_store__migration_from_v2_adds_reply_columns_mutes_tokens(void *
 	struct store_reply got;
 	sqlite3 *db;
 	long long n;
-	int64_t id, rid;
+	int64_t id, rid, when;
 	char err[256];
 
 	assert_int_equal(store_open_at_version(fx->path, 2, &fx->st, err,
@@ -283,8 +285,9 @@ static void test_store__migration_from_v2_adds_reply_columns_mutes_tokens(void *
 	rid = sqlite3_last_insert_rowid(db);
 	sqlite3_close(db);
 
+	/* straight to the current version (3, then 4: the stages) */
 	assert_int_equal(store_open(fx->path, &fx->st, err, sizeof(err)), STORE_OK);
-	assert_int_equal(store_schema_version(fx->st), 3);
+	assert_int_equal(store_schema_version(fx->st), STORE_SCHEMA_VERSION);
 	/* the old reply is there, with no author or list */
 	assert_int_equal(store_reply_get(fx->st, rid, &got), STORE_OK);
 	assert_string_equal(got.message_id, "old@bot");
@@ -303,6 +306,8 @@ static void test_store__migration_from_v2_adds_reply_columns_mutes_tokens(void *
 	r.message_id = (char *)"new@bot";
 	r.to_addr = (char *)"dev@example.org";
 	assert_int_equal(store_reply_add(fx->st, &r, &id), STORE_OK);
+	assert_int_equal(store_stage_count_queued(fx->st, &n, &when), STORE_OK);
+	assert_int_equal(n, 0);
 }
 
 static void test_store__newer_schema_is_refused_untouched(void **state)

@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * store: the stage queue (schema 4).  The compile and load tests of a
+ * series version wait here, run one at a time, and their results stay
+ * as the cache of that version: one row per (series, kind), never
+ * queued twice.
+ *
+ * A stage stays 'queued' until its result is in, so one cut short by a
+ * crash or a restart is handed out again by store_stage_next();
+ * attempts counts the starts.
+ */
+#include "store_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../checker/banned.h"
+
+#define STAGE_COLS \
+	"id, series_id, kind, state, verdict, note, queued, started," \
+	" finished, attempts, seconds, followup"
+
+/* The queue's order: compile before load of the same series. */
+#define STAGE_ORDER \
+	"queued, series_id, CASE kind WHEN 'compile' THEN 0 ELSE 1 END, id"
+
+static const char *const stage_kind_names[] = {
+	[STAGE_COMPILE] = "compile",
+	[STAGE_LOAD] = "load",
+};
+
+#define STAGE_NKINDS (sizeof(stage_kind_names) / sizeof(stage_kind_names[0]))
+
+const char *store_stage_kind_name(enum store_stage_kind k)
+{
+	if ((int)k < 0 || (size_t)k >= STAGE_NKINDS)
+		return "unknown";
+	return stage_kind_names[k];
+}
+
+void store_stage_release(struct store_stage *s)
+{
+	if (!s)
+		return;
+	free(s->note);
+	memset(s, 0, sizeof(*s));
+}
+
+static int kind_ok(enum store_stage_kind k)
+{
+	return (int)k >= 0 && (size_t)k < STAGE_NKINDS;
+}
+
+/*
+ * Steps q (bound, returning STAGE_COLS) once and fills *out from its
+ * row: STORE_OK, STORE_DONE when no row, or an error.  Finishes q.
+ */
+static int stage_step_row(struct store *st, sqlite3_stmt *q,
+			  struct store_stage *out)
+{
+	const char *kind, *state;
+	int rc, ret = STORE_OK, oom = 0;
+
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_DONE) {
+		ret = STORE_DONE;
+		goto out;
+	}
+	if (rc != SQLITE_ROW) {
+		ret = store_sqlerr(st, rc);
+		goto out;
+	}
+	out->id = sqlite3_column_int64(q, 0);
+	out->series_id = store_col_id(q, 1);
+	kind = (const char *)sqlite3_column_text(q, 2);
+	if (kind && !strcmp(kind, "compile")) {
+		out->kind = STAGE_COMPILE;
+	} else if (kind && !strcmp(kind, "load")) {
+		out->kind = STAGE_LOAD;
+	} else {
+		/* the CHECK constraint keeps anything else out */
+		ret = store_seterr(st, STORE_ERR, "stage %lld has a bad kind",
+				   (long long)out->id);
+		goto out;
+	}
+	state = (const char *)sqlite3_column_text(q, 3);
+	out->done = state && !strcmp(state, "done");
+	out->verdict = sqlite3_column_int(q, 4);
+	out->note = store_col_dup(q, 5, &oom);
+	out->queued = sqlite3_column_int64(q, 6);
+	out->started = sqlite3_column_int64(q, 7);
+	out->finished = sqlite3_column_int64(q, 8);
+	out->attempts = sqlite3_column_int(q, 9);
+	out->seconds = sqlite3_column_double(q, 10);
+	out->followup = sqlite3_column_int(q, 11);
+	if (oom)
+		ret = store_seterr(st, STORE_ERR_NOMEM, "out of memory");
+out:
+	store_stmt_done(q);
+	if (ret != STORE_OK)
+		store_stage_release(out);
+	return ret;
+}
+
+int store_stage_enqueue(struct store *st, int64_t series_id,
+			enum store_stage_kind kind, int64_t now)
+{
+	sqlite3_stmt *q;
+	int rc = SQLITE_OK, ret = STORE_OK, changes = 0;
+
+	store_clearerr(st);
+	if (series_id <= 0 || !kind_ok(kind))
+		return store_seterr(st, STORE_ERR_RANGE, "bad series or stage kind");
+	q = store_stmt(st, STMT_STAGE_ENQUEUE,
+		       "INSERT INTO stages (series_id, kind, queued)"
+		       " VALUES (?1, ?2, ?3)"
+		       " ON CONFLICT (series_id, kind) DO NOTHING", &ret);
+	if (!q)
+		return ret;
+	store_bind_int64(q, 1, series_id, &rc);
+	store_bind_text(q, 2, stage_kind_names[kind], &rc);
+	store_bind_int64(q, 3, store_time_or_now(now), &rc);
+	if (rc) {
+		store_stmt_done(q);
+		return store_sqlerr(st, rc);
+	}
+	ret = store_step_write(st, q, &changes, NULL);
+	if (ret == STORE_OK && !changes)
+		ret = STORE_DUP;
+	return ret;
+}
+
+int store_stage_get(struct store *st, int64_t series_id,
+		    enum store_stage_kind kind, struct store_stage *out)
+{
+	sqlite3_stmt *q;
+	int rc = SQLITE_OK, ret = STORE_OK;
+
+	store_clearerr(st);
+	memset(out, 0, sizeof(*out));
+	if (!kind_ok(kind))
+		return store_seterr(st, STORE_ERR_RANGE, "bad stage kind");
+	q = store_stmt(st, STMT_STAGE_GET,
+		       "SELECT " STAGE_COLS " FROM stages"
+		       " WHERE series_id = ?1 AND kind = ?2", &ret);
+	if (!q)
+		return ret;
+	store_bind_int64(q, 1, series_id, &rc);
+	store_bind_text(q, 2, stage_kind_names[kind], &rc);
+	if (rc) {
+		store_stmt_done(q);
+		return store_sqlerr(st, rc);
+	}
+	return stage_step_row(st, q, out);
+}
+
+int store_stage_get_id(struct store *st, int64_t id, struct store_stage *out)
+{
+	sqlite3_stmt *q;
+	int rc = SQLITE_OK, ret = STORE_OK;
+
+	store_clearerr(st);
+	memset(out, 0, sizeof(*out));
+	q = store_stmt(st, STMT_STAGE_GET_ID,
+		       "SELECT " STAGE_COLS " FROM stages WHERE id = ?1", &ret);
+	if (!q)
+		return ret;
+	store_bind_int64(q, 1, id, &rc);
+	if (rc) {
+		store_stmt_done(q);
+		return store_sqlerr(st, rc);
+	}
+	return stage_step_row(st, q, out);
+}
+
+int store_stage_next(struct store *st, struct store_stage *out)
+{
+	sqlite3_stmt *q;
+	int ret = STORE_OK;
+
+	store_clearerr(st);
+	memset(out, 0, sizeof(*out));
+	q = store_stmt(st, STMT_STAGE_NEXT,
+		       "SELECT " STAGE_COLS " FROM stages WHERE state = 'queued'"
+		       " ORDER BY " STAGE_ORDER " LIMIT 1", &ret);
+	if (!q)
+		return ret;
+	return stage_step_row(st, q, out);
+}
+
+int store_stage_start(struct store *st, int64_t id, int64_t now)
+{
+	sqlite3_stmt *q;
+	int rc = SQLITE_OK, ret = STORE_OK, changes = 0;
+
+	store_clearerr(st);
+	q = store_stmt(st, STMT_STAGE_START,
+		       "UPDATE stages SET attempts = attempts + 1, started = ?2"
+		       " WHERE id = ?1 AND state = 'queued'", &ret);
+	if (!q)
+		return ret;
+	store_bind_int64(q, 1, id, &rc);
+	store_bind_int64(q, 2, store_time_or_now(now), &rc);
+	if (rc) {
+		store_stmt_done(q);
+		return store_sqlerr(st, rc);
+	}
+	ret = store_step_write(st, q, &changes, NULL);
+	if (ret == STORE_OK && !changes)
+		ret = STORE_DONE;
+	return ret;
+}
+
+int store_stage_finish(struct store *st, int64_t id, int verdict,
+		       const char *note, double seconds, int64_t now)
+{
+	sqlite3_stmt *q;
+	int rc = SQLITE_OK, ret = STORE_OK, changes = 0;
+
+	store_clearerr(st);
+	/* !(x >= 0) also catches NaN */
+	if (verdict < 0 || !(seconds >= 0))
+		return store_seterr(st, STORE_ERR_RANGE, "bad verdict or duration");
+	q = store_stmt(st, STMT_STAGE_FINISH,
+		       "UPDATE stages SET state = 'done', verdict = ?2, note = ?3,"
+		       " seconds = ?4, finished = ?5"
+		       " WHERE id = ?1 AND state = 'queued'", &ret);
+	if (!q)
+		return ret;
+	store_bind_int64(q, 1, id, &rc);
+	store_bind_int64(q, 2, verdict, &rc);
+	store_bind_text(q, 3, note, &rc);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_bind_double(q, 4, seconds);
+	store_bind_int64(q, 5, store_time_or_now(now), &rc);
+	if (rc) {
+		store_stmt_done(q);
+		return store_sqlerr(st, rc);
+	}
+	ret = store_step_write(st, q, &changes, NULL);
+	if (ret == STORE_OK && !changes)
+		ret = STORE_DONE;
+	return ret;
+}
+
+int store_stage_set_followup(struct store *st, int64_t id, int value)
+{
+	sqlite3_stmt *q;
+	int rc = SQLITE_OK, ret = STORE_OK, changes = 0;
+
+	store_clearerr(st);
+	if (value < 0 || value > 2)
+		return store_seterr(st, STORE_ERR_RANGE, "bad follow-up value %d",
+				    value);
+	q = store_stmt(st, STMT_STAGE_SET_FOLLOWUP,
+		       "UPDATE stages SET followup = ?2 WHERE id = ?1", &ret);
+	if (!q)
+		return ret;
+	store_bind_int64(q, 1, id, &rc);
+	store_bind_int64(q, 2, value, &rc);
+	if (rc) {
+		store_stmt_done(q);
+		return store_sqlerr(st, rc);
+	}
+	ret = store_step_write(st, q, &changes, NULL);
+	if (ret == STORE_OK && !changes)
+		ret = STORE_DONE;
+	return ret;
+}
+
+int store_stage_count_queued(struct store *st, long long *n, int64_t *oldest)
+{
+	sqlite3_stmt *q;
+	int rc, ret = STORE_OK;
+
+	store_clearerr(st);
+	*n = 0;
+	*oldest = 0;
+	q = store_stmt(st, STMT_STAGE_COUNT_QUEUED,
+		       "SELECT count(*), coalesce(min(queued), 0) FROM stages"
+		       " WHERE state = 'queued'", &ret);
+	if (!q)
+		return ret;
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		*n = sqlite3_column_int64(q, 0);
+		*oldest = sqlite3_column_int64(q, 1);
+	} else if (rc != SQLITE_DONE) {
+		ret = store_sqlerr(st, rc);
+	}
+	store_stmt_done(q);
+	return ret;
+}
+
+int store_stage_each_followup(struct store *st,
+			      int (*cb)(void *arg, int64_t id), void *arg)
+{
+	sqlite3_stmt *q;
+	int ret = STORE_OK;
+
+	store_clearerr(st);
+	q = store_stmt(st, STMT_STAGE_FOLLOWUP_IDS,
+		       "SELECT id FROM stages WHERE state = 'done' AND followup = 1"
+		       " ORDER BY finished, id", &ret);
+	if (!q)
+		return ret;
+	return store_each_id(st, q, cb, arg);
+}

@@ -1,0 +1,532 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "../../store/store.h"
+
+struct fx {
+	char dir[64];
+	char path[128];
+	struct store *st;
+};
+
+static int setup_dir(void **state)
+{
+	struct fx *fx = calloc(1, sizeof(*fx));
+
+	if (!fx)
+		return -1;
+	snprintf(fx->dir, sizeof(fx->dir), "/tmp/test_store_stage.XXXXXX");
+	if (!mkdtemp(fx->dir)) {
+		free(fx);
+		return -1;
+	}
+	snprintf(fx->path, sizeof(fx->path), "%s/rb.db", fx->dir);
+	*state = fx;
+	return 0;
+}
+
+static int setup(void **state)
+{
+	struct fx *fx;
+	char err[256];
+
+	if (setup_dir(state))
+		return -1;
+	fx = *state;
+	if (store_open(fx->path, &fx->st, err, sizeof(err)) != STORE_OK) {
+		fprintf(stderr, "store_open: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fx *fx = *state;
+	static const char *const sfx[] = { "", "-wal", "-shm", "-journal" };
+	char p[160];
+	size_t i;
+
+	store_close(fx->st);
+	for (i = 0; i < sizeof(sfx) / sizeof(sfx[0]); i++) {
+		snprintf(p, sizeof(p), "%s%s", fx->path, sfx[i]);
+		unlink(p);
+	}
+	rmdir(fx->dir);
+	free(fx);
+	return 0;
+}
+
+/* ---- helpers ------------------------------------------------------------- */
+
+static int64_t add_msg(struct store *st, const char *msgid, const char *from,
+		       int64_t date)
+{
+	struct store_msg m = {
+		.message_id = (char *)msgid,
+		.source = (char *)"test",
+		.list = (char *)"netdev@vger.kernel.org",
+		.from_addr = (char *)from,
+		.subject = (char *)"[PATCH] x",
+		.date = date,
+		.received = date + 5,
+	};
+	int64_t id = 0;
+
+	assert_int_equal(store_msg_add(st, &m, "raw", 3, &id), STORE_OK);
+	return id;
+}
+
+static int64_t add_series(struct store *st, const char *author,
+			  const char *root, int64_t created)
+{
+	struct store_series s = {
+		.list = (char *)"netdev@vger.kernel.org",
+		.author_addr = (char *)author,
+		.author_name = (char *)"Author Name",
+		.subject = (char *)"foo: bar",
+		.root = (char *)root,
+		.version = 1,
+		.total = 1,
+		.created = created,
+		.last_part_at = created,
+	};
+	int64_t id = 0;
+
+	assert_int_equal(store_series_add(st, &s, &id), STORE_OK);
+	assert_true(id > 0);
+	return id;
+}
+
+static int64_t stage_id(struct store *st, int64_t series,
+			enum store_stage_kind kind)
+{
+	struct store_stage s;
+	int64_t id;
+
+	assert_int_equal(store_stage_get(st, series, kind, &s), STORE_OK);
+	id = s.id;
+	store_stage_release(&s);
+	return id;
+}
+
+struct ids {
+	int64_t v[16];
+	size_t n;
+	int stop_at;		/* return 7 at this call (1-based), 0: never */
+	struct store *st;	/* when set, the callback marks the follow-up made */
+};
+
+static int collect_id(void *arg, int64_t id)
+{
+	struct ids *c = arg;
+
+	if (c->n < 16)
+		c->v[c->n] = id;
+	c->n++;
+	if (c->st)
+		assert_int_equal(store_stage_set_followup(c->st, id, 2), STORE_OK);
+	return c->stop_at && (int)c->n == c->stop_at ? 7 : 0;
+}
+
+/* ---- tests --------------------------------------------------------------- */
+
+static void test_store_stage__kind_names(void **state)
+{
+	(void)state;
+	assert_string_equal(store_stage_kind_name(STAGE_COMPILE), "compile");
+	assert_string_equal(store_stage_kind_name(STAGE_LOAD), "load");
+	assert_string_equal(store_stage_kind_name((enum store_stage_kind)7), "unknown");
+	assert_string_equal(store_stage_kind_name((enum store_stage_kind)-1), "unknown");
+}
+
+static void test_store_stage__enqueue_twice_is_dup_queued_or_done(void **state)
+{
+	struct fx *fx = *state;
+	struct store_stage s;
+	int64_t sid, id;
+
+	sid = add_series(fx->st, "dev@example.org", "r1@x", 100);
+	assert_int_equal(store_stage_enqueue(fx->st, sid, STAGE_COMPILE, 200), STORE_OK);
+	assert_int_equal(store_stage_enqueue(fx->st, sid, STAGE_COMPILE, 300), STORE_DUP);
+	/* the first row is kept as it was */
+	assert_int_equal(store_stage_get(fx->st, sid, STAGE_COMPILE, &s), STORE_OK);
+	assert_int_equal(s.queued, 200);
+	assert_false(s.done);
+	id = s.id;
+	store_stage_release(&s);
+	/* the other kind of the same series is its own row */
+	assert_int_equal(store_stage_enqueue(fx->st, sid, STAGE_LOAD, 300), STORE_OK);
+	assert_true(stage_id(fx->st, sid, STAGE_LOAD) != id);
+	/* a done stage is not queued again: its result is the cache */
+	assert_int_equal(store_stage_finish(fx->st, id, 1, "ok", 1.5, 400), STORE_OK);
+	assert_int_equal(store_stage_enqueue(fx->st, sid, STAGE_COMPILE, 500), STORE_DUP);
+	assert_int_equal(store_stage_get_id(fx->st, id, &s), STORE_OK);
+	assert_true(s.done);
+	assert_int_equal(s.queued, 200);
+	store_stage_release(&s);
+	/* a queued time of 0 is now */
+	sid = add_series(fx->st, "dev@example.org", "r2@x", 100);
+	assert_int_equal(store_stage_enqueue(fx->st, sid, STAGE_LOAD, 0), STORE_OK);
+	assert_int_equal(store_stage_get(fx->st, sid, STAGE_LOAD, &s), STORE_OK);
+	assert_true(s.queued > 1000000000);
+	store_stage_release(&s);
+}
+
+static void test_store_stage__enqueue_refuses_bad_kind_and_unknown_series(void **state)
+{
+	struct fx *fx = *state;
+	struct store_stage s;
+	long long n;
+	int64_t oldest;
+
+	assert_int_equal(store_stage_enqueue(fx->st, 1, (enum store_stage_kind)5, 1),
+			 STORE_ERR_RANGE);
+	assert_string_not_equal(store_errmsg(fx->st), "");
+	assert_int_equal(store_stage_enqueue(fx->st, 0, STAGE_COMPILE, 1), STORE_ERR_RANGE);
+	/* the foreign key holds */
+	assert_int_equal(store_stage_enqueue(fx->st, 4242, STAGE_COMPILE, 1), STORE_ERR);
+	assert_non_null(strstr(store_errmsg(fx->st), "FOREIGN KEY"));
+	assert_int_equal(store_stage_count_queued(fx->st, &n, &oldest), STORE_OK);
+	assert_int_equal(n, 0);
+	assert_int_equal(store_stage_get(fx->st, 4242, (enum store_stage_kind)5, &s),
+			 STORE_ERR_RANGE);
+}
+
+static void test_store_stage__next_takes_older_first_compile_before_load(void **state)
+{
+	struct fx *fx = *state;
+	struct store_stage s;
+	int64_t a, b, c;
+
+	assert_int_equal(store_stage_next(fx->st, &s), STORE_DONE);
+	a = add_series(fx->st, "a@x", "a@x", 100);
+	b = add_series(fx->st, "b@x", "b@x", 101);
+	c = add_series(fx->st, "c@x", "c@x", 102);
+	/* queued in an order that the rules must undo: b's load before its
+	 * compile, c before a, all but c at the same time */
+	assert_int_equal(store_stage_enqueue(fx->st, c, STAGE_COMPILE, 50), STORE_OK);
+	assert_int_equal(store_stage_enqueue(fx->st, b, STAGE_LOAD, 200), STORE_OK);
+	assert_int_equal(store_stage_enqueue(fx->st, b, STAGE_COMPILE, 200), STORE_OK);
+	assert_int_equal(store_stage_enqueue(fx->st, a, STAGE_LOAD, 200), STORE_OK);
+
+	/* oldest queued first */
+	assert_int_equal(store_stage_next(fx->st, &s), STORE_OK);
+	assert_int_equal(s.series_id, c);
+	assert_int_equal(s.kind, STAGE_COMPILE);
+	assert_int_equal(store_stage_finish(fx->st, s.id, 1, NULL, 1, 201), STORE_OK);
+	store_stage_release(&s);
+	/* same time: the older series (lower id) first */
+	assert_int_equal(store_stage_next(fx->st, &s), STORE_OK);
+	assert_int_equal(s.series_id, a);
+	assert_int_equal(s.kind, STAGE_LOAD);
+	/* next hands out the same stage until it is finished */
+	store_stage_release(&s);
+	assert_int_equal(store_stage_next(fx->st, &s), STORE_OK);
+	assert_int_equal(s.series_id, a);
+	assert_int_equal(store_stage_start(fx->st, s.id, 202), STORE_OK);
+	assert_int_equal(store_stage_finish(fx->st, s.id, 1, NULL, 1, 203), STORE_OK);
+	store_stage_release(&s);
+	/* the same series: compile before load, whatever the id order */
+	assert_int_equal(store_stage_next(fx->st, &s), STORE_OK);
+	assert_int_equal(s.series_id, b);
+	assert_int_equal(s.kind, STAGE_COMPILE);
+	assert_int_equal(store_stage_finish(fx->st, s.id, 1, NULL, 1, 204), STORE_OK);
+	store_stage_release(&s);
+	assert_int_equal(store_stage_next(fx->st, &s), STORE_OK);
+	assert_int_equal(s.series_id, b);
+	assert_int_equal(s.kind, STAGE_LOAD);
+	assert_int_equal(store_stage_finish(fx->st, s.id, 1, NULL, 1, 205), STORE_OK);
+	store_stage_release(&s);
+	assert_int_equal(store_stage_next(fx->st, &s), STORE_DONE);
+	assert_null(s.note);
+}
+
+static void test_store_stage__start_finish_get_round_trip(void **state)
+{
+	struct fx *fx = *state;
+	struct store_stage s, t;
+	int64_t sid, id;
+
+	sid = add_series(fx->st, "dev@example.org", "r1@x", 100);
+	assert_int_equal(store_stage_get(fx->st, sid, STAGE_LOAD, &s), STORE_DONE);
+	assert_int_equal(store_stage_get_id(fx->st, 999, &s), STORE_DONE);
+	assert_int_equal(store_stage_start(fx->st, 999, 1), STORE_DONE);
+	assert_int_equal(store_stage_finish(fx->st, 999, 1, NULL, 0, 1), STORE_DONE);
+	assert_int_equal(store_stage_set_followup(fx->st, 999, 1), STORE_DONE);
+
+	assert_int_equal(store_stage_enqueue(fx->st, sid, STAGE_LOAD, 1000), STORE_OK);
+	assert_int_equal(store_stage_get(fx->st, sid, STAGE_LOAD, &s), STORE_OK);
+	id = s.id;
+	assert_true(id > 0);
+	assert_int_equal(s.series_id, sid);
+	assert_int_equal(s.kind, STAGE_LOAD);
+	assert_false(s.done);
+	assert_int_equal(s.verdict, 0);
+	assert_null(s.note);
+	assert_int_equal(s.queued, 1000);
+	assert_int_equal(s.started, 0);
+	assert_int_equal(s.finished, 0);
+	assert_int_equal(s.attempts, 0);
+	assert_true(s.seconds == 0);
+	assert_int_equal(s.followup, 0);
+	store_stage_release(&s);
+
+	/* two attempts (a restart in between): started is the last one's */
+	assert_int_equal(store_stage_start(fx->st, id, 1010), STORE_OK);
+	assert_int_equal(store_stage_start(fx->st, id, 1020), STORE_OK);
+	assert_int_equal(store_stage_get_id(fx->st, id, &s), STORE_OK);
+	assert_int_equal(s.attempts, 2);
+	assert_int_equal(s.started, 1020);
+	assert_false(s.done);
+	store_stage_release(&s);
+
+	/* bad results change nothing */
+	assert_int_equal(store_stage_finish(fx->st, id, -1, "x", 1, 1030), STORE_ERR_RANGE);
+	assert_int_equal(store_stage_finish(fx->st, id, 1, "x", -1, 1030), STORE_ERR_RANGE);
+	assert_int_equal(store_stage_finish(fx->st, id, 1, "x", NAN, 1030), STORE_ERR_RANGE);
+
+	assert_int_equal(store_stage_finish(fx->st, id, 2,
+					    "2 modules, 1 oops 'quoted'; --", 12.25,
+					    1050), STORE_OK);
+	assert_int_equal(store_stage_get(fx->st, sid, STAGE_LOAD, &s), STORE_OK);
+	assert_int_equal(store_stage_get_id(fx->st, id, &t), STORE_OK);
+	assert_int_equal(s.id, id);
+	assert_true(s.done);
+	assert_int_equal(s.verdict, 2);
+	assert_string_equal(s.note, "2 modules, 1 oops 'quoted'; --");
+	assert_int_equal(s.queued, 1000);
+	assert_int_equal(s.started, 1020);
+	assert_int_equal(s.finished, 1050);
+	assert_int_equal(s.attempts, 2);
+	assert_true(s.seconds == 12.25);
+	assert_int_equal(t.id, s.id);
+	assert_string_equal(t.note, s.note);
+	assert_int_equal(t.finished, s.finished);
+	store_stage_release(&s);
+	store_stage_release(&t);
+	assert_null(t.note);
+
+	/* a result, once in, stays; a done stage does not start again */
+	assert_int_equal(store_stage_finish(fx->st, id, 1, "other", 1, 1060), STORE_DONE);
+	assert_int_equal(store_stage_start(fx->st, id, 1060), STORE_DONE);
+	assert_int_equal(store_stage_get_id(fx->st, id, &s), STORE_OK);
+	assert_string_equal(s.note, "2 modules, 1 oops 'quoted'; --");
+	assert_int_equal(s.attempts, 2);
+	store_stage_release(&s);
+	assert_int_equal(store_stage_next(fx->st, &s), STORE_DONE);
+	store_stage_release(NULL);
+}
+
+static void test_store_stage__followup_walk_owed_done_stages_in_result_order(void **state)
+{
+	struct fx *fx = *state;
+	struct ids c = { 0 };
+	struct store_stage s;
+	int64_t a, b, ac, al, bc, bl;
+
+	a = add_series(fx->st, "a@x", "a@x", 100);
+	b = add_series(fx->st, "b@x", "b@x", 101);
+	assert_int_equal(store_stage_enqueue(fx->st, a, STAGE_COMPILE, 10), STORE_OK);
+	assert_int_equal(store_stage_enqueue(fx->st, a, STAGE_LOAD, 10), STORE_OK);
+	assert_int_equal(store_stage_enqueue(fx->st, b, STAGE_COMPILE, 10), STORE_OK);
+	assert_int_equal(store_stage_enqueue(fx->st, b, STAGE_LOAD, 10), STORE_OK);
+	ac = stage_id(fx->st, a, STAGE_COMPILE);
+	al = stage_id(fx->st, a, STAGE_LOAD);
+	bc = stage_id(fx->st, b, STAGE_COMPILE);
+	bl = stage_id(fx->st, b, STAGE_LOAD);
+
+	assert_int_equal(store_stage_set_followup(fx->st, ac, 3), STORE_ERR_RANGE);
+	assert_int_equal(store_stage_set_followup(fx->st, ac, -1), STORE_ERR_RANGE);
+	/* the reviews went out without these results */
+	assert_int_equal(store_stage_set_followup(fx->st, ac, 1), STORE_OK);
+	assert_int_equal(store_stage_set_followup(fx->st, al, 1), STORE_OK);
+	assert_int_equal(store_stage_set_followup(fx->st, bc, 1), STORE_OK);
+	/* queued stages owe nothing yet */
+	assert_int_equal(store_stage_each_followup(fx->st, collect_id, &c), STORE_OK);
+	assert_int_equal(c.n, 0);
+
+	assert_int_equal(store_stage_finish(fx->st, bc, 1, NULL, 1, 30), STORE_OK);
+	assert_int_equal(store_stage_finish(fx->st, al, 1, NULL, 1, 20), STORE_OK);
+	assert_int_equal(store_stage_finish(fx->st, ac, 1, NULL, 1, 40), STORE_OK);
+	/* done, but its review had it: no follow-up */
+	assert_int_equal(store_stage_finish(fx->st, bl, 1, NULL, 1, 10), STORE_OK);
+
+	/* a non-zero return stops the walk and is returned */
+	c.stop_at = 2;
+	assert_int_equal(store_stage_each_followup(fx->st, collect_id, &c), 7);
+	assert_int_equal(c.n, 2);
+	assert_int_equal(c.v[0], al);
+	assert_int_equal(c.v[1], bc);
+
+	/* the callback may write: it marks each follow-up made */
+	memset(&c, 0, sizeof(c));
+	c.st = fx->st;
+	assert_int_equal(store_stage_each_followup(fx->st, collect_id, &c), STORE_OK);
+	assert_int_equal(c.n, 3);
+	assert_int_equal(c.v[0], al);
+	assert_int_equal(c.v[1], bc);
+	assert_int_equal(c.v[2], ac);
+	assert_int_equal(store_stage_get_id(fx->st, ac, &s), STORE_OK);
+	assert_int_equal(s.followup, 2);
+	store_stage_release(&s);
+	memset(&c, 0, sizeof(c));
+	assert_int_equal(store_stage_each_followup(fx->st, collect_id, &c), STORE_OK);
+	assert_int_equal(c.n, 0);
+}
+
+static void test_store_stage__count_queued_and_oldest(void **state)
+{
+	struct fx *fx = *state;
+	long long n = -1;
+	int64_t oldest = -1, a, b;
+
+	assert_int_equal(store_stage_count_queued(fx->st, &n, &oldest), STORE_OK);
+	assert_int_equal(n, 0);
+	assert_int_equal(oldest, 0);
+	a = add_series(fx->st, "a@x", "a@x", 100);
+	b = add_series(fx->st, "b@x", "b@x", 101);
+	assert_int_equal(store_stage_enqueue(fx->st, a, STAGE_COMPILE, 300), STORE_OK);
+	assert_int_equal(store_stage_enqueue(fx->st, a, STAGE_LOAD, 200), STORE_OK);
+	assert_int_equal(store_stage_enqueue(fx->st, b, STAGE_COMPILE, 250), STORE_OK);
+	assert_int_equal(store_stage_count_queued(fx->st, &n, &oldest), STORE_OK);
+	assert_int_equal(n, 3);
+	assert_int_equal(oldest, 200);
+	/* a started stage is still queued */
+	assert_int_equal(store_stage_start(fx->st, stage_id(fx->st, a, STAGE_LOAD), 310),
+			 STORE_OK);
+	assert_int_equal(store_stage_count_queued(fx->st, &n, &oldest), STORE_OK);
+	assert_int_equal(n, 3);
+	assert_int_equal(oldest, 200);
+	assert_int_equal(store_stage_finish(fx->st, stage_id(fx->st, a, STAGE_LOAD), 1,
+					    NULL, 2, 320), STORE_OK);
+	assert_int_equal(store_stage_count_queued(fx->st, &n, &oldest), STORE_OK);
+	assert_int_equal(n, 2);
+	assert_int_equal(oldest, 250);
+}
+
+static void test_store_stage__forgetting_the_author_deletes_its_stages(void **state)
+{
+	struct fx *fx = *state;
+	struct store_forget cnt;
+	struct store_stage s;
+	long long n;
+	int64_t mine, other, oldest, m;
+
+	m = add_msg(fx->st, "p1@x", "dev@example.org", 100);
+	mine = add_series(fx->st, "dev@example.org", "p1@x", 100);
+	assert_int_equal(store_msg_set_series(fx->st, m, mine), STORE_OK);
+	other = add_series(fx->st, "other@example.org", "o1@x", 101);
+	assert_int_equal(store_stage_enqueue(fx->st, mine, STAGE_COMPILE, 10), STORE_OK);
+	assert_int_equal(store_stage_enqueue(fx->st, mine, STAGE_LOAD, 10), STORE_OK);
+	assert_int_equal(store_stage_finish(fx->st, stage_id(fx->st, mine, STAGE_LOAD), 1,
+					    "ok", 1, 20), STORE_OK);
+	assert_int_equal(store_stage_enqueue(fx->st, other, STAGE_COMPILE, 11), STORE_OK);
+
+	assert_int_equal(store_forget_address(fx->st, "dev@example.org", &cnt), STORE_OK);
+	assert_int_equal(cnt.series, 1);
+	assert_int_equal(store_stage_get(fx->st, mine, STAGE_COMPILE, &s), STORE_DONE);
+	assert_int_equal(store_stage_get(fx->st, mine, STAGE_LOAD, &s), STORE_DONE);
+	assert_int_equal(store_stage_get(fx->st, other, STAGE_COMPILE, &s), STORE_OK);
+	store_stage_release(&s);
+	assert_int_equal(store_stage_count_queued(fx->st, &n, &oldest), STORE_OK);
+	assert_int_equal(n, 1);
+	assert_int_equal(oldest, 11);
+	assert_int_equal(store_stage_next(fx->st, &s), STORE_OK);
+	assert_int_equal(s.series_id, other);
+	store_stage_release(&s);
+}
+
+static void test_store_stage__migration_from_v3_keeps_data_adds_table(void **state)
+{
+	struct fx *fx = *state;
+	struct store_series got;
+	struct store_stage s;
+	struct store_msg m;
+	long long n;
+	int64_t mid, sid, oldest;
+	char err[256];
+
+	assert_int_equal(store_open_at_version(fx->path, 3, &fx->st, err,
+					       sizeof(err)), STORE_OK);
+	assert_int_equal(store_schema_version(fx->st), 3);
+	mid = add_msg(fx->st, "p1@x", "dev@example.org", 100);
+	sid = add_series(fx->st, "dev@example.org", "p1@x", 100);
+	assert_int_equal(store_mute_add(fx->st, "p1@x", "dev@example.org", 1), STORE_OK);
+	/* v4's table is not there yet */
+	assert_int_equal(store_stage_enqueue(fx->st, sid, STAGE_COMPILE, 10), STORE_ERR);
+	assert_non_null(strstr(store_errmsg(fx->st), "stages"));
+	assert_int_equal(store_stage_count_queued(fx->st, &n, &oldest), STORE_ERR);
+	store_close(fx->st);
+	fx->st = NULL;
+
+	assert_int_equal(store_open(fx->path, &fx->st, err, sizeof(err)), STORE_OK);
+	assert_int_equal(store_schema_version(fx->st), 4);
+	assert_int_equal(store_msg_find(fx->st, "p1@x", &m), STORE_OK);
+	assert_int_equal(m.id, mid);
+	store_msg_release(&m);
+	assert_int_equal(store_series_get(fx->st, sid, &got), STORE_OK);
+	assert_string_equal(got.author_addr, "dev@example.org");
+	store_series_release(&got);
+	assert_int_equal(store_mute_get(fx->st, "p1@x"), STORE_OK);
+	assert_int_equal(store_stage_count_queued(fx->st, &n, &oldest), STORE_OK);
+	assert_int_equal(n, 0);
+	assert_int_equal(store_stage_enqueue(fx->st, sid, STAGE_COMPILE, 10), STORE_OK);
+	assert_int_equal(store_stage_next(fx->st, &s), STORE_OK);
+	assert_int_equal(s.series_id, sid);
+	store_stage_release(&s);
+	/* the migrated table cascades too */
+	assert_int_equal(store_forget_address(fx->st, "dev@example.org", NULL), STORE_OK);
+	assert_int_equal(store_stage_next(fx->st, &s), STORE_DONE);
+}
+
+/* Another process (plain SQLite, foreign keys on) deleting a series row
+ * takes its stages along: the cascade is in the schema, not in our C. */
+static void test_store_stage__series_row_delete_cascades_in_sql(void **state)
+{
+	struct fx *fx = *state;
+	struct store_stage s;
+	sqlite3 *db;
+	char sql[128];
+	int64_t sid;
+
+	sid = add_series(fx->st, "dev@example.org", "p1@x", 100);
+	assert_int_equal(store_stage_enqueue(fx->st, sid, STAGE_LOAD, 10), STORE_OK);
+	assert_int_equal(sqlite3_open(fx->path, &db), SQLITE_OK);
+	snprintf(sql, sizeof(sql), "PRAGMA foreign_keys = ON; DELETE FROM series"
+		 " WHERE id = %lld", (long long)sid);
+	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	assert_int_equal(store_stage_get(fx->st, sid, STAGE_LOAD, &s), STORE_DONE);
+}
+
+#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+#define TD(name) cmocka_unit_test_setup_teardown(name, setup_dir, teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_store_stage__kind_names),
+		T(test_store_stage__enqueue_twice_is_dup_queued_or_done),
+		T(test_store_stage__enqueue_refuses_bad_kind_and_unknown_series),
+		T(test_store_stage__next_takes_older_first_compile_before_load),
+		T(test_store_stage__start_finish_get_round_trip),
+		T(test_store_stage__followup_walk_owed_done_stages_in_result_order),
+		T(test_store_stage__count_queued_and_oldest),
+		T(test_store_stage__forgetting_the_author_deletes_its_stages),
+		TD(test_store_stage__migration_from_v3_keeps_data_adds_table),
+		T(test_store_stage__series_row_delete_cascades_in_sql),
+	};
+
+	return cmocka_run_group_tests_name("store_stage", tests, NULL, NULL);
+}
