@@ -27,8 +27,12 @@
 #include <string.h>
 #include <strings.h>
 
+#include "../checker/diff.h"
 #include "../checker/sbuf.h"
 #include "fileio.h"
+#include "mailbox.h"
+#include "mime.h"
+#include "subject.h"
 #include "../checker/banned.h"
 
 #ifndef RB_DATADIR
@@ -38,6 +42,17 @@
 #define SENDMAIL_DEFAULT	"/usr/sbin/sendmail"
 #define CONFIG_MAX_NAME		64	/* bytes of a section, key or source name */
 #define ADDRESS_MAX		254	/* RFC 5321 4.5.3.1.3, a path less <> */
+
+/*
+ * [limits]: each option's default is the module's named constant
+ * (MAILBOX_MAX_MESSAGE, MIME_MAX_PARTS, MIME_MAX_REFS,
+ * DIFF_DEFAULT_MAX_FILES, DIFF_DEFAULT_MAX_LINES, SUBJECT_MAX_PARTS:
+ * test_config checks the table against them) and its maximum a hard
+ * ceiling.  Raising a limit past the default costs memory and time on
+ * hostile mail; the ceilings keep that bounded.
+ */
+#define LIMIT_MIN_MESSAGE	1024	/* bytes: less holds no header and patch */
+#define LIMIT_CEIL_FILES	200000	/* 4 x DIFF_DEFAULT_MAX_FILES */
 
 #define SOURCE_TYPES	"maildir|mbox|imap|nntp|public-inbox"
 #define REPLY_POLICIES	"list|all|author|none"
@@ -116,6 +131,8 @@ static int check_env_name(const char *v, const char **why);
 	  list_replies_per_hour, NULL, "reviews sent to one list per hour at most; 0 is no limit") \
 	X(POLICY, "confirmations_per_hour", INT, "3", 0, 1000, NULL,	\
 	  confirmations_per_hour, NULL, "answers to opt-out commands per address per hour at most") \
+	X(POLICY, "stage_wait", INT, "600", 0, 604800, NULL, stage_wait, \
+	  NULL, "seconds a review waits for the compile and load stages ([build], [boot]) before it is sent without them; their results then follow in a reply to the review (0: never wait)") \
 	X(BUILD, "tree", PATH, NULL, 0, 0, NULL, build_tree, NULL,	\
 	  "kernel source tree to compile-test series against (kept pristine); unset: no compile test") \
 	X(BUILD, "work", PATH, NULL, 0, 0, NULL, build_work, NULL,	\
@@ -133,13 +150,29 @@ static int check_env_name(const char *v, const char **why);
 	X(BOOT, "work", PATH, NULL, 0, 0, NULL, boot_work, NULL,	\
 	  "scratch folder for the module build and the initramfs (default: boot-work beside the database)") \
 	X(BOOT, "timeout", INT, "180", 30, 3600, NULL, boot_timeout,	\
-	  NULL, "seconds per module for build, boot, load and unload; a hang is a finding")
+	  NULL, "seconds per module for build, boot, load and unload; a hang is a finding") \
+	X(LIMITS, "max_message_bytes", INT, "67108864", LIMIT_MIN_MESSAGE,	\
+	  MAILBOX_MAX_MESSAGE, NULL, max_message_bytes, NULL,		\
+	  "bytes of one mail; a larger one is stored unparsed, as bad with the reason (the default is the ceiling: the most a source reads and the database keeps)") \
+	X(LIMITS, "max_parts", INT, "1000", 1, MIME_CEIL_PARTS, NULL,	\
+	  max_parts, NULL, "MIME parts (attached messages included) of one mail; a mail with more is stored as bad with the reason") \
+	X(LIMITS, "max_references", INT, "256", 1, MIME_CEIL_REFS, NULL, \
+	  max_references, NULL, "Message-IDs of a mail's References kept: the first (the thread's root) and the last ones") \
+	X(LIMITS, "max_files_per_patch", INT, "50000", 1, LIMIT_CEIL_FILES, \
+	  NULL, max_files_per_patch, NULL, "files of one patch's diff read; findings in the files after them are dropped, and the log says so") \
+	X(LIMITS, "max_lines_per_patch", INT, "8000000", 1,		\
+	  DIFF_DEFAULT_MAX_LINES, NULL, max_lines_per_patch, NULL,	\
+	  "diff lines (context, added and removed, all files together) of one patch read; findings after them are dropped, and the log says so (the default is the ceiling)") \
+	X(LIMITS, "max_series_parts", INT, "9999", 1, SUBJECT_CEIL_PARTS, \
+	  NULL, max_series_parts, NULL, "parts of a series: a [PATCH M/N] with a larger N is skipped as not a patch, with the reason")
 
-enum cfg_section { SEC_BOT, SEC_SOURCE, SEC_DELIVERY, SEC_POLICY, SEC_BUILD, SEC_BOOT, SEC_N };
+enum cfg_section {
+	SEC_BOT, SEC_SOURCE, SEC_DELIVERY, SEC_POLICY, SEC_BUILD, SEC_BOOT, SEC_LIMITS, SEC_N
+};
 enum cfg_type { T_STRING, T_PATH, T_BOOL, T_INT, T_ENUM };
 
 static const char *const section_names[SEC_N] = {
-	"bot", "source", "delivery", "policy", "build", "boot",
+	"bot", "source", "delivery", "policy", "build", "boot", "limits",
 };
 
 #define SECNAME_BOT		"bot"
@@ -148,6 +181,7 @@ static const char *const section_names[SEC_N] = {
 #define SECNAME_POLICY		"policy"
 #define SECNAME_BUILD		"build"
 #define SECNAME_BOOT		"boot"
+#define SECNAME_LIMITS		"limits"
 #define TYPENAME_STRING		"string"
 #define TYPENAME_PATH		"path"
 #define TYPENAME_BOOL		"bool"
@@ -158,6 +192,7 @@ static const char *const section_names[SEC_N] = {
 #define OFF_POLICY(f)		offsetof(struct config, f)
 #define OFF_BUILD(f)		offsetof(struct config, f)
 #define OFF_BOOT(f)		offsetof(struct config, f)
+#define OFF_LIMITS(f)		offsetof(struct config, f)
 #define OFF_SOURCE(f)		offsetof(struct config_source, f)
 
 #define X_PUBLIC(sec, key, type, def, min, max, values, field, check, desc) \
@@ -524,6 +559,7 @@ void config_init(struct config *c)
 	defaults_set(c, SEC_POLICY);
 	defaults_set(c, SEC_BUILD);
 	defaults_set(c, SEC_BOOT);
+	defaults_set(c, SEC_LIMITS);
 }
 
 void config_release(struct config *c)
@@ -540,8 +576,25 @@ void config_release(struct config *c)
 	strings_free(c, SEC_POLICY);
 	strings_free(c, SEC_BUILD);
 	strings_free(c, SEC_BOOT);
+	strings_free(c, SEC_LIMITS);
 	free(c->file);
 	memset(c, 0, sizeof(*c));
+}
+
+void config_mime_limits(const struct config *c, struct mime_limits *out)
+{
+	out->max_mail = (size_t)c->max_message_bytes;
+	out->max_parts = (size_t)c->max_parts;
+	out->max_refs = (size_t)c->max_references;
+}
+
+/* Set field by field: the config tools link no diff parser. */
+void config_diff_limits(const struct config *c, struct diff_limits *out)
+{
+	out->max_files = (size_t)c->max_files_per_patch;
+	out->max_hunks = DIFF_DEFAULT_MAX_HUNKS;
+	out->max_lines = (size_t)c->max_lines_per_patch;
+	out->max_path = DIFF_DEFAULT_MAX_PATH;
 }
 
 /* ---- the parser ---- */

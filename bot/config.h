@@ -22,6 +22,9 @@
  *           series_wait = 600
  *           review_clean = true
  *           max_replies_per_hour = 30
+ *   [limits]
+ *           max_message_bytes = 8388608
+ *           max_series_parts = 200
  *
  * Syntax: sections "[name]" and "[name "sub"]", "key = value", '#' and
  * ';' comments, quoted values with \" \\ \n \t escapes, a trailing
@@ -109,6 +112,7 @@ struct config {
 	int author_replies_per_hour;
 	int list_replies_per_hour;
 	int confirmations_per_hour;
+	int stage_wait;		/* seconds a review waits for [build] and [boot] */
 	/* [build] (bot/build.h): off unless build_tree is set */
 	char *build_tree;	/* kernel source tree, absolute, kept pristine */
 	char *build_work;	/* O= folder and git dir, absolute, or NULL */
@@ -120,6 +124,14 @@ struct config {
 	char *boot_headers;	/* its kbuild tree (modules built with M=), absolute */
 	char *boot_work;	/* scratch folder, absolute, or NULL: beside the database */
 	int boot_timeout;	/* seconds per module: build, boot, load and unload */
+	/* [limits]: what one mail may hold; the parsers get them through
+	 * config_mime_limits(), config_diff_limits() and max_series_parts */
+	int max_message_bytes;	/* at most MAILBOX_MAX_MESSAGE */
+	int max_parts;		/* MIME parts, at most MIME_CEIL_PARTS */
+	int max_references;	/* References kept, at most MIME_CEIL_REFS */
+	int max_files_per_patch;
+	int max_lines_per_patch; /* diff lines of all files together */
+	int max_series_parts;	/* N of [PATCH M/N], at most SUBJECT_CEIL_PARTS */
 };
 
 /* The defaults, with no source (config.c's table). */
@@ -135,9 +147,20 @@ int config_load(const char *path, struct config *c, char *err, size_t errlen);
 int config_parse(const char *name, const char *buf, size_t len,
 		 struct config *c, char *err, size_t errlen);
 
+/*
+ * The [limits] of c for the parsers (bot/mime.h, checker/diff.h): the
+ * checker library knows nothing of the configuration, the bot hands the
+ * limits over.  Limits [limits] does not name keep their defaults.
+ */
+struct mime_limits;
+struct diff_limits;
+void config_mime_limits(const struct config *c, struct mime_limits *out);
+void config_diff_limits(const struct config *c, struct diff_limits *out);
+
 /* The option table, for reviewbot.conf(5) and --help. */
 struct config_option {
-	const char *section;	/* "bot", "source", "delivery", "policy", "build", "boot" */
+	const char *section;	/* "bot", "source", "delivery", "policy", "build",
+				 * "boot", "limits" */
 	const char *key;
 	const char *type;	/* "string", "path", "bool", "int", "enum" */
 	const char *def;	/* default as text, or NULL when required/none */

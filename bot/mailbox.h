@@ -30,7 +30,9 @@
 
 #include "../checker/sbuf.h"
 
-#define MAILBOX_MAX_MESSAGE	(64u << 20)	/* bytes of one message */
+/* bytes of one message read: the ceiling (and default) of [limits]
+ * max_message_bytes, which the pipeline applies (bot/config.h) */
+#define MAILBOX_MAX_MESSAGE	(64u << 20)
 #define MAILBOX_MAX_FILES	1000000		/* files listed in one maildir */
 
 enum mbox_flavour {

@@ -28,7 +28,7 @@
  * the rest of the mail at each level, so a hostile mail with thousands
  * of nested multiparts costs quadratic time.  prescan() therefore counts
  * the multipart nesting from the raw text (boundaries on a stack) and
- * refuses a mail over MIME_MAX_DEPTH / MIME_MAX_PARTS before libetpan
+ * refuses a mail over MIME_MAX_DEPTH / the part limit before libetpan
  * runs; the walk over libetpan's tree checks both limits again.
  */
 #include "mime.h"
@@ -151,6 +151,7 @@ static void latin1_to_utf8(struct sbuf *out, const char *p, size_t n)
 
 struct ctx {
 	struct mime_mail *m;
+	struct mime_limits lim;
 	int err;		/* first enum mime_result error */
 	size_t nparts;
 	size_t nrcpt;
@@ -424,25 +425,24 @@ static char *msgid_header(const char *p, size_t n)
 	return msgid_ok(p, n) ? dup_range(p, n) : NULL;
 }
 
-/* Stores References: refs[0] and the last MIME_MAX_REFS - 1 valid ids. */
+/* Stores References: refs[0] and the last max_refs - 1 valid ids. */
 static void add_refs(struct ctx *c, const char *const *ids, size_t n)
 {
 	struct mime_mail *m = c->m;
-	size_t nvalid = 0, i, k, skip;
+	size_t nvalid = 0, i, k, skip, max = c->lim.max_refs;
 
 	for (i = 0; i < n; i++)
 		nvalid += msgid_ok(ids[i], strlen(ids[i]));
 	if (!nvalid)
 		return;
-	if (nvalid > MIME_MAX_REFS)
+	if (nvalid > max)
 		m->warnings |= MIME_WARN_REFS;
-	m->refs = calloc(nvalid < MIME_MAX_REFS ? nvalid : MIME_MAX_REFS,
-			 sizeof(*m->refs));
+	m->refs = calloc(nvalid < max ? nvalid : max, sizeof(*m->refs));
 	if (!m->refs) {
 		set_err(c, MIME_ERR_NOMEM);
 		return;
 	}
-	skip = nvalid > MIME_MAX_REFS ? nvalid - MIME_MAX_REFS : 0;
+	skip = nvalid > max ? nvalid - max : 0;
 	for (i = 0, k = 0; i < n; i++) {
 		if (!msgid_ok(ids[i], strlen(ids[i])))
 			continue;
@@ -736,6 +736,7 @@ struct prescan {
 	int depth;
 	size_t parts;
 	size_t messages;
+	size_t max_parts;
 };
 
 /* Extracts the boundary parameter of a Content-Type value, or 0. */
@@ -786,7 +787,7 @@ static int prescan_ct(struct prescan *ps, const char *p, size_t n)
 		;
 	if (k - i >= 8 && !strncasecmp(val + i, "message/", 8)) {
 		ps->messages++;
-		return ps->messages > MIME_MAX_PARTS ? MIME_ERR_LIMIT : 0;
+		return ps->messages > ps->max_parts ? MIME_ERR_LIMIT : 0;
 	}
 	if (k - i < 10 || strncasecmp(val + i, "multipart/", 10))
 		return 0;
@@ -816,7 +817,7 @@ static void prescan_delim(struct prescan *ps, const char *p, size_t n)
 	}
 }
 
-static int prescan(const char *raw, size_t len)
+static int prescan(const char *raw, size_t len, size_t max_parts)
 {
 	struct prescan *ps;
 	size_t i = 0, n;
@@ -826,6 +827,7 @@ static int prescan(const char *raw, size_t len)
 	ps = calloc(1, sizeof(*ps));
 	if (!ps)
 		return MIME_ERR_NOMEM;
+	ps->max_parts = max_parts;
 	while (i < len) {
 		nl = memchr(raw + i, '\n', len - i);
 		n = nl ? (size_t)(nl - raw) - i : len - i;
@@ -836,7 +838,7 @@ static int prescan(const char *raw, size_t len)
 		} else if (n >= 3 && raw[i] == '-' && raw[i + 1] == '-' &&
 			   ps->depth) {
 			prescan_delim(ps, raw + i, n);
-			if (ps->parts > MIME_MAX_PARTS) {
+			if (ps->parts > ps->max_parts) {
 				ret = MIME_ERR_LIMIT;
 				break;
 			}
@@ -914,6 +916,8 @@ static int holds_diff(const char *s, size_t n)
 }
 
 /* Flags base64 / quoted-printable text libetpan decodes leniently. */
+#define MIME_DECODE_PAD	8	/* NUL bytes behind a part given to libetpan */
+
 static int encoding_bad(int enc, const char *s, size_t n)
 {
 	size_t i;
@@ -1012,9 +1016,21 @@ static void single_part(struct ctx *c, struct mailmime *mm)
 	enc = d->dt_encoding;
 	if (enc == MAILMIME_MECHANISM_BASE64 ||
 	    enc == MAILMIME_MECHANISM_QUOTED_PRINTABLE) {
+		char *pad;
+
 		if (encoding_bad(enc, s, n))
 			c->m->warnings |= MIME_WARN_ENCODING;
-		r = mailmime_part_parse(s, n, &idx, enc, &dec, &n);
+		/* libetpan's decoders look up to two bytes past the end
+		 * (a "=" at the end of quoted-printable): decode a copy
+		 * with NULs behind it, never the mail's own buffer */
+		pad = calloc(1, n + MIME_DECODE_PAD);
+		if (!pad) {
+			set_err(c, MIME_ERR_NOMEM);
+			return;
+		}
+		memcpy(pad, s, n);
+		r = mailmime_part_parse(pad, n, &idx, enc, &dec, &n);
+		free(pad);
 		if (r != MAILIMF_NO_ERROR) {
 			set_err(c, r == MAILIMF_ERROR_MEMORY ? MIME_ERR_NOMEM :
 							       MIME_ERR_PARSE);
@@ -1044,7 +1060,7 @@ static void walk(struct ctx *c, struct mailmime *mm, int depth)
 
 	if (!mm || c->err)
 		return;
-	if (++c->nparts > MIME_MAX_PARTS) {
+	if (++c->nparts > c->lim.max_parts) {
 		set_err(c, MIME_ERR_LIMIT);
 		return;
 	}
@@ -1235,7 +1251,26 @@ void mime_release(struct mime_mail *m)
 	memset(m, 0, sizeof(*m));
 }
 
+void mime_limits_init(struct mime_limits *lim)
+{
+	lim->max_mail = MIME_MAX_MAIL;
+	lim->max_parts = MIME_MAX_PARTS;
+	lim->max_refs = MIME_MAX_REFS;
+}
+
+/* A caller's limits within [1, ceiling] (the size within [0, ceiling]). */
+static size_t clamp(size_t v, size_t lo, size_t hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
 int mime_parse(const char *raw, size_t len, struct mime_mail *m)
+{
+	return mime_parse_limits(raw, len, NULL, m);
+}
+
+int mime_parse_limits(const char *raw, size_t len, const struct mime_limits *lim,
+		      struct mime_mail *m)
 {
 	struct ctx c;
 	struct mailmime *mm = NULL;
@@ -1250,8 +1285,17 @@ int mime_parse(const char *raw, size_t len, struct mime_mail *m)
 	memset(m, 0, sizeof(*m));
 	memset(&c, 0, sizeof(c));
 	c.m = m;
+	if (lim) {
+		c.lim.max_mail = clamp(lim->max_mail, 0, MIME_MAX_MAIL);
+		c.lim.max_parts = clamp(lim->max_parts, 1, MIME_CEIL_PARTS);
+		c.lim.max_refs = clamp(lim->max_refs, 1, MIME_CEIL_REFS);
+	} else {
+		mime_limits_init(&c.lim);
+	}
+	/* the decoded body may be larger than the raw mail (Latin-1 to
+	 * UTF-8): bounded by the ceiling, not by max_mail */
 	sbuf_init(&c.body, MIME_MAX_MAIL);
-	if (!raw || len > MIME_MAX_MAIL) {
+	if (!raw || len > c.lim.max_mail) {
 		ret = raw ? MIME_ERR_LIMIT : MIME_ERR_PARSE;
 		goto out;
 	}
@@ -1267,7 +1311,7 @@ int mime_parse(const char *raw, size_t len, struct mime_mail *m)
 	ret = header_scan(raw, hlen, rf);
 	if (ret)
 		goto out;
-	ret = prescan(raw, len);
+	ret = prescan(raw, len, c.lim.max_parts);
 	if (ret)
 		goto out;
 	/* NUL in the header block: libetpan's fields are C strings */

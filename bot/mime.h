@@ -19,7 +19,10 @@
  * base64 are decoded; CRLF becomes LF.
  *
  * Limits: MIME_MAX_* below; a mail over a limit is an error
- * (MIME_ERR_LIMIT) the caller stores as the reason, never a crash.
+ * (MIME_ERR_LIMIT) the caller stores as the reason, never a crash.  The
+ * size, part and References limits are the defaults of struct
+ * mime_limits, which the bot sets from [limits] (bot/config.h) up to the
+ * ceilings MIME_MAX_MAIL, MIME_CEIL_PARTS and MIME_CEIL_REFS.
  */
 #ifndef RB_MIME_H
 #define RB_MIME_H
@@ -27,11 +30,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* MIME_MAX_MAIL, _PARTS and _REFS are the defaults of struct mime_limits;
+ * MIME_MAX_MAIL and MIME_CEIL_* the most a caller may allow */
 #define MIME_MAX_MAIL		(64u << 20)	/* bytes of one raw mail */
 #define MIME_MAX_HEADER		(256u << 10)	/* bytes of one unfolded header */
 #define MIME_MAX_DEPTH		32		/* multipart nesting */
 #define MIME_MAX_PARTS		1000		/* parts in one mail */
-#define MIME_MAX_REFS		256		/* References kept (the last ones) */
+#define MIME_CEIL_PARTS		10000
+#define MIME_MAX_REFS		256		/* References kept: the first, the last */
+#define MIME_CEIL_REFS		10000
 #define MIME_MAX_RCPTS		256		/* To + Cc addresses kept */
 
 enum mime_result {
@@ -75,11 +82,25 @@ enum mime_warning {
 	MIME_WARN_CHARSET = 1 << 0,	/* an unknown charset was guessed */
 	MIME_WARN_ENCODING = 1 << 1,	/* bad base64/QP: decoded what could be */
 	MIME_WARN_CTRL = 1 << 2,	/* control characters removed from a header */
-	MIME_WARN_REFS = 1 << 3,	/* References cut to MIME_MAX_REFS */
+	MIME_WARN_REFS = 1 << 3,	/* References cut to mime_limits.max_refs */
 };
 
-/* Parses raw[0, len).  On error *m holds nothing to release. */
+/* The limits a caller may set; values past a ceiling count as the ceiling. */
+struct mime_limits {
+	size_t max_mail;	/* bytes of the raw mail (MIME_MAX_MAIL) */
+	size_t max_parts;	/* parts and attached messages (MIME_MAX_PARTS), >= 1 */
+	size_t max_refs;	/* References kept (MIME_MAX_REFS), >= 1 */
+};
+
+/* The defaults: MIME_MAX_MAIL, MIME_MAX_PARTS, MIME_MAX_REFS. */
+void mime_limits_init(struct mime_limits *lim);
+
+/* Parses raw[0, len) within the default limits.  On error *m holds
+ * nothing to release. */
 int mime_parse(const char *raw, size_t len, struct mime_mail *m);
+/* The same within lim (NULL: the defaults). */
+int mime_parse_limits(const char *raw, size_t len, const struct mime_limits *lim,
+		      struct mime_mail *m);
 void mime_release(struct mime_mail *m);
 const char *mime_strerror(int result);
 

@@ -120,7 +120,8 @@ static char *join_refs(char **refs, size_t n)
 
 	if (!n)
 		return NULL;
-	sbuf_init(&sb, MIME_MAX_REFS * 1000);
+	/* the ids come from one header field (MIME_MAX_HEADER), plus spaces */
+	sbuf_init(&sb, MIME_MAX_HEADER + MIME_CEIL_REFS);
 	for (i = 0; i < n; i++) {
 		if (i)
 			sbuf_addch(&sb, ' ');
@@ -129,15 +130,21 @@ static char *join_refs(char **refs, size_t n)
 	return sbuf_detach(&sb, NULL);
 }
 
-int pipeline_parse(const char *raw, size_t len, struct mime_mail *m)
+/*
+ * pipeline_parse within lim.  The Message-ID made for a mail without one
+ * does not count against lim->max_mail.
+ */
+static int parse_within(const char *raw, size_t len, const struct mime_limits *lim,
+			struct mime_mail *m)
 {
+	struct mime_limits fixed_lim = *lim;
 	struct sbuf fixed;
 	char hdr[96];
 	int ret;
 
-	if (len > MIME_MAX_MAIL)
+	if (len > lim->max_mail)
 		return MIME_ERR_LIMIT;
-	ret = mime_parse(raw, len, m);
+	ret = mime_parse_limits(raw, len, lim, m);
 	if (ret != MIME_ERR_NO_MSGID)
 		return ret;
 	/*
@@ -147,6 +154,7 @@ int pipeline_parse(const char *raw, size_t len, struct mime_mail *m)
 	 */
 	snprintf(hdr, sizeof(hdr), "Message-ID: <nomsgid-%016" PRIx64 "@reviewbot.invalid>\n",
 		 pipe_fnv1a(PIPE_FNV_INIT, raw, len));
+	fixed_lim.max_mail += strlen(hdr);
 	sbuf_init(&fixed, MIME_MAX_MAIL + sizeof(hdr));
 	/* after an mbox "From " line, if any */
 	if (len > 5 && !memcmp(raw, "From ", 5)) {
@@ -159,8 +167,46 @@ int pipeline_parse(const char *raw, size_t len, struct mime_mail *m)
 	}
 	sbuf_addstr(&fixed, hdr);
 	sbuf_add(&fixed, raw, len);
-	ret = fixed.err ? MIME_ERR_LIMIT : mime_parse(fixed.buf, fixed.len, m);
+	ret = fixed.err ? MIME_ERR_LIMIT : mime_parse_limits(fixed.buf, fixed.len, &fixed_lim, m);
 	sbuf_release(&fixed);
+	return ret;
+}
+
+/*
+ * A mail stored earlier, read again (pipe_load_mail): it passed the
+ * configured [limits] when it came, so the ceilings apply here; [limits]
+ * lowered since then does not make it unreadable.
+ */
+int pipeline_parse(const char *raw, size_t len, struct mime_mail *m)
+{
+	const struct mime_limits ceil = {
+		.max_mail = MIME_MAX_MAIL,
+		.max_parts = MIME_CEIL_PARTS,
+		.max_refs = MIME_CEIL_REFS,
+	};
+
+	return parse_within(raw, len, &ceil, m);
+}
+
+/*
+ * A mail as it comes, within the configured [limits].  reason (when the
+ * mail cannot be read) gets why, naming the option for an oversized mail.
+ */
+static int parse_configured(const struct pipeline *p, const char *raw, size_t len,
+			    struct mime_mail *m, char *reason, size_t reasonlen)
+{
+	struct mime_limits lim;
+	int ret;
+
+	config_mime_limits(p->cfg, &lim);
+	ret = parse_within(raw, len, &lim, m);
+	if (ret == MIME_OK)
+		return ret;
+	if (ret == MIME_ERR_LIMIT && len > lim.max_mail)
+		snprintf(reason, reasonlen, "mail of %zu bytes over [limits] max_message_bytes %zu",
+			 len, lim.max_mail);
+	else
+		snprintf(reason, reasonlen, "%s", mime_strerror(ret));
 	return ret;
 }
 
@@ -170,15 +216,14 @@ int pipeline_add(struct pipeline *p, const struct config_source *src,
 {
 	struct store_msg row;
 	struct mime_mail m;
-	char fake_id[64];
-	const char *reason = NULL;
+	char fake_id[64], reason[128];
 	int ret, mret;
 
 	memset(&row, 0, sizeof(row));
 	memset(&m, 0, sizeof(m));
 	if (parsed)
 		memset(parsed, 0, sizeof(*parsed));
-	mret = pipeline_parse(raw, len, &m);
+	mret = parse_configured(p, raw, len, &m, reason, sizeof(reason));
 	row.source = src ? src->name : NULL;
 	row.list = src ? src->list : NULL;
 	row.received = now;
@@ -196,7 +241,6 @@ int pipeline_add(struct pipeline *p, const struct config_source *src,
 		snprintf(fake_id, sizeof(fake_id), "bad-%016" PRIx64 "@reviewbot.invalid",
 			 pipe_fnv1a(PIPE_FNV_INIT, raw, len));
 		row.message_id = fake_id;
-		reason = mime_strerror(mret);
 	}
 	if (len > STORE_MAX_RAW)
 		len = STORE_MAX_RAW;	/* the reason above says why */
@@ -276,6 +320,27 @@ void pipeline_check_release(struct pipeline_check *pc)
 }
 
 /*
+ * Why a diff was read only in part ([limits]), malloc'd (NULL: out of
+ * memory), for the log line "check-incomplete".
+ */
+static char *diff_cut_reason(const struct diff *d, const struct diff_limits *lim)
+{
+	char buf[160];
+
+	if (d->nfiles >= lim->max_files)
+		snprintf(buf, sizeof(buf), "patch over [limits] max_files_per_patch %zu: "
+			 "findings in the first %zu files only", lim->max_files, lim->max_files);
+	else if (d->nlines >= lim->max_lines)
+		snprintf(buf, sizeof(buf), "patch over [limits] max_lines_per_patch %zu: "
+			 "findings in the first %zu diff lines only", lim->max_lines,
+			 lim->max_lines);
+	else
+		snprintf(buf, sizeof(buf), "patch over a diff limit (hunks or path length): "
+			 "findings in the part before it only");
+	return strdup(buf);
+}
+
+/*
  * The CPU half of checking a patch: the checker's result and the lines
  * the patch adds.  Touches nothing shared but read-only options, so
  * several run at once (pipeline_check_many).
@@ -283,6 +348,7 @@ void pipeline_check_release(struct pipeline_check *pc)
 static int check_compute(const struct pipeline *p, const struct mime_mail *m,
 			 struct pipeline_check *pc)
 {
+	struct diff_limits lim;
 	struct diff d;
 	size_t i, j, k;
 	int ret = 0;
@@ -298,7 +364,10 @@ static int check_compute(const struct pipeline *p, const struct mime_mail *m,
 	}
 	chk_run_reuse(&p->opts, "patch", pc->text.buf, pc->text.len, &pc->res);
 	/* only findings on lines the patch adds (and on its message) */
-	diff_parse(pc->text.buf, pc->text.len, NULL, &d);
+	config_diff_limits(p->cfg, &lim);
+	if (diff_parse(pc->text.buf, pc->text.len, &lim, &d) == DIFF_ERR_LIMIT &&
+	    !pc->res.error)
+		pc->res.error = diff_cut_reason(&d, &lim);
 	if (d.nlines) {
 		pc->added = calloc(d.nlines, sizeof(*pc->added));
 		if (!pc->added) {
@@ -434,7 +503,7 @@ static int wants_check(const struct pipeline *p, const struct mime_mail *m)
 
 	if (!m->message_id || is_bot_mail(p, m, &why))
 		return 0;
-	subject_parse(m->subject, strlen(m->subject), &sj);
+	subject_parse_max(m->subject, strlen(m->subject), p->cfg->max_series_parts, &sj);
 	return sj.kind == SUBJ_PATCH;
 }
 
@@ -526,10 +595,12 @@ int pipeline_process(struct pipeline *p, int64_t id, const struct mime_mail *giv
 		ret = store_msg_raw(p->st, id, &raw, &rawlen);
 		if (ret != STORE_OK)
 			goto out;
-		mret = pipeline_parse(raw, rawlen, &own);
+		mret = parse_configured(p, raw, rawlen, &own, reason, sizeof(reason));
 		if (mret != MIME_OK) {
-			ret = store_msg_set_state(p->st, id, MSG_BAD, mime_strerror(mret));
+			ret = store_msg_set_state(p->st, id, MSG_BAD, reason);
 			p->stats.bad++;
+			log_event(LOG_WARN, "bad-message", "msgid", row.message_id,
+				  "reason", reason, NULL);
 			goto out;
 		}
 		m = &own;
@@ -547,7 +618,7 @@ int pipeline_process(struct pipeline *p, int64_t id, const struct mime_mail *giv
 			ret = STORE_OK;
 		goto out;
 	}
-	subject_parse(m->subject, strlen(m->subject), &sj);
+	subject_parse_max(m->subject, strlen(m->subject), p->cfg->max_series_parts, &sj);
 	if (sj.kind == SUBJ_REPLY) {
 		ret = store_msg_set_state(p->st, id, MSG_REPLY, NULL);
 		p->stats.replies++;

@@ -149,10 +149,17 @@ static int read_maildir(struct source_batch *b, const char *dir, const char *aft
 			continue;
 		sbuf_reset(&msg);
 		ret = maildir_read(dir, l.names[i], &msg);
+		if (ret == MAILBOX_ERR_LIMIT) {
+			/* over the ceiling of [limits] max_message_bytes: not
+			 * read, as the mbox reader and the other sources do */
+			log_event(LOG_WARN, "message-too-large", "file", l.names[i], NULL);
+			continue;
+		}
 		if (ret) {
-			/* gone (moved by a mail reader) or too large: say so, go on */
-			log_event(LOG_WARN, "unreadable-message", "file", l.names[i],
-				  "error", strerror(errno), NULL);
+			/* gone (moved by a mail reader): say so, go on */
+			log_event(LOG_WARN, "unreadable-message", "file", l.names[i], "error",
+				  ret == MAILBOX_ERR_NOMEM ? "out of memory" : strerror(errno),
+				  NULL);
 			continue;
 		}
 		ret = source_batch_add(b, msg.buf, msg.len);

@@ -292,6 +292,11 @@ static void normalise(struct subject *out, const char *s, size_t n, int cut)
 
 void subject_parse(const char *s, size_t len, struct subject *out)
 {
+	subject_parse_max(s, len, SUBJECT_MAX_PARTS, out);
+}
+
+void subject_parse_max(const char *s, size_t len, int max_parts, struct subject *out)
+{
 	struct cur c;
 	struct tags t;
 	int reply = 0, cut = 0, bad = 0;
@@ -303,6 +308,10 @@ void subject_parse(const char *s, size_t len, struct subject *out)
 	out->part = 1;
 	out->total = 1;
 	memset(&t, 0, sizeof(t));
+	if (max_parts < 1)
+		max_parts = 1;
+	if (max_parts > SUBJECT_CEIL_PARTS)
+		max_parts = SUBJECT_CEIL_PARTS;
 	if (!s)
 		len = 0;
 	if (len > SUBJECT_MAX) {
@@ -337,7 +346,7 @@ void subject_parse(const char *s, size_t len, struct subject *out)
 	normalise(out, c.s ? c.s + c.pos : "", c.len - c.pos, cut);
 
 	if (t.have_numbers) {
-		if (t.total == 0 || t.total > SUBJECT_MAX_PARTS ||
+		if (t.total == 0 || t.total > max_parts ||
 		    t.part > t.total)
 			bad = 1;
 		else {

@@ -24,7 +24,8 @@
 #include <stddef.h>
 
 #define SUBJECT_MAX		4096	/* bytes of subject looked at */
-#define SUBJECT_MAX_PARTS	9999	/* a larger M or N is not a series */
+#define SUBJECT_MAX_PARTS	9999	/* default: a larger M or N is not a series */
+#define SUBJECT_CEIL_PARTS	99999	/* the most subject_parse_max() allows */
 #define SUBJECT_MAX_VERSION	999
 
 enum subject_kind {
@@ -43,13 +44,17 @@ struct subject {
 	int has_numbers;	/* an M/N was given (even "1/1") */
 	int rfc;		/* tagged RFC */
 	int resend;		/* tagged RESEND */
-	int bad_numbers;	/* M/N out of range (M > N, N > SUBJECT_MAX_PARTS): kind is SUBJ_OTHER */
+	int bad_numbers;	/* M/N out of range (M > N, N > the maximum): kind is SUBJ_OTHER */
 	char prefix[128];	/* the other tags, space-separated ("RFC net-next") */
 	char normalised[SUBJECT_MAX + 1];
 };
 
 /* Parses s[0, len).  Never fails: anything unrecognised is SUBJ_OTHER. */
 void subject_parse(const char *s, size_t len, struct subject *out);
+/* The same with N of "M/N" at most max_parts (SUBJECT_MAX_PARTS for
+ * subject_parse(); [limits] max_series_parts), itself at most
+ * SUBJECT_CEIL_PARTS. */
+void subject_parse_max(const char *s, size_t len, int max_parts, struct subject *out);
 const char *subject_kind_name(enum subject_kind k);
 
 #endif

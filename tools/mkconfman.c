@@ -44,6 +44,13 @@ static const struct {
 	  "The load test in QEMU (off unless kernel is set): a driver the series\n"
 	  "adds, built as a module against the headers, loaded and unloaded in a\n"
 	  "kernel booted under qemu-system-x86_64; never on the host." },
+	{ "limits", "[limits]",
+	  "What one mail may hold.  Each default is the parser's own bound; a\n"
+	  "value may be lower, or higher up to the maximum given, a hard ceiling\n"
+	  "that keeps hostile mail bounded in memory and time.  A mail over\n"
+	  "max_message_bytes or max_parts is kept in the database as bad, with\n"
+	  "the reason, and logged (one over the ceiling of max_message_bytes is\n"
+	  "not read at all: the source logs it and goes on)." },
 };
 
 int main(int argc, char **argv)

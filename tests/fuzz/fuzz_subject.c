@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * libFuzzer target: subject_parse() on a Subject line, checking the
- * result's invariants (header: bounds, NUL-terminated buffers).
+ * result's invariants (header: bounds, NUL-terminated buffers), and
+ * subject_parse_max() with a maximum from the size ([limits]
+ * max_series_parts).
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -31,5 +33,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			__builtin_trap();
 	}
 	(void)subject_kind_name(s.kind);
+
+	/* a lower maximum: never a larger N, and the same parse otherwise */
+	{
+		static struct subject t;
+		int max = 1 + (int)(size % 16);
+
+		subject_parse_max((const char *)data, size, max, &t);
+		if ((t.kind == SUBJ_PATCH || t.kind == SUBJ_COVER) &&
+		    (t.total > max || t.total != s.total || t.part != s.part))
+			__builtin_trap();
+		if (s.total <= max && t.kind != s.kind)
+			__builtin_trap();
+	}
 	return 0;
 }

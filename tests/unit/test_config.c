@@ -10,6 +10,10 @@
 #include <unistd.h>
 
 #include "../../bot/config.h"
+#include "../../bot/mailbox.h"
+#include "../../bot/mime.h"
+#include "../../bot/subject.h"
+#include "../../checker/diff.h"
 
 static const char *option_default(const char *section, const char *key)
 {
@@ -69,6 +73,7 @@ static void test_config__defaults_come_from_the_table(void **state)
 	assert_int_equal(c.series_wait, 600);
 	assert_int_equal(c.review_clean, 1);
 	assert_int_equal(c.max_replies_per_hour, 30);
+	assert_int_equal(c.stage_wait, 600);
 	config_release(&c);
 	config_release(&c);	/* twice is harmless */
 }
@@ -78,7 +83,7 @@ static void test_config__table_is_consistent(void **state)
 	size_t i;
 
 	(void)state;
-	assert_int_equal(config_noptions, 38);
+	assert_int_equal(config_noptions, 45);
 	for (i = 0; i < config_noptions; i++) {
 		const struct config_option *o = &config_options[i];
 
@@ -252,6 +257,42 @@ static const struct err_case err_cases[] = {
 	  "x.conf:2: series_wait: 604801 is above the maximum 604800" },
 	{ "[policy]\n max_replies_per_hour = -1\n",
 	  "x.conf:2: max_replies_per_hour: -1 is below the minimum 0" },
+	{ "[policy]\n stage_wait = -1\n",
+	  "x.conf:2: stage_wait: -1 is below the minimum 0" },
+	{ "[policy]\n stage_wait = 604801\n",
+	  "x.conf:2: stage_wait: 604801 is above the maximum 604800" },
+	/* [limits]: below the minimum and above the ceiling */
+	{ "[limits]\n max_message_bytes = 1023\n",
+	  "x.conf:2: max_message_bytes: 1023 is below the minimum 1024" },
+	{ "[limits]\n\n max_message_bytes = 67108865\n",
+	  "x.conf:3: max_message_bytes: 67108865 is above the maximum 67108864" },
+	{ "[limits]\n max_message_bytes = 64M\n",
+	  "x.conf:2: max_message_bytes: '64M' is not a number" },
+	{ "[limits]\n max_parts = 0\n",
+	  "x.conf:2: max_parts: 0 is below the minimum 1" },
+	{ "[limits]\n max_parts = 10001\n",
+	  "x.conf:2: max_parts: 10001 is above the maximum 10000" },
+	{ "[limits]\n max_references = 0\n",
+	  "x.conf:2: max_references: 0 is below the minimum 1" },
+	{ "[limits]\n max_references = 10001\n",
+	  "x.conf:2: max_references: 10001 is above the maximum 10000" },
+	{ "[limits]\n max_files_per_patch = 0\n",
+	  "x.conf:2: max_files_per_patch: 0 is below the minimum 1" },
+	{ "[limits]\n max_files_per_patch = 200001\n",
+	  "x.conf:2: max_files_per_patch: 200001 is above the maximum 200000" },
+	{ "[limits]\n max_lines_per_patch = 0\n",
+	  "x.conf:2: max_lines_per_patch: 0 is below the minimum 1" },
+	{ "[limits]\n max_lines_per_patch = 8000001\n",
+	  "x.conf:2: max_lines_per_patch: 8000001 is above the maximum 8000000" },
+	{ "[limits]\n max_series_parts = 0\n",
+	  "x.conf:2: max_series_parts: 0 is below the minimum 1" },
+	{ "[limits]\n max_series_parts = 100000\n",
+	  "x.conf:2: max_series_parts: 100000 is above the maximum 99999" },
+	{ "[limits]\n max_lines_per_file = 10\n",
+	  "x.conf:2: unknown key 'max_lines_per_file' in section [limits]" },
+	{ "[limits \"x\"]\n", "x.conf:1: section [limits] takes no name" },
+	{ "[limits]\n max_parts = 5\n max-parts = 6\n",
+	  "x.conf:3: max_parts: given twice (first at line 2)" },
 	{ "# c\n[source \"lkml\"]\n type = imap\n list = l@x\n\n\n\n\n",
 	  "x.conf:2: source \"lkml\": url is required for type imap" },
 	{ "[source \"lkml\"]\n type = nntp\n url = imaps://x/y\n",
@@ -517,6 +558,97 @@ static void test_config__bounds_are_inclusive(void **state)
 	config_release(&c);
 }
 
+/* Each [limits] default is the module's named constant, each maximum its
+ * ceiling, and the parsers get what the file says. */
+static void test_config__limits_defaults_are_the_constants(void **state)
+{
+	struct mime_limits ml;
+	struct diff_limits dl, dd;
+	struct config c;
+	size_t i;
+
+	(void)state;
+	config_init(&c);
+	assert_int_equal(c.max_message_bytes, MAILBOX_MAX_MESSAGE);
+	assert_int_equal(c.max_message_bytes, MIME_MAX_MAIL);
+	assert_int_equal(c.max_parts, MIME_MAX_PARTS);
+	assert_int_equal(c.max_references, MIME_MAX_REFS);
+	assert_int_equal(c.max_files_per_patch, DIFF_DEFAULT_MAX_FILES);
+	assert_int_equal(c.max_lines_per_patch, DIFF_DEFAULT_MAX_LINES);
+	assert_int_equal(c.max_series_parts, SUBJECT_MAX_PARTS);
+	config_mime_limits(&c, &ml);
+	assert_int_equal(ml.max_mail, MIME_MAX_MAIL);
+	assert_int_equal(ml.max_parts, MIME_MAX_PARTS);
+	assert_int_equal(ml.max_refs, MIME_MAX_REFS);
+	config_diff_limits(&c, &dl);
+	diff_limits_init(&dd);
+	assert_memory_equal(&dl, &dd, sizeof(dd));
+	config_release(&c);
+
+	for (i = 0; i < config_noptions; i++) {
+		const struct config_option *o = &config_options[i];
+
+		if (strcmp(o->section, "limits"))
+			continue;
+		assert_string_equal(o->type, "int");
+		assert_true(o->min >= 1);
+		if (!strcmp(o->key, "max_message_bytes"))
+			assert_int_equal(o->max, MAILBOX_MAX_MESSAGE);
+		else if (!strcmp(o->key, "max_parts"))
+			assert_int_equal(o->max, MIME_CEIL_PARTS);
+		else if (!strcmp(o->key, "max_references"))
+			assert_int_equal(o->max, MIME_CEIL_REFS);
+		else if (!strcmp(o->key, "max_lines_per_patch"))
+			assert_int_equal(o->max, DIFF_DEFAULT_MAX_LINES);
+		else if (!strcmp(o->key, "max_series_parts"))
+			assert_int_equal(o->max, SUBJECT_CEIL_PARTS);
+		else if (strcmp(o->key, "max_files_per_patch"))
+			fail_msg("limits.%s is not checked here", o->key);
+		/* bounded: a ceiling, never "no limit" */
+		assert_true(strtol(o->def, NULL, 10) <= o->max);
+	}
+}
+
+static void test_config__limits_lower_and_higher(void **state)
+{
+	struct mime_limits ml;
+	struct diff_limits dl;
+	struct config c;
+
+	(void)state;
+	parse_ok("x.conf",
+		 "[limits]\n max_message_bytes = 1024\n max_parts = 10000\n"
+		 " max_references = 1\n max_files_per_patch = 200000\n"
+		 " max_lines_per_patch = 1\n max_series_parts = 99999\n"
+		 "[policy]\n stage_wait = 0\n", &c);
+	assert_int_equal(c.max_message_bytes, 1024);
+	assert_int_equal(c.max_parts, 10000);
+	assert_int_equal(c.max_references, 1);
+	assert_int_equal(c.max_files_per_patch, 200000);
+	assert_int_equal(c.max_lines_per_patch, 1);
+	assert_int_equal(c.max_series_parts, 99999);
+	assert_int_equal(c.stage_wait, 0);
+	config_mime_limits(&c, &ml);
+	assert_int_equal(ml.max_mail, 1024);
+	assert_int_equal(ml.max_parts, 10000);
+	assert_int_equal(ml.max_refs, 1);
+	config_diff_limits(&c, &dl);
+	assert_int_equal(dl.max_files, 200000);
+	assert_int_equal(dl.max_lines, 1);
+	assert_int_equal(dl.max_hunks, DIFF_DEFAULT_MAX_HUNKS);
+	assert_int_equal(dl.max_path, DIFF_DEFAULT_MAX_PATH);
+	config_release(&c);
+
+	parse_ok("x.conf", "[limits]\n max_message_bytes = 67108864\n"
+		 "[policy]\n stage_wait = 604800\n", &c);
+	assert_int_equal(c.max_message_bytes, 67108864);
+	assert_int_equal(c.stage_wait, 604800);
+	/* the others keep their defaults */
+	assert_int_equal(c.max_parts, MIME_MAX_PARTS);
+	assert_int_equal(c.max_series_parts, SUBJECT_MAX_PARTS);
+	config_release(&c);
+}
+
 static void test_config__duplicate_sources_merge(void **state)
 {
 	struct config c;
@@ -712,6 +844,8 @@ int main(void)
 		cmocka_unit_test(test_config__names_are_case_insensitive),
 		cmocka_unit_test(test_config__booleans),
 		cmocka_unit_test(test_config__bounds_are_inclusive),
+		cmocka_unit_test(test_config__limits_defaults_are_the_constants),
+		cmocka_unit_test(test_config__limits_lower_and_higher),
 		cmocka_unit_test(test_config__duplicate_sources_merge),
 		cmocka_unit_test(test_config__too_many_sources),
 		cmocka_unit_test(test_config__relative_paths_follow_the_file),

@@ -250,6 +250,90 @@ static void test_mime__too_many_parts(void **state)
 	free(s);
 }
 
+/* A multipart mail of n text parts (malloc'd). */
+static char *parts_mail(size_t n, size_t *len)
+{
+	size_t cap = 8 * n + 200, o = 0, i;
+	char *s = malloc(cap);
+
+	assert_non_null(s);
+	o += (size_t)snprintf(s + o, cap - o, "Message-ID: <p@x>\n"
+		"Content-Type: multipart/mixed; boundary=b\n\n");
+	for (i = 0; i < n; i++)
+		o += (size_t)snprintf(s + o, cap - o, "--b\n\nx\n");
+	o += (size_t)snprintf(s + o, cap - o, "--b--\n");
+	*len = o;
+	return s;
+}
+
+static void test_mime__limits_default_to_the_constants(void **state)
+{
+	struct mime_limits lim;
+
+	(void)state;
+	memset(&lim, 0xff, sizeof(lim));
+	mime_limits_init(&lim);
+	assert_int_equal(lim.max_mail, MIME_MAX_MAIL);
+	assert_int_equal(lim.max_parts, MIME_MAX_PARTS);
+	assert_int_equal(lim.max_refs, MIME_MAX_REFS);
+	assert_true(MIME_MAX_PARTS <= MIME_CEIL_PARTS);
+	assert_true(MIME_MAX_REFS <= MIME_CEIL_REFS);
+}
+
+static void test_mime__part_limit_lower_and_higher(void **state)
+{
+	struct mime_limits lim;
+	struct mime_mail m;
+	size_t len;
+	char *s;
+
+	(void)state;
+	mime_limits_init(&lim);
+	lim.max_parts = 10;
+	s = parts_mail(3, &len);
+	assert_int_equal(mime_parse_limits(s, len, &lim, &m), MIME_OK);
+	mime_release(&m);
+	free(s);
+	s = parts_mail(20, &len);
+	assert_int_equal(mime_parse_limits(s, len, &lim, &m), MIME_ERR_LIMIT);
+	assert_int_equal(mime_parse(s, len, &m), MIME_OK);	/* the default allows it */
+	mime_release(&m);
+	free(s);
+
+	/* raised past the default */
+	s = parts_mail(MIME_MAX_PARTS + 5, &len);
+	assert_int_equal(mime_parse(s, len, &m), MIME_ERR_LIMIT);
+	lim.max_parts = MIME_MAX_PARTS + 100;
+	assert_int_equal(mime_parse_limits(s, len, &lim, &m), MIME_OK);
+	mime_release(&m);
+	free(s);
+
+	/* never past the ceiling, whatever the caller asks */
+	s = parts_mail(MIME_CEIL_PARTS + 5, &len);
+	lim.max_parts = (size_t)-1;
+	assert_int_equal(mime_parse_limits(s, len, &lim, &m), MIME_ERR_LIMIT);
+	free(s);
+}
+
+static void test_mime__size_limit(void **state)
+{
+	static const char mail[] = "Message-ID: <s@x>\nSubject: s\n\nbody\n";
+	struct mime_limits lim;
+	struct mime_mail m;
+
+	(void)state;
+	mime_limits_init(&lim);
+	lim.max_mail = sizeof(mail) - 1;
+	assert_int_equal(mime_parse_limits(mail, sizeof(mail) - 1, &lim, &m), MIME_OK);
+	mime_release(&m);
+	lim.max_mail = sizeof(mail) - 2;
+	assert_int_equal(mime_parse_limits(mail, sizeof(mail) - 1, &lim, &m), MIME_ERR_LIMIT);
+	assert_null(m.message_id);
+	/* NULL: the defaults */
+	assert_int_equal(mime_parse_limits(mail, sizeof(mail) - 1, NULL, &m), MIME_OK);
+	mime_release(&m);
+}
+
 static void test_mime__crlf_mail(void **state)
 {
 	struct mime_mail m;
@@ -378,6 +462,47 @@ static void test_mime__many_references(void **state)
 	free(s);
 }
 
+static void test_mime__references_limit_lower_and_higher(void **state)
+{
+	struct mime_limits lim;
+	struct mime_mail m;
+	size_t n = 600, cap = n * 32 + 100, len = 0, i;
+	char *s = malloc(cap);
+
+	(void)state;
+	assert_non_null(s);
+	len += (size_t)snprintf(s + len, cap - len, "Message-ID: <r@x>\nReferences:");
+	for (i = 0; i < n; i++)
+		len += (size_t)snprintf(s + len, cap - len, "\n <ref%zu@x>", i);
+	len += (size_t)snprintf(s + len, cap - len, "\n\nbody\n");
+	mime_limits_init(&lim);
+
+	/* lower: the root and the last ones */
+	lim.max_refs = 3;
+	assert_int_equal(mime_parse_limits(s, len, &lim, &m), MIME_OK);
+	assert_int_equal(m.nrefs, 3);
+	assert_true(m.warnings & MIME_WARN_REFS);
+	assert_string_equal(m.refs[0], "ref0@x");
+	assert_string_equal(m.refs[1], "ref598@x");
+	assert_string_equal(m.refs[2], "ref599@x");
+	mime_release(&m);
+
+	/* 0 counts as 1: the root is always kept */
+	lim.max_refs = 0;
+	assert_int_equal(mime_parse_limits(s, len, &lim, &m), MIME_OK);
+	assert_int_equal(m.nrefs, 1);
+	assert_string_equal(m.refs[0], "ref0@x");
+	mime_release(&m);
+
+	/* higher than the default: all of them */
+	lim.max_refs = 1000;
+	assert_int_equal(mime_parse_limits(s, len, &lim, &m), MIME_OK);
+	assert_int_equal(m.nrefs, n);
+	assert_false(m.warnings & MIME_WARN_REFS);
+	mime_release(&m);
+	free(s);
+}
+
 static void test_mime__date_zone_applied(void **state)
 {
 	struct mime_mail m;
@@ -451,6 +576,9 @@ int main(void)
 		cmocka_unit_test(test_mime__nested_multipart),
 		cmocka_unit_test(test_mime__nesting_limit),
 		cmocka_unit_test(test_mime__too_many_parts),
+		cmocka_unit_test(test_mime__limits_default_to_the_constants),
+		cmocka_unit_test(test_mime__part_limit_lower_and_higher),
+		cmocka_unit_test(test_mime__size_limit),
 		cmocka_unit_test(test_mime__crlf_mail),
 		cmocka_unit_test(test_mime__missing_message_id),
 		cmocka_unit_test(test_mime__lenient_message_id),
@@ -459,6 +587,7 @@ int main(void)
 		cmocka_unit_test(test_mime__invalid_utf8_replaced),
 		cmocka_unit_test(test_mime__raw_latin1_header),
 		cmocka_unit_test(test_mime__many_references),
+		cmocka_unit_test(test_mime__references_limit_lower_and_higher),
 		cmocka_unit_test(test_mime__date_zone_applied),
 		cmocka_unit_test(test_mime__bot_and_auto_headers),
 		cmocka_unit_test(test_mime__msgid_extraction),

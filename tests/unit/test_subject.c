@@ -251,6 +251,45 @@ static void test_subject__has_numbers_tells_1_of_1_from_none(void **state)
 	assert_int_equal(s.kind, SUBJ_COVER);
 }
 
+/* [limits] max_series_parts: lower, higher, and never past the ceiling */
+static void test_subject__max_parts_lower_and_higher(void **state)
+{
+	static const char s12[] = "[PATCH v2 3/12] foo";
+	static const char big[] = "[PATCH 2/20000] foo";
+	static const char huge[] = "[PATCH 2/100000] foo";
+	struct subject sj;
+
+	(void)state;
+	subject_parse_max(s12, strlen(s12), 12, &sj);
+	assert_int_equal(sj.kind, SUBJ_PATCH);
+	assert_int_equal(sj.total, 12);
+	subject_parse_max(s12, strlen(s12), 11, &sj);
+	assert_int_equal(sj.kind, SUBJ_OTHER);
+	assert_int_equal(sj.bad_numbers, 1);
+	/* a cover letter counts its N too */
+	subject_parse_max("[PATCH 0/12] foo", 16, 11, &sj);
+	assert_int_equal(sj.kind, SUBJ_OTHER);
+	assert_int_equal(sj.bad_numbers, 1);
+
+	subject_parse(big, strlen(big), &sj);
+	assert_int_equal(sj.kind, SUBJ_OTHER);
+	subject_parse_max(big, strlen(big), SUBJECT_MAX_PARTS, &sj);
+	assert_int_equal(sj.kind, SUBJ_OTHER);
+	subject_parse_max(big, strlen(big), 20000, &sj);
+	assert_int_equal(sj.kind, SUBJ_PATCH);
+	assert_int_equal(sj.part, 2);
+	assert_int_equal(sj.total, 20000);
+
+	subject_parse_max(huge, strlen(huge), 1 << 30, &sj);
+	assert_int_equal(sj.kind, SUBJ_OTHER);
+	assert_int_equal(sj.bad_numbers, 1);
+	/* below 1 counts as 1: [PATCH] and 1/1 stay patches */
+	subject_parse_max("[PATCH 1/1] foo", 15, 0, &sj);
+	assert_int_equal(sj.kind, SUBJ_PATCH);
+	subject_parse_max("[PATCH 1/2] foo", 15, 0, &sj);
+	assert_int_equal(sj.kind, SUBJ_OTHER);
+}
+
 static void test_subject__kind_names(void **state)
 {
 	(void)state;
@@ -267,6 +306,7 @@ int main(void)
 		cmocka_unit_test(test_subject__nul_is_space_and_len_is_the_truth),
 		cmocka_unit_test(test_subject__long_subject_is_cut_at_max),
 		cmocka_unit_test(test_subject__has_numbers_tells_1_of_1_from_none),
+		cmocka_unit_test(test_subject__max_parts_lower_and_higher),
 		cmocka_unit_test(test_subject__kind_names),
 	};
 
