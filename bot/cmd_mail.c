@@ -18,6 +18,8 @@
 #include "cmd.h"
 #include "cmd_common.h"
 #include "getopt_long.h"
+#include "boot.h"
+#include "build.h"
 #include "log.h"
 #include "mailbox.h"
 #include "pipeline.h"
@@ -86,15 +88,29 @@ static int load_templates(const struct config *cfg, int explicit_config,
 		"../../share/reviewbot/templates", RB_TEMPLATES_REL,
 	};
 	char dir[PATH_MAX];
+	const char *from = cfg->templates;
 	struct stat sb;
 	size_t i;
 
 	if (!explicit_config && stat(cfg->templates, &sb))
 		for (i = 0; i < sizeof(rels) / sizeof(rels[0]); i++)
 			if (!cmd_exe_relative(rels[i], dir, sizeof(dir)) &&
-			    !stat(dir, &sb))
-				return template_set_load(dir, out, err, errlen);
-	return template_set_load(cfg->templates, out, err, errlen);
+			    !stat(dir, &sb)) {
+				from = dir;
+				break;
+			}
+	if (template_set_load(from, out, err, errlen))
+		return -1;
+	/* the stages' results may follow a review in a mail of their own */
+	if ((build_enabled(cfg) || boot_enabled(cfg)) &&
+	    !template_set_has(*out, "followup.txt")) {
+		snprintf(err, errlen, "template folder %.900s: followup.txt missing "
+			 "(needed with [build] or [boot])", from);
+		template_set_free(*out);
+		*out = NULL;
+		return -1;
+	}
+	return 0;
 }
 
 struct session {
@@ -187,6 +203,30 @@ static void run_usage(FILE *f)
 	      f);
 }
 
+/*
+ * The load stage can run: QEMU, the kernel, the headers and busybox are
+ * there (run -n fails without them; the daemon says so at the start, and
+ * the stage then reports "not checked" with why).
+ */
+static int check_boot(const struct config *cfg, int strict)
+{
+	struct boot_opts o;
+	char err[512] = "";
+
+	if (!boot_enabled(cfg))
+		return 0;
+	boot_opts_from_config(&o, cfg);
+	if (!boot_check(&o, err, sizeof(err)))
+		return 0;
+	if (strict) {
+		fprintf(stderr, "reviewbot run: [boot]: %s\n", err);
+		return -1;
+	}
+	log_event(LOG_ERR, "load-test-unavailable", "error", err,
+		  "result", "the load test says \"not checked\"", NULL);
+	return 0;
+}
+
 /* Every source has a driver in this build (run -n). */
 static int check_drivers(const struct config *cfg)
 {
@@ -205,23 +245,9 @@ static int check_drivers(const struct config *cfg)
 	return 0;
 }
 
-/* Sources, then reviews, then deliveries: one turn of the daemon. */
-static void run_cycle(struct session *s, struct source_session *ss, const int *woke,
-		      int first, int *failures)
+/* Reviews, then deliveries; errors logged and counted. */
+static void run_review_deliver(struct session *s, int64_t now, int *failures)
 {
-	size_t i;
-	int64_t now = time(NULL);
-
-	/* messages stored but not processed: the last run ended, a batch
-	 * was cut short, or the database was busy or full */
-	if (pipeline_process_pending(s->p, now) < 0) {
-		log_event(LOG_ERR, "process-failed", "error", store_errmsg(s->st), NULL);
-		(*failures)++;
-	}
-	for (i = 0; i < s->cfg.nsources && !stop_requested; i++)
-		if (source_session_poll(&ss[i], s->p, now, first || woke[i]) < 0)
-			(*failures)++;
-	now = time(NULL);
 	if (pipeline_review(s->p, now, 0) < 0) {
 		const char *e = store_errmsg(s->st);
 
@@ -236,15 +262,56 @@ static void run_cycle(struct session *s, struct source_session *ss, const int *w
 }
 
 /*
+ * Sources, then reviews, then deliveries, then the compile and load
+ * stages one at a time, each followed by the reviews and follow-ups it
+ * completes: one turn of the daemon.  The daemon runs one stage a turn
+ * (its sources are read between two) and returns 1 when more may be
+ * queued; --once runs them all.
+ */
+static int run_cycle(struct session *s, struct source_session *ss, const int *woke,
+		     int first, int once, int *failures)
+{
+	int ran = 0;
+
+	size_t i;
+	int64_t now = time(NULL);
+
+	/* messages stored but not processed: the last run ended, a batch
+	 * was cut short, or the database was busy or full */
+	if (pipeline_process_pending(s->p, now) < 0) {
+		log_event(LOG_ERR, "process-failed", "error", store_errmsg(s->st), NULL);
+		(*failures)++;
+	}
+	for (i = 0; i < s->cfg.nsources && !stop_requested; i++)
+		if (source_session_poll(&ss[i], s->p, now, first || woke[i]) < 0)
+			(*failures)++;
+	run_review_deliver(s, time(NULL), failures);
+	while (!stop_requested) {
+		ran = pipeline_run_stage(s->p, time(NULL));
+		if (ran < 0) {
+			log_event(LOG_ERR, "stage-failed", "error", store_errmsg(s->st), NULL);
+			(*failures)++;
+		}
+		if (ran <= 0)
+			break;
+		run_review_deliver(s, time(NULL), failures);
+		if (!once)
+			break;
+	}
+	return ran > 0;
+}
+
+/*
  * Sleeps until a source's server says there is mail (IMAP IDLE), a
  * source is due, or RUN_MAX_SLEEP passes (series waiting for
  * series_wait, replies waiting for a retry), or a signal.
  */
-static void run_wait(struct session *s, struct source_session *ss, int *woke)
+static void run_wait(struct session *s, struct source_session *ss, int *woke,
+		     int busy)
 {
 	struct pollfd fds[CONFIG_MAX_SOURCES];
 	size_t idx[CONFIG_MAX_SOURCES], n = 0, i;
-	int64_t now = time(NULL), wait = RUN_MAX_SLEEP, due;
+	int64_t now = time(NULL), wait = busy ? 0 : RUN_MAX_SLEEP, due;
 	int fd;
 
 	for (i = 0; i < s->cfg.nsources; i++) {
@@ -262,7 +329,7 @@ static void run_wait(struct session *s, struct source_session *ss, int *woke)
 			wait = due;
 	}
 	if (wait < 1)
-		wait = 1;
+		wait = busy ? 0 : 1;	/* busy: stages queued, only a look */
 	if (poll(fds, n, (int)(wait * 1000)) <= 0)
 		return;
 	for (i = 0; i < n; i++)
@@ -342,7 +409,7 @@ int cmd_run(int argc, char **argv)
 	int woke[CONFIG_MAX_SOURCES];
 	size_t k, nss = 0;
 	int once = 0, check_only = 0, verbose = 0, help = 0, version = 0, nargs = 0;
-	int ret = 2, failures = 0, first;
+	int ret = 2, failures = 0, first, busy;
 	double t0 = now_secs();
 	const struct gl_opt opts[] = {
 		{ "config", GL_STRING, NULL, &config_file, NULL },
@@ -385,6 +452,7 @@ int cmd_run(int argc, char **argv)
 		if (cmd_load_config(config_file, &cfg, "run"))
 			goto out_args;
 		if (cmd_check_runnable(&cfg, "run") || check_drivers(&cfg) ||
+		    check_boot(&cfg, 1) ||
 		    load_templates(&cfg, 1, &t, err, sizeof(err))) {
 			if (t == NULL && err[0])
 				fprintf(stderr, "reviewbot run: %s\n", err);
@@ -408,6 +476,7 @@ int cmd_run(int argc, char **argv)
 	pipeline_set_stop(s.p, &stop_requested);
 	log_event(LOG_INFO, "start", "version", REVIEWBOT_VERSION, "config",
 		  config_file, "database", s.cfg.database, NULL);
+	check_boot(&s.cfg, 0);
 	memset(woke, 0, sizeof(woke));
 	for (k = 0; k < s.cfg.nsources; k++) {
 		if (source_session_init(&ss[k], &s.cfg.sources[k], s.st, err, sizeof(err))) {
@@ -422,11 +491,11 @@ int cmd_run(int argc, char **argv)
 			run_reload(&s, config_file, ss, &nss);
 			first = 1;
 		}
-		run_cycle(&s, ss, woke, first, &failures);
+		busy = run_cycle(&s, ss, woke, first, once, &failures);
 		if (once)
 			break;
 		if (!reload_requested)
-			run_wait(&s, ss, woke);
+			run_wait(&s, ss, woke, busy);
 	}
 	print_stats("run", pipeline_stats(s.p), now_secs() - t0);
 	/* --once reports what failed; the daemon's failures were logged as
@@ -678,6 +747,19 @@ int cmd_review(int argc, char **argv)
 	if (!ret && pipeline_review(s.p, time(NULL), 1) < 0) {
 		fprintf(stderr, "reviewbot review: database: %s\n", store_errmsg(s.st));
 		ret = 2;
+	}
+	/* the compile and load stages, when configured, then the reviews
+	 * (and follow-ups) that waited for them */
+	if (!ret) {
+		int ran;
+
+		while ((ran = pipeline_run_stage(s.p, time(NULL))) > 0)
+			;
+		if (ran < 0 || pipeline_review(s.p, time(NULL), 1) < 0) {
+			fprintf(stderr, "reviewbot review: database: %s\n",
+				store_errmsg(s.st));
+			ret = 2;
+		}
 	}
 	pr.st = s.st;
 	pr.n = 0;

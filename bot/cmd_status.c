@@ -46,6 +46,8 @@ struct status {
 	long long patches, findings;
 	long long replies[REPLY__COUNT], replies_total, due;
 	long long optouts, mutes;
+	long long stages;		/* compile and load stages queued */
+	int64_t stage_oldest, stage_age;
 	int schema;
 };
 
@@ -127,8 +129,12 @@ static int gather(struct store *st, const struct config *cfg, struct status *s)
 		r = store_optout_count(st, &s->optouts);
 	if (!r)
 		r = store_mute_count(st, &s->mutes);
+	if (!r && s->schema >= 4)
+		r = store_stage_count_queued(st, &s->stages, &s->stage_oldest);
 	if (r)
 		return r;
+	if (s->stage_oldest)
+		s->stage_age = now - s->stage_oldest;
 	for (i = 0; i < MSG__COUNT; i++)
 		s->msgs_total += s->msgs[i];
 	for (i = 0; i < SERIES__COUNT; i++)
@@ -158,6 +164,10 @@ static void print_text(struct sbuf *sb, const char *db, const struct status *s)
 		  s->replies[REPLY_SENT], s->replies[REPLY_FAILED],
 		  s->replies[REPLY_SUPPRESSED]);
 	sbuf_addf(sb, "opt-outs: %lld\nmuted threads: %lld\n", s->optouts, s->mutes);
+	sbuf_addf(sb, "stages queued: %lld", s->stages);
+	if (s->stages)
+		sbuf_addf(sb, " (oldest %lld s ago)", (long long)s->stage_age);
+	sbuf_addch(sb, '\n');
 }
 
 static void print_json(struct sbuf *sb, const char *db, const struct status *s)
@@ -183,8 +193,10 @@ static void print_json(struct sbuf *sb, const char *db, const struct status *s)
 		  s->replies_total, s->replies[REPLY_PENDING], s->due,
 		  s->replies[REPLY_SENT], s->replies[REPLY_FAILED],
 		  s->replies[REPLY_SUPPRESSED]);
-	sbuf_addf(sb, ",\"optouts\":%lld,\"mutes\":%lld,\"checkpoints\":[", s->optouts,
-		  s->mutes);
+	sbuf_addf(sb, ",\"optouts\":%lld,\"mutes\":%lld", s->optouts, s->mutes);
+	sbuf_addf(sb, ",\"stages\":{\"queued\":%lld,\"oldest_age\":%lld}", s->stages,
+		  (long long)s->stage_age);
+	sbuf_addstr(sb, ",\"checkpoints\":[");
 }
 
 int cmd_status(int argc, char **argv)

@@ -1186,8 +1186,12 @@ static int cmp_place(const void *pa, const void *pb)
 }
 
 static void ready_text(struct sbuf *sb, const struct chk_ready_crit *k,
-		       const char *note)
+		       const char *note, int pending)
 {
+	if (pending) {
+		sbuf_addstr(sb, "pending (the results will follow in a reply)");
+		return;
+	}
 	if (k->state == CHK_READY_CONCERN && k->n)
 		sbuf_addf(sb, "concern (%zu finding%s below)", k->n, k->n == 1 ? "" : "s");
 	else
@@ -1257,7 +1261,9 @@ int compose_review_mail(const struct template_set *t, const struct compose_revie
 	for (c = 0; c < CHK_CRIT__COUNT; c++)
 		ready_text(&ready[c], &rd.crit[c],
 			   c == CHK_CRIT_COMPILES ? r->compiles_note :
-			   c == CHK_CRIT_WORKS ? r->works_note : NULL);
+			   c == CHK_CRIT_WORKS ? r->works_note : NULL,
+			   c == CHK_CRIT_COMPILES ? r->compiles_pending :
+			   c == CHK_CRIT_WORKS ? r->works_pending : 0);
 
 	if (add_since(&b[B_SINCE], r, &st))
 		goto nomem;
@@ -1326,7 +1332,9 @@ int compose_review_mail(const struct template_set *t, const struct compose_revie
 		for (i = 0; i < CHK_CRIT__COUNT; i++)
 			if (ready[i].err)
 				goto nomem;
-		if (template_render(t, st.clean && !r->compiles_state && !r->works_state ?
+		if (template_render(t, r->followup ? "followup.txt" :
+				    st.clean && !r->compiles_state && !r->works_state &&
+				    !r->compiles_pending && !r->works_pending ?
 				    "review-clean.txt" : "review.txt",
 				    v, sizeof(v) / sizeof(v[0]), &b[B_BODY], err, errlen))
 			goto out;

@@ -90,6 +90,13 @@ struct compose_review {
 	 * note is then shown after "ok" / "concern" too */
 	int compiles_state;
 	int works_state;
+	/* a stage still running when the review goes ([policy] stage_wait):
+	 * the line says "pending", its result follows in a reply */
+	int compiles_pending;
+	int works_pending;
+	/* 1: the follow-up with the stages' results (templates/followup.txt),
+	 * replying to the review; findings then holds the stages' only */
+	int followup;
 	int64_t date;			/* for the Date: header */
 	const char *message_id;		/* of the review, from compose_message_id() */
 };

@@ -128,6 +128,14 @@ int pipeline_process_pending(struct pipeline *p, int64_t now);
  * series_wait old, or every open series when force. */
 int pipeline_review(struct pipeline *p, int64_t now, int force);
 
+/*
+ * Runs the oldest queued compile or load stage ([build], [boot]) of a
+ * series under review, and stores its result: 1 when one ran, 0 when
+ * none is queued (or none is configured), negative on a store error.
+ * One at a time: the caller reviews and delivers between two.
+ */
+int pipeline_run_stage(struct pipeline *p, int64_t now);
+
 /* Delivers the pending replies that are due. */
 int pipeline_deliver(struct pipeline *p, int64_t now);
 

@@ -7,6 +7,8 @@
 #include <stdint.h>
 
 #include "pipeline.h"
+#include "compose.h"
+#include "mime.h"
 #include "../checker/checker.h"
 
 #define PIPE_FAIL_SLOTS		64
@@ -34,5 +36,75 @@ struct pipeline {
 
 /* FNV-1a 64, for names made from bytes and quick sets (not security). */
 uint64_t pipe_fnv1a(uint64_t h, const void *buf, size_t n);
+
+/*
+ * Findings a later part of the series settles are not the author's
+ * problem: a line a later patch removes again, and the "no MAINTAINERS
+ * entry" / "undocumented sysfs" findings when the series adds the entry
+ * or the documentation in another patch.
+ */
+struct removed {
+	uint64_t hash;		/* of file + '\0' + line text */
+	int part;
+};
+
+struct view {
+	struct store_patch *patches;
+	size_t npatches;
+	struct store_finding *f;
+	size_t nf;
+	struct compose_finding *cf;	/* the findings kept, pointing into f */
+	size_t ncf;
+	struct removed *rm;
+	size_t nrm, rm_alloc;
+	int touches_maintainers;
+	int adds_abi_doc;
+	struct mime_mail first;		/* the lowest part's mail (threading) */
+	int have_first;
+};
+
+/* Loads a series' patches and findings, keeping those the series does
+ * not settle itself; only_part > 0 keeps that part's findings only. */
+int pipe_view_load(struct store *st, int64_t series_id, int only_part, struct view *v);
+void pipe_view_release(struct view *v);
+/* The stored message msg_id, parsed; 0 or -1. */
+int pipe_load_mail(struct store *st, int64_t msg_id, struct mime_mail *m);
+
+/* pipe_recipients(): who a mail about a series goes to. */
+struct pipe_rcpt {
+	struct compose_addr cc[MIME_MAX_RCPTS + 1];
+	size_t ncc;
+	struct sbuf rcpt;	/* the envelope: addresses, comma separated */
+	const char *suppress;	/* set: made but not sent, and why */
+	const char *list;	/* the list, when the mail goes to it */
+	char author[256];	/* the author's address, lowercased */
+};
+int pipe_recipients(struct pipeline *p, const struct store_series *s,
+		    const struct mime_mail *to_mail, struct pipe_rcpt *r);
+void pipe_rcpt_release(struct pipe_rcpt *r);
+
+/*
+ * The compile and load stages (pipeline_stage.c).  A series to review
+ * queues the stages the configuration enables (the store's stage
+ * queue: they survive a restart, run one at a time, and their result is
+ * kept per series version); its review waits for them up to [policy]
+ * stage_wait seconds after they were queued, then goes without them,
+ * their lines saying "pending", and the results follow in a reply.
+ */
+struct pipe_stages {
+	int state[2];		/* 0 not run, else 1 + enum chk_ready */
+	int pending[2];		/* queued or running */
+	char note[2][200];
+};
+/* 1 when the review of s waits for its stages (queued now if need be),
+ * 0 when it can go, negative on a store error. */
+int pipe_stages_wait(struct pipeline *p, const struct store_series *s, int64_t now);
+/* The stages' results for s's review; a stage still pending is marked
+ * as owing a follow-up.  Call inside the review's transaction. */
+int pipe_stages_gather(struct pipeline *p, const struct store_series *s,
+		       struct pipe_stages *sg);
+void pipe_stages_to_compose(const struct pipe_stages *sg, struct compose_review *r);
+/* The follow-ups owed whose stages are all done: one mail each. */
+int pipe_followups(struct pipeline *p, int64_t now);
 
 #endif

@@ -29,32 +29,6 @@
 #define PIPE_MAX_RCPT		4096	/* bytes of the envelope recipient list */
 #define PIPE_DEFAULT_ADDRESS	"reviewbot@localhost"
 
-/*
- * Findings a later part of the series settles are not the author's
- * problem: a line a later patch removes again, and the "no MAINTAINERS
- * entry" / "undocumented sysfs" findings when the series adds the entry
- * or the documentation in another patch.
- */
-struct removed {
-	uint64_t hash;		/* of file + '\0' + line text */
-	int part;
-};
-
-struct view {
-	struct store_patch *patches;
-	size_t npatches;
-	struct store_finding *f;
-	size_t nf;
-	struct compose_finding *cf;	/* the findings kept, pointing into f */
-	size_t ncf;
-	struct removed *rm;
-	size_t nrm, rm_alloc;
-	int touches_maintainers;
-	int adds_abi_doc;
-	struct mime_mail first;		/* the lowest part's mail (threading) */
-	int have_first;
-};
-
 static int cmp_removed(const void *a, const void *b)
 {
 	const struct removed *x = a, *y = b;
@@ -69,7 +43,7 @@ static uint64_t line_hash(const char *file, const char *text, size_t len)
 	return pipe_fnv1a(h, text, len);
 }
 
-static void view_release(struct view *v)
+void pipe_view_release(struct view *v)
 {
 	size_t i;
 
@@ -165,7 +139,7 @@ static int settled(const struct view *v, const struct store_finding *f)
 	return removed_later(v, f);
 }
 
-static int load_mail(struct store *st, int64_t msg_id, struct mime_mail *m)
+int pipe_load_mail(struct store *st, int64_t msg_id, struct mime_mail *m)
 {
 	void *raw = NULL;
 	size_t len = 0;
@@ -181,7 +155,7 @@ static int load_mail(struct store *st, int64_t msg_id, struct mime_mail *m)
 
 /* Loads a series' patches and findings, keeping those the series does
  * not settle itself; only_part > 0 keeps that part's findings only. */
-static int view_load(struct store *st, int64_t series_id, int only_part, struct view *v)
+int pipe_view_load(struct store *st, int64_t series_id, int only_part, struct view *v)
 {
 	struct mime_mail m;
 	size_t i;
@@ -192,7 +166,7 @@ static int view_load(struct store *st, int64_t series_id, int only_part, struct 
 	if (ret != STORE_OK)
 		return ret < 0 ? ret : STORE_ERR;
 	for (i = 0; i < v->npatches; i++) {
-		if (load_mail(st, v->patches[i].msg_id, &m))
+		if (pipe_load_mail(st, v->patches[i].msg_id, &m))
 			continue;
 		if (scan_patch(v, &m, v->patches[i].part)) {
 			mime_release(&m);
@@ -280,195 +254,73 @@ static int thread_muted(struct store *st, const struct store_series *s,
 	       store_mute_get(st, to_mail->message_id) == STORE_OK;
 }
 
+/*
+ * Who a mail about series s, replying to to_mail, goes to: the author,
+ * the list and the original Cc as the source's reply policy says, and
+ * why it is made but not sent (an opt-out, a muted thread, reply = none).
+ */
+int pipe_recipients(struct pipeline *p, const struct store_series *s,
+		    const struct mime_mail *to_mail, struct pipe_rcpt *r)
+{
+	const struct config *cfg = p->cfg;
+	const struct config_source *src = NULL;
+	enum reply_policy policy = REPLY_POLICY_LIST;
+	enum store_optout_mode om;
+	struct store_msg to_row;
+	size_t i;
+
+	memset(r, 0, sizeof(*r));
+	memset(&to_row, 0, sizeof(to_row));
+	sbuf_init(&r->rcpt, PIPE_MAX_RCPT);
+	lower_addr(s->author_addr, r->author, sizeof(r->author));
+	store_msg_find(p->st, to_mail->message_id, &to_row);
+	for (i = 0; to_row.source && i < cfg->nsources; i++)
+		if (!strcmp(cfg->sources[i].name, to_row.source))
+			src = &cfg->sources[i];
+	store_msg_release(&to_row);
+	if (src)
+		policy = src->reply;
+	add_rcpt(&r->rcpt, s->author_addr);
+	if (s->list && policy != REPLY_POLICY_AUTHOR) {
+		r->cc[r->ncc].name = NULL;
+		r->cc[r->ncc++].addr = s->list;
+	}
+	if (policy == REPLY_POLICY_ALL)
+		for (i = 0; i < to_mail->ncc && r->ncc < MIME_MAX_RCPTS; i++)
+			if (strcasecmp(to_mail->cc[i].addr, s->list ? s->list : "") &&
+			    strcasecmp(to_mail->cc[i].addr, cfg->address ? cfg->address : ""))
+				r->cc[r->ncc++] = (struct compose_addr){ to_mail->cc[i].name,
+									 to_mail->cc[i].addr };
+	if (s->author_addr && store_optout_get(p->st, r->author, &om) == STORE_OK) {
+		if (om == OPTOUT_SILENT)
+			r->suppress = "the author opted out of reviews";
+		else
+			r->ncc = 0;	/* private: the author only */
+	}
+	if (!r->suppress && thread_muted(p->st, s, to_mail))
+		r->suppress = "the thread is muted";
+	if (policy == REPLY_POLICY_NONE)
+		r->suppress = "the source's reply policy is none";
+	for (i = 0; i < r->ncc; i++) {
+		add_rcpt(&r->rcpt, r->cc[i].addr);
+		/* the list counts for its cap only when the mail goes there */
+		if (s->list && r->cc[i].addr == s->list)
+			r->list = s->list;
+	}
+	return r->rcpt.err ? STORE_ERR_NOMEM : STORE_OK;
+}
+
+void pipe_rcpt_release(struct pipe_rcpt *r)
+{
+	sbuf_release(&r->rcpt);
+}
+
 struct review_ctx {
 	struct pipeline *p;
 	int64_t now;
 	int force;
 	int failed;		/* series whose review failed (logged) */
 };
-
-/* ---- the compile stage ([build], build.h) -------------------------------- */
-
-/*
- * Compile-tests the series (synchronously: one build at a time, bounded
- * by [build] timeout) and stores its new errors and warnings as findings
- * of the part that touched the file; the verdict goes to *state / note.
- */
-static int compile_series(struct pipeline *p, struct store_series *s,
-			  const struct view *v, const struct mime_mail *cover,
-			  int *state, char *note, size_t notelen)
-{
-	struct build_patch *bp;
-	struct mime_mail *mails;
-	struct build_result res;
-	char base[80], fp[32];
-	const char *have_base = NULL;
-	size_t i, n = 0;
-	int ret = 0;
-
-	bp = calloc(v->npatches + 1, sizeof(*bp));
-	mails = calloc(v->npatches + 1, sizeof(*mails));
-	if (!bp || !mails) {
-		ret = STORE_ERR_NOMEM;
-		goto out;
-	}
-	if (cover && build_base_commit(cover->body, cover->body_len, base, sizeof(base)))
-		have_base = base;
-	for (i = 0; i < v->npatches && i < BUILD_MAX_PATCHES; i++) {
-		if (load_mail(p->st, v->patches[i].msg_id, &mails[n]))
-			continue;
-		bp[n].part = v->patches[i].part;
-		bp[n].text = mails[n].body;
-		bp[n].len = mails[n].body_len;
-		if (!have_base && build_base_commit(mails[n].body, mails[n].body_len,
-						    base, sizeof(base)))
-			have_base = base;
-		n++;
-	}
-	if (build_series(p->cfg, bp, n, have_base, &res)) {
-		ret = STORE_ERR_NOMEM;
-		goto out;
-	}
-	for (i = 0; i < res.nissues && ret >= 0; i++) {
-		const struct build_issue *is = &res.issues[i];
-		struct store_finding f;
-		int64_t fid;
-		size_t j;
-
-		memset(&f, 0, sizeof(f));
-		for (j = 0; j < v->npatches; j++)
-			if (v->patches[j].part == is->part)
-				f.patch_id = v->patches[j].id;
-		if (!f.patch_id && v->npatches)
-			f.patch_id = v->patches[v->npatches - 1].id;
-		f.type = is->error ? "COMPILE_ERROR" : "COMPILE_WARNING";
-		f.severity = is->error ? "ERROR" : "WARNING";
-		f.category = "correctness";
-		f.file = is->file;
-		f.line = is->line;
-		f.message = is->message;
-		f.line_text = is->line_text;
-		/* the compiler's words, not the line number: stable across versions */
-		compose_fingerprint(f.type, f.file, f.message, fp, sizeof(fp));
-		f.fingerprint = fp;
-		ret = store_finding_add(p->st, &f, &fid);
-	}
-	*state = 1 + (res.verdict == BUILD_OK ? CHK_READY_OK :
-		      res.verdict == BUILD_CONCERN ? CHK_READY_CONCERN :
-		      CHK_READY_NOT_CHECKED);
-	snprintf(note, notelen, "%s", res.note);
-	{
-		char t[64];
-
-		snprintf(t, sizeof(t), "prepare=%.1fs apply=%.1fs build=%.1fs",
-			 res.prepare_s, res.apply_s, res.build_s);
-		log_event(LOG_INFO, "compile-test", "series", s->subject,
-			  "result", res.note, "cost", t, NULL);
-	}
-	build_result_release(&res);
-	if (ret > 0)
-		ret = 0;
-out:
-	for (i = 0; i < n; i++)
-		mime_release(&mails[i]);
-	free(mails);
-	free(bp);
-	return ret;
-}
-
-/* ---- the QEMU load stage ([boot], boot.h) -------------------------------- */
-
-/*
- * Load-tests the modules the series adds (synchronously, bounded by
- * [boot] timeout per module) and stores a finding for each that oopses,
- * warns, hangs or fails to load, on the part adding it; the verdict goes
- * to *state / note.
- */
-static int load_test_series(struct pipeline *p, struct store_series *s,
-			    const struct view *v, int *state, char *note, size_t notelen)
-{
-	struct boot_patch *bp;
-	struct mime_mail *mails;
-	struct boot_series_result *res;
-	struct boot_opts o;
-	char fp[32], msg[512];
-	size_t i, j, n = 0;
-	int ret = 0;
-
-	bp = calloc(v->npatches + 1, sizeof(*bp));
-	mails = calloc(v->npatches + 1, sizeof(*mails));
-	res = calloc(1, sizeof(*res));
-	if (!bp || !mails || !res) {
-		ret = STORE_ERR_NOMEM;
-		goto out;
-	}
-	for (i = 0; i < v->npatches; i++) {
-		if (load_mail(p->st, v->patches[i].msg_id, &mails[n]))
-			continue;
-		bp[n].part = v->patches[i].part;
-		bp[n].text = mails[n].body;
-		bp[n].len = mails[n].body_len;
-		n++;
-	}
-	boot_opts_from_config(&o, p->cfg);
-	if (boot_check(&o, msg, sizeof(msg))) {
-		/* never on the host: without QEMU the stage does not run */
-		log_event(LOG_ERR, "load-test", "series", s->subject, "error", msg, NULL);
-		*state = 1 + CHK_READY_NOT_CHECKED;
-		snprintf(note, notelen, "%.150s", msg);
-		goto out;
-	}
-	if (boot_series(&o, bp, n, res)) {
-		ret = STORE_ERR_NOMEM;
-		goto out;
-	}
-	for (i = 0; i < res->n && ret >= 0; i++) {
-		const struct boot_result *r = &res->r[i];
-		struct store_finding f;
-		int64_t fid;
-
-		if (r->verdict != BOOT_CONCERN)
-			continue;
-		memset(&f, 0, sizeof(f));
-		for (j = 0; j < v->npatches; j++)
-			if (v->patches[j].part == res->part[i])
-				f.patch_id = v->patches[j].id;
-		if (!f.patch_id && v->npatches)
-			f.patch_id = v->patches[v->npatches - 1].id;
-		boot_result_summary(r, msg, sizeof(msg));
-		f.type = (char *)r->type;
-		f.severity = "ERROR";
-		f.category = "correctness";
-		f.file = res->file[i];
-		f.line = 0;
-		f.message = msg;
-		/* the type and the module, not the console: stable across versions */
-		compose_fingerprint(f.type, f.file, r->module, fp, sizeof(fp));
-		f.fingerprint = fp;
-		ret = store_finding_add(p->st, &f, &fid);
-	}
-	*state = 1 + (res->verdict == BOOT_OK ? CHK_READY_OK :
-		      res->verdict == BOOT_CONCERN ? CHK_READY_CONCERN :
-		      CHK_READY_NOT_CHECKED);
-	snprintf(note, notelen, "%s", res->note);
-	{
-		char t[64];
-
-		snprintf(t, sizeof(t), "modules=%zu build=%.1fs boot=%.1fs",
-			 res->n, res->build_s, res->boot_s);
-		log_event(LOG_INFO, "load-test", "series", s->subject,
-			  "result", res->note, "cost", t, NULL);
-	}
-	if (ret > 0)
-		ret = 0;
-out:
-	for (i = 0; i < n; i++)
-		mime_release(&mails[i]);
-	free(res);
-	free(mails);
-	free(bp);
-	return ret;
-}
 
 static int review_series(struct pipeline *p, struct store_series *s, int64_t now)
 {
@@ -477,35 +329,25 @@ static int review_series(struct pipeline *p, struct store_series *s, int64_t now
 	struct view cur, prev;
 	struct mime_mail cover;
 	const struct mime_mail *to_mail;
-	struct store_msg to_row;
-	const struct config_source *src = NULL;
 	struct compose_review r;
 	struct compose_stats cs;
-	struct compose_addr cc[MIME_MAX_RCPTS + 1];
+	struct pipe_rcpt rc;
+	struct pipe_stages sg;
 	struct store_reply reply;
 	struct store_review rv;
-	enum store_optout_mode om;
-	struct sbuf mail, rcpt;
-	char msgid[256], err[256], author[256], cnote[BUILD_NOTE_MAX];
-	const char *suppress = NULL, *author_lc;
-	int cstate = 0;
-	int wstate = 0;
-	char wnote[BOOT_NOTE_MAX];
-	size_t ncc = 0, i;
-	int have_cover = 0, have_prev = 0, ret, only_part = 0;
+	struct sbuf mail;
+	char msgid[256], err[256];
+	int have_cover = 0, have_prev = 0, have_rc = 0, ret, only_part = 0;
 	int64_t reply_id = 0, review_id = 0;
-	enum reply_policy policy = REPLY_POLICY_LIST;
 	/* a dry run needs no address of its own */
 	const char *bot_addr = cfg->address ? cfg->address : PIPE_DEFAULT_ADDRESS;
 
-	memset(&to_row, 0, sizeof(to_row));
 	memset(&cs, 0, sizeof(cs));
 	sbuf_init(&mail, COMPOSE_MAX_MAIL);
-	sbuf_init(&rcpt, PIPE_MAX_RCPT);
-	ret = view_load(st, s->id, 0, &cur);
+	ret = pipe_view_load(st, s->id, 0, &cur);
 	if (ret != STORE_OK)
 		goto out;
-	if (s->cover_msg && !load_mail(st, s->cover_msg, &cover))
+	if (s->cover_msg && !pipe_load_mail(st, s->cover_msg, &cover))
 		have_cover = 1;
 	ret = series_link_prev(st, s, have_cover ? cover.body : NULL);
 	if (ret != STORE_OK)
@@ -521,9 +363,9 @@ static int review_series(struct pipeline *p, struct store_series *s, int64_t now
 				only_part = cur.patches[0].part;
 			store_series_release(&ps);
 		}
-		ret = view_load(st, s->prev_id, only_part, &prev);
+		ret = pipe_view_load(st, s->prev_id, only_part, &prev);
 		if (ret != STORE_OK) {
-			view_release(&prev);
+			pipe_view_release(&prev);
 			goto out;
 		}
 		have_prev = 1;
@@ -541,35 +383,14 @@ static int review_series(struct pipeline *p, struct store_series *s, int64_t now
 			  "reason", "Reviewbot: skip", NULL);
 		goto out;
 	}
-	if (p->mode != PIPE_IMPORT && build_enabled(cfg)) {
-		ret = compile_series(p, s, &cur, have_cover ? &cover : NULL, &cstate,
-				     cnote, sizeof(cnote));
-		if (ret < 0)
-			goto out;
-		/* again, with the compiler's findings (cur.first stays where
-		 * to_mail points) */
-		view_release(&cur);
-		ret = view_load(st, s->id, 0, &cur);
-		if (ret != STORE_OK)
-			goto out;
-	}
-	if (p->mode != PIPE_IMPORT && boot_enabled(cfg)) {
-		ret = load_test_series(p, s, &cur, &wstate, wnote, sizeof(wnote));
-		if (ret < 0)
-			goto out;
-		/* again, with the load test's findings */
-		view_release(&cur);
-		ret = view_load(st, s->id, 0, &cur);
-		if (ret != STORE_OK)
-			goto out;
-	}
-	author_lc = lower_addr(s->author_addr, author, sizeof(author));
-	store_msg_find(st, to_mail->message_id, &to_row);
-	for (i = 0; to_row.source && i < cfg->nsources; i++)
-		if (!strcmp(cfg->sources[i].name, to_row.source))
-			src = &cfg->sources[i];
-	if (src)
-		policy = src->reply;
+	/* the compile and load stages' results, done or pending */
+	ret = pipe_stages_gather(p, s, &sg);
+	if (ret < 0)
+		goto out;
+	ret = pipe_recipients(p, s, to_mail, &rc);
+	have_rc = 1;
+	if (ret < 0)
+		goto out;
 
 	memset(&r, 0, sizeof(r));
 	r.bot.name = cfg->name;
@@ -577,31 +398,8 @@ static int review_series(struct pipeline *p, struct store_series *s, int64_t now
 	r.bot_version = REVIEWBOT_VERSION;
 	r.to.name = s->author_name;
 	r.to.addr = s->author_addr;
-	add_rcpt(&rcpt, s->author_addr);
-	if (s->list && policy != REPLY_POLICY_AUTHOR) {
-		cc[ncc].name = NULL;
-		cc[ncc++].addr = s->list;
-	}
-	if (policy == REPLY_POLICY_ALL)
-		for (i = 0; i < to_mail->ncc && ncc < MIME_MAX_RCPTS; i++)
-			if (strcasecmp(to_mail->cc[i].addr, s->list ? s->list : "") &&
-			    strcasecmp(to_mail->cc[i].addr, cfg->address ? cfg->address : ""))
-				cc[ncc++] = (struct compose_addr){ to_mail->cc[i].name,
-								   to_mail->cc[i].addr };
-	if (store_optout_get(st, author_lc, &om) == STORE_OK) {
-		if (om == OPTOUT_SILENT)
-			suppress = "the author opted out of reviews";
-		else
-			ncc = 0;	/* private: the author only */
-	}
-	if (!suppress && thread_muted(st, s, to_mail))
-		suppress = "the thread is muted";
-	if (policy == REPLY_POLICY_NONE)
-		suppress = "the source's reply policy is none";
-	for (i = 0; i < ncc; i++)
-		add_rcpt(&rcpt, cc[i].addr);
-	r.cc = cc;
-	r.ncc = ncc;
+	r.cc = rc.cc;
+	r.ncc = rc.ncc;
 	r.subject = to_mail->subject;
 	r.in_reply_to = to_mail->message_id;
 	r.references = (const char *const *)to_mail->refs;
@@ -622,14 +420,7 @@ static int review_series(struct pipeline *p, struct store_series *s, int64_t now
 		r.prev = prev.cf;
 		r.nprev = prev.ncf;
 	}
-	if (cstate) {
-		r.compiles_state = cstate;
-		r.compiles_note = cnote;
-	}
-	if (wstate) {
-		r.works_state = wstate;
-		r.works_note = wnote;
-	}
+	pipe_stages_to_compose(&sg, &r);
 	r.date = now;
 	compose_message_id(to_mail->message_id, s->version, s->version_minor,
 			   bot_addr, msgid, sizeof(msgid));
@@ -649,20 +440,17 @@ static int review_series(struct pipeline *p, struct store_series *s, int64_t now
 		reply.series_id = s->id;
 		reply.kind = "review";
 		reply.mail_from = (char *)bot_addr;
-		reply.rcpt = rcpt.buf;
+		reply.rcpt = rc.rcpt.buf;
 		reply.body = mail.buf;
-		reply.to_addr = (char *)author_lc;
-		/* the list counts for its cap only when the review goes there */
-		for (i = 0; s->list && i < ncc; i++)
-			if (cc[i].addr == s->list)
-				reply.list = s->list;
+		reply.to_addr = s->author_addr ? rc.author : NULL;
+		reply.list = (char *)rc.list;
 		reply.created = now;
 		reply.next_attempt = now;
 		ret = store_reply_add(st, &reply, &reply_id);
 		if (ret < 0)
 			goto out;
-		if (ret == STORE_OK && suppress) {
-			ret = store_reply_mark_suppressed(st, reply_id, suppress);
+		if (ret == STORE_OK && rc.suppress) {
+			ret = store_reply_mark_suppressed(st, reply_id, rc.suppress);
 			if (ret < 0)
 				goto out;
 			p->stats.suppressed++;
@@ -693,17 +481,17 @@ static int review_series(struct pipeline *p, struct store_series *s, int64_t now
 		snprintf(nn, sizeof(nn), "%ld", cs.nits);
 		log_event(LOG_INFO, "review", "msgid", to_mail->message_id,
 			  "reply", msgid, "findings", nf, "nits", nn,
-			  "suppressed", suppress, NULL);
+			  "suppressed", have_rc ? rc.suppress : NULL, NULL);
 	}
 out:
 	if (have_prev)
-		view_release(&prev);
-	view_release(&cur);
+		pipe_view_release(&prev);
+	pipe_view_release(&cur);
 	if (have_cover)
 		mime_release(&cover);
-	store_msg_release(&to_row);
+	if (have_rc)
+		pipe_rcpt_release(&rc);
 	sbuf_release(&mail);
-	sbuf_release(&rcpt);
 	return ret;
 }
 
@@ -723,6 +511,12 @@ static int review_one(void *arg, int64_t id)
 	    rc->now - s.last_part_at < p->cfg->series_wait) {
 		store_series_release(&s);
 		return 0;
+	}
+	/* its compile and load stages first, up to [policy] stage_wait */
+	ret = pipe_stages_wait(p, &s, rc->now);
+	if (ret) {
+		store_series_release(&s);
+		return ret < 0 ? ret : 0;
 	}
 	ret = store_begin(p->st);
 	if (ret) {
@@ -761,6 +555,9 @@ int pipeline_review(struct pipeline *p, int64_t now, int force)
 	ret = store_series_each_open(p->st, review_one, &rc);
 	if (ret > 0)
 		ret = 0;	/* stopped by a signal */
+	/* the stages' results owed to reviews that went without them */
+	if (ret >= 0)
+		ret = pipe_followups(p, now);
 	return ret < 0 ? ret : rc.failed ? STORE_ERR : 0;
 }
 

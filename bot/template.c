@@ -28,10 +28,12 @@ struct tpl_known {
 	const char *file;
 	const struct tpl_name *names;
 	size_t n;
+	int optional;	/* checked when present, not required */
 };
 
 /*
- * What compose.c passes to review.txt and review-clean.txt; see the
+ * What compose.c passes to review.txt, review-clean.txt and
+ * followup.txt; see the
  * comments at the top of templates/review.txt for what each holds.
  */
 #define REVIEW_NAMES(sections_nits)					\
@@ -57,6 +59,8 @@ struct tpl_known {
 
 static const struct tpl_name review_names[] = { REVIEW_NAMES(TN_MUST) };
 static const struct tpl_name clean_names[] = { REVIEW_NAMES(0) };
+/* the follow-up with the compile and load stages' results */
+static const struct tpl_name followup_names[] = { REVIEW_NAMES(0) };
 
 static const struct tpl_name footer_names[] = {
 	{ "bot_name", 0 },
@@ -74,12 +78,15 @@ static const struct tpl_name confirm_names[] = {
 	{ "bot_version", 0 },
 };
 
-#define KNOWN(f, a) { f, a, sizeof(a) / sizeof((a)[0]) }
+#define KNOWN(f, a) { f, a, sizeof(a) / sizeof((a)[0]), 0 }
+#define KNOWN_OPTIONAL(f, a) { f, a, sizeof(a) / sizeof((a)[0]), 1 }
 static const struct tpl_known known_templates[] = {
 	KNOWN("review.txt", review_names),
 	KNOWN("review-clean.txt", clean_names),
 	KNOWN("footer.txt", footer_names),
 	KNOWN("confirm.txt", confirm_names),
+	/* needed only with [build] or [boot] (the caller checks) */
+	KNOWN_OPTIONAL("followup.txt", followup_names),
 };
 #define NKNOWN (sizeof(known_templates) / sizeof(known_templates[0]))
 
@@ -482,7 +489,7 @@ int template_set_load(const char *dir, struct template_set **out,
 	for (i = 0; i < NKNOWN; i++) {
 		const char *f = known_templates[i].file;
 
-		if (!bsearch(&f, names, nnames, sizeof(names[0]), cmp_str)) {
+		if (!known_templates[i].optional && !bsearch(&f, names, nnames, sizeof(names[0]), cmp_str)) {
 			set_err(err, errlen, "template folder %s: %s missing", dir, f);
 			goto out;
 		}

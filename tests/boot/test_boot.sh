@@ -178,6 +178,93 @@ CONF
 		bad "e2e: without qemu-system-x86_64 the stage is refused and the checklist says why"
 		cat "$W/e2e2.out" $m
 	fi
+
+	# run -n: a [boot] section that cannot run is a configuration error
+	if PATH="$W/bin" "$rb" run -n --config "$W/rb2.conf" > "$W/n.out" 2>&1; then
+		bad "run -n fails when qemu-system-x86_64 is missing"; cat "$W/n.out"
+	elif grep -q 'no qemu-system-x86_64' "$W/n.out"; then
+		ok "run -n fails when qemu-system-x86_64 is missing, and says why"
+	else
+		bad "run -n fails when qemu-system-x86_64 is missing, and says why"; cat "$W/n.out"
+	fi
+	if PATH="$W/bin:$PATH" "$rb" run -n --config "$W/rb2.conf" > "$W/n.out" 2>&1 &&
+	   grep -qx 'configuration OK' "$W/n.out"; then
+		ok "run -n accepts a [boot] section that can run"
+	else
+		bad "run -n accepts a [boot] section that can run"; cat "$W/n.out"
+	fi
+
+	# [policy] stage_wait = 0: the review goes at once, "pending"; the
+	# load test's result follows in a reply to the review
+	mkdir -p "$W/db3"
+	rm -f "$W"/list/cur/* "$W"/list/new/*
+	mkpatch 4 drivers/misc/rboops.c tests/boot/mod_oops/rboops.c "misc: add rboops again"
+	sed -e "s|$W/db/|$W/db3/|; s|$W/outbox|$W/outbox3|" "$W/rb.conf" > "$W/rb3.conf"
+	printf '[policy]\n\tstage_wait = 0\n' >> "$W/rb3.conf"
+	PATH="$W/bin:$PATH" "$rb" run --once --config "$W/rb3.conf" > "$W/e2e3.out" 2>&1
+	rc=$?
+	rev=$(grep -l 'In-Reply-To: <boot-4@example.com>' "$W"/outbox3/new/* 2>/dev/null)
+	rid=$(sed -n 's/^Message-ID: <\(.*\)>$/\1/p' $rev 2>/dev/null | head -n 1)
+	fol=
+	[ -n "$rid" ] && fol=$(grep -l "In-Reply-To: <$rid>" "$W"/outbox3/new/* 2>/dev/null)
+	if [ $rc -eq 0 ] && [ -n "$rev" ] &&
+	   grep -q 'seems to work: *pending (the results will follow in a reply)' "$rev" &&
+	   ! grep -q MODULE_LOAD_OOPS "$rev"; then
+		ok "stage_wait 0: the review goes before the load test, saying pending"
+	else
+		bad "stage_wait 0: the review goes before the load test, saying pending"
+		cat "$W/e2e3.out" $rev
+	fi
+	if [ -n "$fol" ] && grep -q MODULE_LOAD_OOPS "$fol" &&
+	   grep -q 'BUG: kernel NULL pointer dereference' "$fol" &&
+	   grep -q 'seems to work: *concern' "$fol" &&
+	   grep -q "^References: .*<boot-4@example.com>" "$fol" &&
+	   grep -q '^Subject: Re: \[PATCH\] misc: add rboops again' "$fol"; then
+		ok "stage_wait 0: a follow-up threaded under the review carries the oops"
+	else
+		bad "stage_wait 0: a follow-up threaded under the review carries the oops"
+		cat "$W/e2e3.out" $fol
+	fi
+	# the result is kept with the series version: another run tests nothing again
+	n0=$(ls "$W"/outbox3/new | wc -l)
+	PATH="$W/bin:$PATH" "$rb" run --once --config "$W/rb3.conf" > "$W/e2e3b.out" 2>&1
+	if [ $? -eq 0 ] && [ "$(ls "$W"/outbox3/new | wc -l)" -eq "$n0" ] && [ "$n0" -eq 2 ] &&
+	   ! grep -q 'event=stage-start' "$W/e2e3b.out"; then
+		ok "a second run sends nothing and runs no stage again ($n0 mails)"
+	else
+		bad "a second run sends nothing and runs no stage again ($n0 mails)"
+		cat "$W/e2e3b.out"
+	fi
+
+	# the queue survives a crash: the daemon killed (SIGKILL) while QEMU
+	# runs, then started again, runs the stage again and reviews once
+	mkdir -p "$W/db4"
+	rm -f "$W"/list/cur/* "$W"/list/new/*
+	mkpatch 5 drivers/misc/rbclean.c tests/boot/mod_clean/rbclean.c "misc: add rbclean once more"
+	sed -e "s|$W/db/|$W/db4/|; s|$W/outbox|$W/outbox4|" "$W/rb.conf" > "$W/rb4.conf"
+	PATH="$W/bin:$PATH" setsid "$rb" run --config "$W/rb4.conf" > "$W/e2e4.out" 2>&1 &
+	dpid=$!
+	for _ in $(seq 1 600); do
+		grep -q 'event=stage-start' "$W/e2e4.out" && pgrep -f "qemu-system-x86_64.*$W" >/dev/null && break
+		sleep 0.1
+	done
+	sleep 2
+	kill -KILL -- -$dpid 2>/dev/null
+	wait $dpid 2>/dev/null
+	# QEMU runs in a process group of its own: the orphan goes too
+	pkill -KILL -f "qemu-system-x86_64.*$W" 2>/dev/null
+	n1=$(ls "$W"/outbox4/new 2>/dev/null | wc -l)
+	PATH="$W/bin:$PATH" "$rb" run --once --config "$W/rb4.conf" > "$W/e2e4b.out" 2>&1
+	rc=$?
+	m=$(grep -l 'In-Reply-To: <boot-5@example.com>' "$W"/outbox4/new/* 2>/dev/null)
+	if grep -q 'event=stage-start' "$W/e2e4.out" && [ "$n1" -eq 0 ] && [ $rc -eq 0 ] &&
+	   [ "$(echo "$m" | grep -c .)" -eq 1 ] && grep -q 'event=stage-start' "$W/e2e4b.out" &&
+	   tr -s ' \n' '  ' < "$m" | grep -q 'seems to work: ok (loads and unloads cleanly'; then
+		ok "killed during the load test: after a restart the stage runs again, one review"
+	else
+		bad "killed during the load test: after a restart the stage runs again, one review"
+		cat "$W/e2e4.out" "$W/e2e4b.out" $m
+	fi
 else
 	echo "# $rb missing: end-to-end run skipped"
 fi

@@ -65,7 +65,7 @@ line() { grep -qxF -- "$1" "$tmp/out"; }
 # the archive: two versions of the LED series with cover letters, the
 # ioctl patch, the clean patch, a reviewer's reply: 4 series versions
 check "database line" "line 'database: $tmp/db/reviewbot.db'"
-check "schema 3" "line 'schema: 3'"
+check "schema 4" "line 'schema: 4'"
 check "messages per state" \
 	"line 'messages: 10 (new 0, patch 7, cover 2, reply 1, command 0, skipped 0, bad 0)'"
 check "series: 4 reviewed, none open" \
@@ -76,6 +76,7 @@ check "findings as query counts them" \
 check "replies: 4 written to the outbox" \
 	"line 'replies: 4 (pending 0, due 0, sent 4, failed 0, suppressed 0)'"
 check "no opt-outs" "line 'opt-outs: 0'"
+check "no compile or load stage queued (none configured)" "line 'stages queued: 0'"
 check "checkpoint of the mbox: its size, with a time" \
 	"grep -Eq \"^checkpoint leds: \$(stat -c %s '$tmp/list.mbox') \\(20[0-9-]{8} [0-9:]{8} UTC\\)\$\" '$tmp/out'"
 check "a configured source never read says so" "line 'checkpoint later: none (never read)'"
@@ -88,7 +89,7 @@ check "status --database --json exits 0" "[ $st -eq 0 ]"
 /usr/bin/python3 - "$tmp/json" >"$tmp/jcheck" 2>&1 <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["schema"] == 3, d
+assert d["schema"] == 4, d
 m = d["messages"]
 assert (m["total"], m["patch"], m["cover"], m["reply"], m["new"]) == (10, 7, 2, 1, 0), m
 s = d["series"]
@@ -97,6 +98,7 @@ r = d["replies"]
 assert (r["total"], r["pending"], r["sent"], r["failed"], r["suppressed"]) == (4, 0, 4, 0, 0), r
 assert d["patches"] == 7 and d["findings"] > 0, d
 assert d["optouts"] == 1 and d["mutes"] == 0, d
+assert d["stages"] == {"queued": 0, "oldest_age": 0}, d
 cps = {c["source"]: c for c in d["checkpoints"]}
 assert list(cps) == ["leds"], cps
 assert cps["leds"]["updated"] > 0 and cps["leds"]["value"].isdigit(), cps

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "../../bot/compose.h"
+#include "../../checker/readiness.h"
 #include "../../bot/template.h"
 #include "../../checker/rfc2047.h"
 
@@ -693,6 +694,49 @@ static void test_compose__errors_and_the_size_cap(void **state)
 	sbuf_release(&m);
 }
 
+/* A review before the stages end says "pending"; the follow-up, from
+ * followup.txt, gives their verdicts and findings only. */
+static void test_compose__pending_stages_and_the_followup(void **state)
+{
+	static const struct compose_finding stage_f[] = {
+		F(1, "COMPILE_ERROR", "ERROR", "correctness", "drivers/leds/leds-acme.c", 12,
+		  "'foo' undeclared (first use in this function)", "\treturn foo;"),
+	};
+	struct compose_review r;
+	struct compose_stats st;
+	struct sbuf m;
+
+	(void)state;
+	base(&r);
+	r.compiles_pending = 1;
+	r.works_pending = 1;
+	compose_ok(&r, &m, &st);
+	assert_non_null(strstr(m.buf, "compiles:              pending (the results will follow in a reply)"));
+	assert_non_null(strstr(m.buf, "seems to work:         pending (the results will follow in a reply)"));
+	/* pending is not clean: the full review, with its checklist */
+	assert_non_null(strstr(m.buf, "Merge readiness"));
+	sbuf_release(&m);
+
+	base(&r);
+	r.followup = 1;
+	r.in_reply_to = "reviewbot-0123456789abcdef@example.org";
+	r.message_id = "reviewbot-fedcba9876543210@example.org";
+	r.findings = stage_f;
+	r.nfindings = 1;
+	r.compiles_state = 1 + CHK_READY_CONCERN;
+	r.works_state = 1 + CHK_READY_OK;
+	r.works_note = "loads and unloads cleanly in QEMU (no hardware present)";
+	compose_ok(&r, &m, &st);
+	assert_non_null(strstr(m.buf, "have\nfinished since the review above."));
+	assert_non_null(strstr(m.buf, "compiles:              concern"));
+	assert_non_null(strstr(m.buf, "seems to work:         ok (loads and unloads cleanly"));
+	assert_non_null(strstr(m.buf, "COMPILE_ERROR"));
+	assert_non_null(strstr(m.buf, "In-Reply-To: <reviewbot-0123456789abcdef@example.org>"));
+	assert_null(strstr(m.buf, "Merge readiness"));
+	assert_null(strstr(m.buf, "Style nits"));
+	sbuf_release(&m);
+}
+
 static void test_compose__message_id_is_deterministic(void **state)
 {
 	char a[256], b[256];
@@ -780,6 +824,7 @@ int main(void)
 		cmocka_unit_test(test_compose__sections_show_at_most_max_then_say_how_many_more),
 		cmocka_unit_test(test_compose__re_once_and_recipients_deduplicated),
 		cmocka_unit_test(test_compose__errors_and_the_size_cap),
+		cmocka_unit_test(test_compose__pending_stages_and_the_followup),
 		cmocka_unit_test(test_compose__message_id_is_deterministic),
 		cmocka_unit_test(test_compose__fingerprint_ignores_place_and_blanks_only),
 	};

@@ -1,0 +1,601 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The pipeline's compile and load stages ([build], build.h; [boot],
+ * boot.h) and their queue in the store: a series to review queues the
+ * stages the configuration enables; the daemon runs the oldest queued
+ * stage, one at a time, between its cycles; the result (verdict, note,
+ * findings) is kept with the series version, so a restart or a second
+ * review runs nothing again.  A review waits for its stages at most
+ * [policy] stage_wait seconds; past that it goes with "pending" on
+ * their lines and a follow-up mail, threaded under the review, carries
+ * the results when they are in.  See pipeline_int.h.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "pipeline.h"
+#include "pipeline_int.h"
+#include "boot.h"
+#include "build.h"
+#include "compose.h"
+#include "log.h"
+#include "version.h"
+#include "../checker/readiness.h"
+#include "../checker/banned.h"
+
+#define PIPE_STAGE_MAX_ATTEMPTS	3	/* attempts cut short (a crash, a kill) */
+#define PIPE_DEFAULT_ADDRESS	"reviewbot@localhost"
+
+static double stage_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Ends the stage's transaction: commit when ret is not an error. */
+static int stage_commit(struct store *st, int ret)
+{
+	if (ret >= 0)
+		ret = store_commit(st);
+	if (ret < 0)
+		store_rollback(st);
+	return ret < 0 ? ret : 0;
+}
+
+/* The stages the configuration enables, as a bit mask of 1 << kind. */
+static unsigned stages_wanted(const struct pipeline *p)
+{
+	unsigned m = 0;
+
+	if (p->mode == PIPE_IMPORT)
+		return 0;	/* history: nothing is built or booted */
+	if (build_enabled(p->cfg))
+		m |= 1u << STAGE_COMPILE;
+	if (boot_enabled(p->cfg))
+		m |= 1u << STAGE_LOAD;
+	return m;
+}
+
+/* ---- the compile stage ([build], build.h) -------------------------------- */
+
+/*
+ * Compile-tests the series (bounded by [build] timeout), then, in one
+ * transaction, stores its new errors and warnings as findings of the
+ * part that touched the file and the stage's verdict.
+ */
+static int compile_series(struct pipeline *p, const struct store_series *s,
+			  const struct view *v, const struct mime_mail *cover,
+			  const struct store_stage *sg, double t0, int64_t now)
+{
+	struct build_patch *bp;
+	struct mime_mail *mails;
+	struct build_result res;
+	char base[80], fp[32];
+	const char *have_base = NULL;
+	size_t i, n = 0;
+	int ret = 0;
+
+	bp = calloc(v->npatches + 1, sizeof(*bp));
+	mails = calloc(v->npatches + 1, sizeof(*mails));
+	if (!bp || !mails) {
+		ret = STORE_ERR_NOMEM;
+		goto out;
+	}
+	if (cover && build_base_commit(cover->body, cover->body_len, base, sizeof(base)))
+		have_base = base;
+	for (i = 0; i < v->npatches && i < BUILD_MAX_PATCHES; i++) {
+		if (pipe_load_mail(p->st, v->patches[i].msg_id, &mails[n]))
+			continue;
+		bp[n].part = v->patches[i].part;
+		bp[n].text = mails[n].body;
+		bp[n].len = mails[n].body_len;
+		if (!have_base && build_base_commit(mails[n].body, mails[n].body_len,
+						    base, sizeof(base)))
+			have_base = base;
+		n++;
+	}
+	if (build_series(p->cfg, bp, n, have_base, &res)) {
+		ret = STORE_ERR_NOMEM;
+		goto out;
+	}
+	ret = store_begin(p->st);
+	for (i = 0; i < res.nissues && ret >= 0; i++) {
+		const struct build_issue *is = &res.issues[i];
+		struct store_finding f;
+		int64_t fid;
+		size_t j;
+
+		memset(&f, 0, sizeof(f));
+		for (j = 0; j < v->npatches; j++)
+			if (v->patches[j].part == is->part)
+				f.patch_id = v->patches[j].id;
+		if (!f.patch_id && v->npatches)
+			f.patch_id = v->patches[v->npatches - 1].id;
+		f.type = is->error ? "COMPILE_ERROR" : "COMPILE_WARNING";
+		f.severity = is->error ? "ERROR" : "WARNING";
+		f.category = "correctness";
+		f.file = is->file;
+		f.line = is->line;
+		f.message = is->message;
+		f.line_text = is->line_text;
+		/* the compiler's words, not the line number: stable across versions */
+		compose_fingerprint(f.type, f.file, f.message, fp, sizeof(fp));
+		f.fingerprint = fp;
+		ret = store_finding_add(p->st, &f, &fid);
+	}
+	if (ret >= 0)
+		ret = store_stage_finish(p->st, sg->id,
+					 1 + (res.verdict == BUILD_OK ? CHK_READY_OK :
+					      res.verdict == BUILD_CONCERN ? CHK_READY_CONCERN :
+					      CHK_READY_NOT_CHECKED),
+					 res.note, stage_now() - t0, now);
+	ret = stage_commit(p->st, ret);
+	{
+		char t[64];
+
+		snprintf(t, sizeof(t), "prepare=%.1fs apply=%.1fs build=%.1fs",
+			 res.prepare_s, res.apply_s, res.build_s);
+		log_event(LOG_INFO, "compile-test", "series", s->subject,
+			  "result", res.note, "cost", t, NULL);
+	}
+	build_result_release(&res);
+out:
+	for (i = 0; i < n; i++)
+		mime_release(&mails[i]);
+	free(mails);
+	free(bp);
+	return ret;
+}
+
+/* ---- the QEMU load stage ([boot], boot.h) -------------------------------- */
+
+/*
+ * Load-tests the modules the series adds (bounded by [boot] timeout per
+ * module), then, in one transaction, stores a finding for each that
+ * oopses, warns, hangs or fails to load, on the part adding it, and the
+ * stage's verdict.
+ */
+static int load_test_series(struct pipeline *p, const struct store_series *s,
+			    const struct view *v, const struct store_stage *sg,
+			    double t0, int64_t now)
+{
+	struct boot_patch *bp;
+	struct mime_mail *mails;
+	struct boot_series_result *res;
+	struct boot_opts o;
+	char fp[32], msg[512];
+	size_t i, j, n = 0;
+	int ret = 0;
+
+	bp = calloc(v->npatches + 1, sizeof(*bp));
+	mails = calloc(v->npatches + 1, sizeof(*mails));
+	res = calloc(1, sizeof(*res));
+	if (!bp || !mails || !res) {
+		ret = STORE_ERR_NOMEM;
+		goto out;
+	}
+	for (i = 0; i < v->npatches; i++) {
+		if (pipe_load_mail(p->st, v->patches[i].msg_id, &mails[n]))
+			continue;
+		bp[n].part = v->patches[i].part;
+		bp[n].text = mails[n].body;
+		bp[n].len = mails[n].body_len;
+		n++;
+	}
+	boot_opts_from_config(&o, p->cfg);
+	if (boot_check(&o, msg, sizeof(msg))) {
+		/* never on the host: without QEMU the stage does not run */
+		log_event(LOG_ERR, "load-test", "series", s->subject, "error", msg, NULL);
+		ret = store_stage_finish(p->st, sg->id, 1 + CHK_READY_NOT_CHECKED, msg,
+					 stage_now() - t0, now);
+		goto out;
+	}
+	if (boot_series(&o, bp, n, res)) {
+		ret = STORE_ERR_NOMEM;
+		goto out;
+	}
+	ret = store_begin(p->st);
+	for (i = 0; i < res->n && ret >= 0; i++) {
+		const struct boot_result *r = &res->r[i];
+		struct store_finding f;
+		int64_t fid;
+
+		if (r->verdict != BOOT_CONCERN)
+			continue;
+		memset(&f, 0, sizeof(f));
+		for (j = 0; j < v->npatches; j++)
+			if (v->patches[j].part == res->part[i])
+				f.patch_id = v->patches[j].id;
+		if (!f.patch_id && v->npatches)
+			f.patch_id = v->patches[v->npatches - 1].id;
+		boot_result_summary(r, msg, sizeof(msg));
+		f.type = (char *)r->type;
+		f.severity = "ERROR";
+		f.category = "correctness";
+		f.file = res->file[i];
+		f.line = 0;
+		f.message = msg;
+		/* the type and the module, not the console: stable across versions */
+		compose_fingerprint(f.type, f.file, r->module, fp, sizeof(fp));
+		f.fingerprint = fp;
+		ret = store_finding_add(p->st, &f, &fid);
+	}
+	if (ret >= 0)
+		ret = store_stage_finish(p->st, sg->id,
+					 1 + (res->verdict == BOOT_OK ? CHK_READY_OK :
+					      res->verdict == BOOT_CONCERN ? CHK_READY_CONCERN :
+					      CHK_READY_NOT_CHECKED),
+					 res->note, stage_now() - t0, now);
+	ret = stage_commit(p->st, ret);
+	{
+		char t[64];
+
+		snprintf(t, sizeof(t), "modules=%zu build=%.1fs boot=%.1fs",
+			 res->n, res->build_s, res->boot_s);
+		log_event(LOG_INFO, "load-test", "series", s->subject,
+			  "result", res->note, "cost", t, NULL);
+	}
+out:
+	for (i = 0; i < n; i++)
+		mime_release(&mails[i]);
+	free(res);
+	free(mails);
+	free(bp);
+	return ret;
+}
+
+/* ---- the queue ------------------------------------------------------------ */
+
+int pipe_stages_wait(struct pipeline *p, const struct store_series *s, int64_t now)
+{
+	unsigned want = stages_wanted(p);
+	int k, ret, wait = 0;
+
+	for (k = STAGE_COMPILE; k <= STAGE_LOAD; k++) {
+		struct store_stage sg;
+
+		if (!(want & (1u << k)))
+			continue;
+		ret = store_stage_enqueue(p->st, s->id, (enum store_stage_kind)k, now);
+		if (ret < 0)
+			return ret;
+		if (ret == STORE_OK)
+			log_event(LOG_INFO, "stage-queued", "series", s->subject,
+				  "stage", store_stage_kind_name((enum store_stage_kind)k), NULL);
+		ret = store_stage_get(p->st, s->id, (enum store_stage_kind)k, &sg);
+		if (ret < 0)
+			return ret;
+		if (ret == STORE_OK && !sg.done && now - sg.queued < p->cfg->stage_wait)
+			wait = 1;
+		if (ret == STORE_OK)
+			store_stage_release(&sg);
+	}
+	return wait;
+}
+
+int pipe_stages_gather(struct pipeline *p, const struct store_series *s,
+		       struct pipe_stages *out)
+{
+	unsigned want = stages_wanted(p);
+	int k, ret;
+
+	memset(out, 0, sizeof(*out));
+	for (k = STAGE_COMPILE; k <= STAGE_LOAD; k++) {
+		struct store_stage sg;
+
+		if (!(want & (1u << k)))
+			continue;
+		ret = store_stage_get(p->st, s->id, (enum store_stage_kind)k, &sg);
+		if (ret < 0)
+			return ret;
+		if (ret != STORE_OK)
+			continue;
+		if (sg.done) {
+			out->state[k] = sg.verdict;
+			snprintf(out->note[k], sizeof(out->note[k]), "%s", sg.note ? sg.note : "");
+		} else {
+			/* the review goes without it: a follow-up is owed */
+			out->pending[k] = 1;
+			if (!sg.followup)
+				ret = store_stage_set_followup(p->st, sg.id, 1);
+		}
+		store_stage_release(&sg);
+		if (ret < 0)
+			return ret;
+	}
+	return STORE_OK;
+}
+
+void pipe_stages_to_compose(const struct pipe_stages *sg, struct compose_review *r)
+{
+	if (sg->state[STAGE_COMPILE]) {
+		r->compiles_state = sg->state[STAGE_COMPILE];
+		r->compiles_note = sg->note[STAGE_COMPILE];
+	}
+	if (sg->state[STAGE_LOAD]) {
+		r->works_state = sg->state[STAGE_LOAD];
+		r->works_note = sg->note[STAGE_LOAD];
+	}
+	r->compiles_pending = sg->pending[STAGE_COMPILE];
+	r->works_pending = sg->pending[STAGE_LOAD];
+}
+
+int pipeline_run_stage(struct pipeline *p, int64_t now)
+{
+	struct store_stage sg;
+	struct store_series s;
+	struct mime_mail cover;
+	struct view v;
+	char sid[24];
+	int ret, have_cover = 0;
+	double t0 = stage_now();
+
+	if (!stages_wanted(p))
+		return 0;
+	ret = store_stage_next(p->st, &sg);
+	if (ret != STORE_OK)
+		return ret < 0 ? ret : 0;
+	snprintf(sid, sizeof(sid), "%lld", (long long)sg.series_id);
+	if (sg.attempts >= PIPE_STAGE_MAX_ATTEMPTS) {
+		/* it was cut short every time: never again */
+		log_event(LOG_WARN, "stage-abandoned", "series", sid,
+			  "stage", store_stage_kind_name(sg.kind), NULL);
+		ret = store_stage_finish(p->st, sg.id, 1 + CHK_READY_NOT_CHECKED,
+					 "the test was cut short three times", 0, now);
+		store_stage_release(&sg);
+		return ret < 0 ? ret : 1;
+	}
+	if (!(stages_wanted(p) & (1u << sg.kind))) {
+		/* queued under an earlier configuration */
+		ret = store_stage_finish(p->st, sg.id, 1 + CHK_READY_NOT_CHECKED,
+					 "not configured any more", 0, now);
+		store_stage_release(&sg);
+		return ret < 0 ? ret : 1;
+	}
+	ret = store_stage_start(p->st, sg.id, now);
+	if (ret < 0)
+		goto out_stage;
+	ret = store_series_get(p->st, sg.series_id, &s);
+	if (ret != STORE_OK) {
+		ret = ret < 0 ? ret : store_stage_finish(p->st, sg.id, 1 + CHK_READY_NOT_CHECKED,
+							 "the series is gone", 0, now);
+		goto out_stage;
+	}
+	ret = pipe_view_load(p->st, s.id, 0, &v);
+	if (ret == STORE_OK) {
+		if (s.cover_msg && !pipe_load_mail(p->st, s.cover_msg, &cover))
+			have_cover = 1;
+		log_event(LOG_INFO, "stage-start", "series", s.subject,
+			  "stage", store_stage_kind_name(sg.kind), NULL);
+		if (sg.kind == STAGE_COMPILE)
+			ret = compile_series(p, &s, &v, have_cover ? &cover : NULL, &sg, t0, now);
+		else
+			ret = load_test_series(p, &s, &v, &sg, t0, now);
+		if (have_cover)
+			mime_release(&cover);
+	}
+	pipe_view_release(&v);
+	store_series_release(&s);
+out_stage:
+	if (ret < 0)
+		log_event(LOG_ERR, "stage-failed", "series", sid, "stage",
+			  store_stage_kind_name(sg.kind), "error", store_errmsg(p->st), NULL);
+	store_stage_release(&sg);
+	return ret < 0 ? ret : 1;
+}
+
+/* ---- follow-ups ------------------------------------------------------------ */
+
+struct followup_ctx {
+	struct pipeline *p;
+	int64_t now;
+};
+
+/* Findings the stages made: the compiler's and the load test's. */
+static int stage_finding(const struct compose_finding *f)
+{
+	return f->type && (!strncmp(f->type, "COMPILE_", 8) || !strncmp(f->type, "MODULE_", 7));
+}
+
+/*
+ * The follow-up of series s: its stages' results, in reply to its review
+ * (or, when no review mail was made, to the mail a review would have
+ * answered, and then only when a stage found something).
+ */
+static int followup_series(struct pipeline *p, const struct store_series *s,
+			   const struct pipe_stages *sg, int64_t now)
+{
+	const struct config *cfg = p->cfg;
+	const char *bot_addr = cfg->address ? cfg->address : PIPE_DEFAULT_ADDRESS;
+	struct store_review rv;
+	struct store_reply review, reply;
+	struct mime_mail cover;
+	const struct mime_mail *to_mail;
+	struct compose_review r;
+	struct pipe_rcpt rc;
+	struct view v;
+	struct sbuf mail;
+	const char **refs = NULL;
+	char msgid[256], err[256];
+	int have_cover = 0, have_review = 0, have_rc = 0, concern = 0, ret;
+	size_t i, k = 0;
+	int64_t reply_id;
+
+	memset(&review, 0, sizeof(review));
+	sbuf_init(&mail, COMPOSE_MAX_MAIL);
+	ret = pipe_view_load(p->st, s->id, 0, &v);
+	if (ret != STORE_OK)
+		goto out;
+	if (s->cover_msg && !pipe_load_mail(p->st, s->cover_msg, &cover))
+		have_cover = 1;
+	to_mail = have_cover ? &cover : v.have_first ? &v.first : NULL;
+	if (!to_mail)
+		goto out;	/* nothing to reply to (logged at the review) */
+	if (store_review_get_by_series(p->st, s->id, &rv) == STORE_OK && rv.reply_id &&
+	    store_reply_get(p->st, rv.reply_id, &review) == STORE_OK)
+		have_review = 1;
+	/* only the stages' findings */
+	for (i = 0; i < v.ncf; i++)
+		if (stage_finding(&v.cf[i]))
+			v.cf[k++] = v.cf[i];
+	v.ncf = k;
+	concern = sg->state[STAGE_COMPILE] == 1 + CHK_READY_CONCERN ||
+		  sg->state[STAGE_LOAD] == 1 + CHK_READY_CONCERN;
+	if (!have_review && !concern) {
+		log_event(LOG_INFO, "followup-skipped", "series", s->subject,
+			  "reason", "no review mail and nothing found", NULL);
+		goto out;
+	}
+	ret = pipe_recipients(p, s, to_mail, &rc);
+	have_rc = 1;
+	if (ret < 0)
+		goto out;
+	refs = calloc(to_mail->nrefs + 2, sizeof(*refs));
+	if (!refs) {
+		ret = STORE_ERR_NOMEM;
+		goto out;
+	}
+	for (i = 0; i < to_mail->nrefs; i++)
+		refs[i] = to_mail->refs[i];
+	memset(&r, 0, sizeof(r));
+	r.bot.name = cfg->name;
+	r.bot.addr = bot_addr;
+	r.bot_version = REVIEWBOT_VERSION;
+	r.to.name = s->author_name;
+	r.to.addr = s->author_addr;
+	r.cc = rc.cc;
+	r.ncc = rc.ncc;
+	r.subject = to_mail->subject;
+	if (have_review) {
+		refs[i++] = to_mail->message_id;
+		r.in_reply_to = review.message_id;
+	} else {
+		r.in_reply_to = to_mail->message_id;
+	}
+	r.references = refs;
+	r.nreferences = i;
+	r.version = s->version;
+	r.version_minor = s->version_minor;
+	r.total = s->total;
+	r.patches = v.npatches;
+	r.findings = v.cf;
+	r.nfindings = v.ncf;
+	pipe_stages_to_compose(sg, &r);
+	r.followup = 1;
+	r.date = now;
+	/* from what it answers, so a resend is recognisable; never the
+	 * review's own (version -1 is no series version) */
+	compose_message_id(r.in_reply_to, -1, 0, bot_addr, msgid, sizeof(msgid));
+	r.message_id = msgid;
+	if (compose_review_mail(p->tpl, &r, &mail, NULL, err, sizeof(err))) {
+		log_event(LOG_ERR, "compose-failed", "msgid", to_mail->message_id,
+			  "error", err, NULL);
+		ret = STORE_ERR;
+		goto out;
+	}
+	memset(&reply, 0, sizeof(reply));
+	reply.message_id = msgid;
+	reply.series_id = s->id;
+	reply.kind = "followup";
+	reply.mail_from = (char *)bot_addr;
+	reply.rcpt = rc.rcpt.buf;
+	reply.body = mail.buf;
+	reply.to_addr = s->author_addr ? rc.author : NULL;
+	reply.list = (char *)rc.list;
+	reply.created = now;
+	reply.next_attempt = now;
+	ret = store_reply_add(p->st, &reply, &reply_id);
+	if (ret < 0)
+		goto out;
+	/* the review was not sent for a reason that holds for this too */
+	if (ret == STORE_OK && !rc.suppress && have_review && review.state == REPLY_SUPPRESSED)
+		rc.suppress = "the review was suppressed";
+	if (ret == STORE_OK && rc.suppress) {
+		ret = store_reply_mark_suppressed(p->st, reply_id, rc.suppress);
+		if (ret < 0)
+			goto out;
+		p->stats.suppressed++;
+	}
+	log_event(LOG_INFO, "followup", "msgid", to_mail->message_id, "reply", msgid,
+		  "suppressed", rc.suppress, NULL);
+	ret = STORE_OK;
+out:
+	free(refs);
+	if (have_rc)
+		pipe_rcpt_release(&rc);
+	if (have_review)
+		store_reply_release(&review);
+	if (have_cover)
+		mime_release(&cover);
+	pipe_view_release(&v);
+	sbuf_release(&mail);
+	return ret;
+}
+
+static int followup_one(void *arg, int64_t id)
+{
+	struct followup_ctx *fc = arg;
+	struct pipeline *p = fc->p;
+	struct store_stage sg, other[2];
+	struct store_series s;
+	struct pipe_stages st;
+	int k, ret, have[2] = { 0, 0 }, ready = 1;
+
+	if (p->stop && *p->stop)
+		return 1;
+	ret = store_stage_get_id(p->st, id, &sg);
+	if (ret != STORE_OK)
+		return ret < 0 ? ret : 0;
+	if (sg.followup != 1) {		/* made meanwhile, with the other stage */
+		store_stage_release(&sg);
+		return 0;
+	}
+	memset(&st, 0, sizeof(st));
+	for (k = STAGE_COMPILE; k <= STAGE_LOAD && ret >= 0; k++) {
+		ret = store_stage_get(p->st, sg.series_id, (enum store_stage_kind)k, &other[k]);
+		if (ret != STORE_OK)
+			continue;
+		have[k] = 1;
+		if (other[k].followup == 1 && !other[k].done)
+			ready = 0;	/* one mail for both: wait for the other */
+		if (other[k].done) {
+			st.state[k] = other[k].verdict;
+			snprintf(st.note[k], sizeof(st.note[k]), "%s",
+				 other[k].note ? other[k].note : "");
+		}
+	}
+	if (ret < 0 || !ready)
+		goto out;
+	ret = store_series_get(p->st, sg.series_id, &s);
+	if (ret != STORE_OK)
+		goto out;
+	ret = store_begin(p->st);
+	if (ret >= 0)
+		ret = followup_series(p, &s, &st, fc->now);
+	for (k = STAGE_COMPILE; k <= STAGE_LOAD && ret >= 0; k++)
+		if (have[k] && other[k].followup == 1)
+			ret = store_stage_set_followup(p->st, other[k].id, 2);
+	ret = stage_commit(p->st, ret);
+	store_series_release(&s);
+out:
+	for (k = STAGE_COMPILE; k <= STAGE_LOAD; k++)
+		if (have[k])
+			store_stage_release(&other[k]);
+	store_stage_release(&sg);
+	return ret < 0 ? ret : 0;
+}
+
+int pipe_followups(struct pipeline *p, int64_t now)
+{
+	struct followup_ctx fc = { p, now };
+	int ret;
+
+	if (!stages_wanted(p))
+		return 0;
+	ret = store_stage_each_followup(p->st, followup_one, &fc);
+	return ret > 0 ? 0 : ret;
+}
