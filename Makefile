@@ -255,6 +255,7 @@ build-tests: $(PROGRAM) $(HELPER)
 # installed) into build/boot once, then cached; modules booted under TCG.
 boot-tests: $(PROGRAM) $(HELPER)
 	$(Q)REVIEWBOT=$(abspath $(PROGRAM)) bash tests/boot/test_boot.sh
+	$(Q)REVIEWBOT=$(abspath $(PROGRAM)) bash tests/boot/test_boot_changed.sh
 
 # the bot against real servers on 127.0.0.1 (dovecot, public-inbox-netd,
 # an SMTP server), started and stopped by each script

@@ -48,6 +48,7 @@ void boot_opts_from_config(struct boot_opts *o, const struct config *cfg)
 	memset(o, 0, sizeof(*o));
 	o->kernel = cfg->boot_kernel;
 	o->headers = cfg->boot_headers;
+	o->tree = cfg->build_tree;
 	o->work = cfg->boot_work;
 	if (!o->work && cfg->database) {
 		const char *slash = strrchr(cfg->database, '/');
@@ -481,7 +482,7 @@ void boot_parse_console(const char *con, size_t len, const char *module,
 	const char *p = con, *e = con + len, *start = NULL;
 	long insmod_rc = LONG_MIN, rmmod_rc = LONG_MIN;
 	int hang = 0, done = 0, nbad = 0, lines = 0;
-	int oops = 0, warn = 0, kasan = 0, lockdep = 0, panic = 0;
+	int oops = 0, warn = 0, kasan = 0, lockdep = 0, panic = 0, unknown = 0;
 	char first_err[160] = "";
 
 	out->verdict = BOOT_NOT_CHECKED;
@@ -512,6 +513,10 @@ void boot_parse_console(const char *con, size_t len, const char *module,
 		while (le > p && (le[-1] == '\r'))
 			le--;
 		n = (size_t)(le - p);
+		/* modpost refused undefined symbols at the build: one missing
+		 * now is exported by a module the guest does not have */
+		if (module && *module && memfind(p, n, module) && memfind(p, n, "Unknown symbol"))
+			unknown = 1;
 		if ((v = marker_value(p, n, MARK_INSMOD)) != LONG_MIN) {
 			insmod_rc = v;
 		} else if ((v = marker_value(p, n, MARK_RMMOD)) != LONG_MIN) {
@@ -559,6 +564,11 @@ void boot_parse_console(const char *con, size_t len, const char *module,
 		snprintf(out->type, sizeof(out->type), "MODULE_LOAD_HANG");
 		msg_add(out, hang ? "insmod or rmmod did not return" :
 			"the guest stopped answering during the load", hang ? 30 : 44);
+	} else if (insmod_rc != 0 && unknown) {
+		snprintf(out->note, sizeof(out->note),
+			 "%s needs symbols of other modules, which the guest does not load",
+			 module);
+		return;
 	} else if (insmod_rc != 0) {
 		out->verdict = BOOT_CONCERN;
 		snprintf(out->type, sizeof(out->type), "MODULE_LOAD_FAILED");
@@ -737,9 +747,340 @@ io:
 	return -1;
 }
 
-/* ---- series: the modules a series adds ---------------------------------- */
+/* ---- reading a kernel tree ([build] tree) ------------------------------- */
 
-#define BOOT_MAX_HEADERS	16	/* new .h files written beside a module */
+#define BOOT_PATH_MAX		256		/* bytes of a path in the tree */
+#define BOOT_MAX_MAKEFILE	(512u << 10)	/* bytes of a folder's Makefile */
+#define BOOT_MAX_CONFIG		(4u << 20)	/* bytes of the headers' .config */
+
+/*
+ * A path from mail names a file inside the tree only when it is plain:
+ * relative, components of [A-Za-z0-9_.,+-] that do not start with '.'
+ * (no ".", "..", hidden files), one '/' between them.
+ */
+static int tree_path_ok(const char *path)
+{
+	size_t i, n = path ? strlen(path) : 0;
+	int start = 1;
+
+	if (!n || n >= BOOT_PATH_MAX)
+		return 0;
+	for (i = 0; i < n; i++) {
+		char ch = path[i];
+
+		if (ch == '/') {
+			if (start)
+				return 0;
+			start = 1;
+			continue;
+		}
+		if (start && ch == '.')
+			return 0;
+		start = 0;
+		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+		      (ch >= '0' && ch <= '9') || ch == '_' || ch == '.' || ch == ',' ||
+		      ch == '+' || ch == '-'))
+			return 0;
+	}
+	return !start;
+}
+
+/* Reads the regular file fd (at most max bytes, else -1) into *buf. */
+static int read_fd(int fd, size_t max, char **buf, size_t *len)
+{
+	struct stat sb;
+	size_t want, n = 0;
+	char *b;
+
+	*buf = NULL;
+	*len = 0;
+	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode) || sb.st_size < 0 ||
+	    (unsigned long long)sb.st_size > max)
+		return -1;
+	want = (size_t)sb.st_size;
+	b = malloc(want + 1);
+	if (!b)
+		return -1;
+	while (n < want) {
+		ssize_t r = read(fd, b + n, want - n);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			free(b);
+			return -1;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	b[n] = '\0';
+	*buf = b;
+	*len = n;
+	return 0;
+}
+
+/* Reads name of the folder dirfd, a regular file, never through a symlink. */
+static int read_at(int dirfd, const char *name, size_t max, char **buf, size_t *len)
+{
+	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	int ret;
+
+	*buf = NULL;
+	*len = 0;
+	if (fd < 0)
+		return -1;
+	ret = read_fd(fd, max, buf, len);
+	close(fd);
+	return ret;
+}
+
+/*
+ * Opens the folder path[0, dirlen) of tree one component at a time with
+ * O_NOFOLLOW: a symlink in the tree cannot lead out of it.  -1 if not.
+ */
+static int tree_open_dir(const char *tree, const char *path, size_t dirlen)
+{
+	char comp[BOOT_PATH_MAX];
+	int fd = open(tree, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	size_t i = 0;
+
+	while (fd >= 0 && i < dirlen) {
+		size_t j = i;
+		int nfd;
+
+		while (j < dirlen && path[j] != '/')
+			j++;
+		if (j == i || j - i >= sizeof(comp)) {
+			close(fd);
+			return -1;
+		}
+		memcpy(comp, path + i, j - i);
+		comp[j - i] = '\0';
+		nfd = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		close(fd);
+		fd = nfd;
+		i = j + 1;
+	}
+	return fd;
+}
+
+int boot_tree_read(const char *tree, const char *path, size_t max,
+		   char **out, size_t *len)
+{
+	const char *sl;
+	size_t dl;
+	int dfd, rc;
+
+	*out = NULL;
+	*len = 0;
+	if (!tree || !*tree || !tree_path_ok(path))
+		return BOOT_TREE_REFUSED;
+	sl = strrchr(path, '/');
+	dl = sl ? (size_t)(sl - path) : 0;
+	dfd = tree_open_dir(tree, path, dl);
+	if (dfd < 0)
+		return BOOT_TREE_UNREADABLE;
+	rc = read_at(dfd, sl ? sl + 1 : path, max, out, len);
+	close(dfd);
+	return rc ? BOOT_TREE_UNREADABLE : 0;
+}
+
+/* ---- applying a series' hunks in memory --------------------------------- */
+
+/* The result of an apply, capped at BOOT_MAX_SOURCE. */
+struct obuf {
+	char *b;
+	size_t n, cap;
+	int err;
+};
+
+static void ob_add(struct obuf *o, const char *s, size_t n)
+{
+	if (o->err || !n)
+		return;
+	if (n > BOOT_MAX_SOURCE - o->n) {
+		o->err = BOOT_APPLY_LIMIT;
+		return;
+	}
+	if (o->n + n + 1 > o->cap) {
+		size_t cap = o->cap ? o->cap : 4096;
+		char *nb;
+
+		while (cap < o->n + n + 1)
+			cap *= 2;
+		nb = realloc(o->b, cap);
+		if (!nb) {
+			o->err = BOOT_APPLY_NOMEM;
+			return;
+		}
+		o->b = nb;
+		o->cap = cap;
+	}
+	memcpy(o->b + o->n, s, n);
+	o->n += n;
+}
+
+/* Line i of t (ls[i] its start, ls[i + 1] the next's) equals dl's text. */
+static int line_eq(const char *t, const size_t *ls, size_t i, const struct diff_line *dl)
+{
+	const char *s = t + ls[i];
+	size_t n = ls[i + 1] - ls[i];
+
+	if (n && s[n - 1] == '\n')
+		n--;
+	if (n && s[n - 1] == '\r')
+		n--;
+	return n == dl->len && (!n || !memcmp(s, dl->text, n));
+}
+
+/* The old lines (' ' and '-') of hunk hk equal t's lines from q on. */
+static int hunk_at(const char *t, const size_t *ls, const struct diff *d,
+		   const struct diff_hunk *hk, size_t q)
+{
+	size_t l, k = q;
+
+	for (l = hk->first_line; l < hk->first_line + hk->nlines; l++) {
+		const struct diff_line *dl = &d->lines[l];
+
+		if (dl->kind == '+')
+			continue;
+		if (!line_eq(t, ls, k, dl))
+			return 0;
+		k++;
+	}
+	return 1;
+}
+
+int boot_apply(const char *orig, size_t len, const struct diff *d, size_t file,
+	       char **out, size_t *outlen)
+{
+	const struct diff_file *f;
+	struct obuf ob = { 0 };
+	size_t *ls = NULL, nl = 0, cur = 0, i, h;
+	long offset = 0;
+	int ret = BOOT_APPLY_NOMEM;
+
+	*out = NULL;
+	*outlen = 0;
+	if (!d || file >= d->nfiles || len > BOOT_MAX_SOURCE || (len && !orig))
+		return BOOT_APPLY_LIMIT;
+	f = &d->files[file];
+	/* ls[i]: where line i starts; ls[nl] = len */
+	for (i = 0; i < len; i++)
+		if (orig[i] == '\n')
+			nl++;
+	if (len && orig[len - 1] != '\n')
+		nl++;
+	ls = malloc((nl + 1) * sizeof(*ls));
+	if (!ls)
+		return BOOT_APPLY_NOMEM;
+	{
+		size_t k = 1;
+
+		ls[0] = 0;
+		for (i = 0; i < len && k < nl; i++)
+			if (orig[i] == '\n')
+				ls[k++] = i + 1;
+		ls[nl] = len;
+	}
+	for (h = f->first_hunk; h < f->first_hunk + f->nhunks; h++) {
+		const struct diff_hunk *hk = &d->hunks[h];
+		size_t m = 0, k, l, q = 0;
+		long base, want, dist;
+		int found = 0;
+
+		ret = (int)(h - f->first_hunk + 1);
+		if (hk->err != DIFF_HUNK_OK)
+			goto out;
+		for (l = hk->first_line; l < hk->first_line + hk->nlines; l++)
+			if (d->lines[l].kind != '+')
+				m++;
+		if (m > nl - cur)
+			goto out;
+		/* "-5,0": the lines go after line 5; "-5,3": line 5 is the first */
+		base = m ? hk->old_start - 1 : hk->old_start;
+		if (base < 0)
+			goto out;
+		want = base + offset;
+		/* where it says, else the nearest place after the hunk before
+		 * (patch's offset; no fuzz: every old line must match) */
+		for (dist = 0; dist <= BOOT_APPLY_WINDOW && !found; dist++) {
+			int side;
+
+			for (side = 0; side < 2 && !found; side++) {
+				long c = side ? want - dist : want + dist;
+
+				if ((side && !dist) || c < (long)cur || c > (long)(nl - m))
+					continue;
+				if (hunk_at(orig, ls, d, hk, (size_t)c)) {
+					q = (size_t)c;
+					found = 1;
+				}
+			}
+		}
+		if (!found)
+			goto out;
+		ob_add(&ob, orig + ls[cur], ls[q] - ls[cur]);
+		k = q;
+		for (l = hk->first_line; l < hk->first_line + hk->nlines; l++) {
+			const struct diff_line *dl = &d->lines[l];
+
+			if (dl->kind == '-') {
+				k++;
+			} else if (dl->kind == ' ') {
+				const char *s = orig + ls[k];
+				size_t n = ls[k + 1] - ls[k];
+
+				if (n && s[n - 1] == '\n') {
+					ob_add(&ob, s, n);
+				} else {
+					ob_add(&ob, s, n);
+					if (!dl->no_newline)
+						ob_add(&ob, "\n", 1);
+				}
+				k++;
+			} else {
+				ob_add(&ob, dl->text, dl->len);
+				if (!dl->no_newline)
+					ob_add(&ob, "\n", 1);
+			}
+		}
+		cur = q + m;
+		offset = (long)q - base;
+		if (ob.err) {
+			ret = ob.err;
+			goto out;
+		}
+	}
+	ob_add(&ob, orig + ls[cur], len - ls[cur]);
+	if (ob.err) {
+		ret = ob.err;
+		goto out;
+	}
+	if (!ob.b) {
+		ob.b = malloc(1);
+		if (!ob.b) {
+			ret = BOOT_APPLY_NOMEM;
+			goto out;
+		}
+	}
+	ob.b[ob.n] = '\0';
+	*out = ob.b;
+	*outlen = ob.n;
+	ob.b = NULL;
+	ret = 0;
+out:
+	free(ob.b);
+	free(ls);
+	return ret;
+}
+
+/* ---- series: the modules a series adds or changes ----------------------- */
+
+#define BOOT_MAX_TRACKED	256	/* .c and .h files of a series followed */
+#define BOOT_MAX_TOUCHES	64	/* parts changing one file */
+#define BOOT_MAX_CHANGED	32	/* changed .c files read from the tree */
 
 /* The new file f's text (its '+' lines) into a malloc'd *out. */
 static int new_file_text(const struct diff *d, const struct diff_file *f,
@@ -843,108 +1184,526 @@ static int source_is_safe(const char *t, size_t len)
 	return 1;
 }
 
-struct new_file {
-	int part;
-	char *path;		/* borrowed from the diff */
-	char *text;		/* owned */
-	size_t len;
+/* One part's diff of a file: d[part].files[file]. */
+struct touch {
+	size_t part, file;
 };
+
+/* A .c or .h file of the series, followed through its parts. */
+struct tracked {
+	char path[BOOT_PATH_MAX];	/* after the series */
+	char orig[BOOT_PATH_MAX];	/* in the tree; "" when the series adds it */
+	int dead;			/* deleted, copied over, binary, or
+					 * changed by too many parts */
+	size_t nt;
+	struct touch t[BOOT_MAX_TOUCHES];	/* in part order */
+};
+
+struct series {
+	const struct boot_opts *o;
+	const struct boot_patch *p;
+	struct diff *d;			/* one per part */
+	struct tracked *tf;		/* BOOT_MAX_TRACKED */
+	size_t ntf;
+};
+
+static int is_source(const char *path)
+{
+	return path && (ends_with(path, ".c") || ends_with(path, ".h"));
+}
+
+static struct tracked *find_live(struct series *s, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < s->ntf; i++)
+		if (!s->tf[i].dead && !strcmp(s->tf[i].path, path))
+			return &s->tf[i];
+	return NULL;
+}
+
+static void kill_live(struct series *s, const char *path)
+{
+	struct tracked *t = path ? find_live(s, path) : NULL;
+
+	if (t)
+		t->dead = 1;
+}
+
+static struct tracked *track_new(struct series *s, const char *path, const char *orig)
+{
+	struct tracked *t;
+
+	if (!path || !orig || s->ntf == BOOT_MAX_TRACKED)
+		return NULL;
+	t = &s->tf[s->ntf++];
+	snprintf(t->path, sizeof(t->path), "%s", path);
+	snprintf(t->orig, sizeof(t->orig), "%s", orig);
+	return t;
+}
+
+/* Follows d[part].files[file] if it is a .c or .h file with plain paths. */
+static void track(struct series *s, size_t part, size_t file)
+{
+	const struct diff_file *f = &s->d[part].files[file];
+	const char *op = f->old_path, *np = f->new_path;
+	struct tracked *t;
+
+	if (!is_source(op) && !is_source(np))
+		return;
+	if (f->flags & DIFF_NEW) {
+		if (!tree_path_ok(np))
+			return;
+		kill_live(s, np);
+		t = track_new(s, np, "");
+	} else if (f->flags & DIFF_DELETED) {
+		kill_live(s, op);
+		return;
+	} else if ((f->flags & DIFF_COPIED) || !tree_path_ok(op) || !tree_path_ok(np)) {
+		/* copies are not followed; nor is what mail names oddly */
+		kill_live(s, np);
+		if (!(f->flags & DIFF_COPIED))
+			kill_live(s, op);
+		return;
+	} else {
+		t = find_live(s, op);
+		if (strcmp(np, op)) {
+			struct tracked *x = find_live(s, np);
+
+			if (x && x != t)
+				x->dead = 1;
+		}
+		if (!t)
+			t = track_new(s, np, op);
+		if (t)
+			snprintf(t->path, sizeof(t->path), "%s", np);
+	}
+	if (!t)
+		return;
+	if ((f->flags & DIFF_BINARY) || t->nt == BOOT_MAX_TOUCHES) {
+		t->dead = 1;
+		return;
+	}
+	t->t[t->nt].part = part;
+	t->t[t->nt].file = file;
+	t->nt++;
+}
+
+/* Non-zero when some part changes t's lines (not only its mode or name). */
+static int has_hunks(const struct series *s, const struct tracked *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nt; i++)
+		if (s->d[t->t[i].part].files[t->t[i].file].nhunks)
+			return 1;
+	return 0;
+}
+
+/* Non-zero when the series adds, changes, renames or deletes path. */
+static int series_touches(const struct series *s, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < s->ntf; i++)
+		if (!strcmp(s->tf[i].path, path) || !strcmp(s->tf[i].orig, path))
+			return 1;
+	return 0;
+}
+
+/* A tracked file's text after the series, or why there is none. */
+struct mat {
+	char *text;
+	size_t len;
+	char why[BOOT_NOTE_MAX];	/* "" when nothing worth saying */
+	int orig_module;		/* the tree's copy looks like a module,
+					 * or there is none to tell */
+};
+
+static int materialize(const struct series *s, const struct tracked *t, struct mat *m)
+{
+	char *cur = NULL, *next;
+	size_t len = 0, nlen, i = 0;
+	int rc;
+
+	memset(m, 0, sizeof(*m));
+	if (!t->nt)
+		return -1;
+	if (!t->orig[0]) {
+		const struct touch *x = &t->t[0];
+
+		if (new_file_text(&s->d[x->part], &s->d[x->part].files[x->file], &cur, &len))
+			return -1;
+		i = 1;
+	} else {
+		if (!s->o->tree || !*s->o->tree)
+			return -1;
+		if (boot_tree_read(s->o->tree, t->orig, BOOT_MAX_SOURCE, &cur, &len)) {
+			snprintf(m->why, sizeof(m->why),
+				 "the series changes %.120s, which [build] tree does not have",
+				 t->orig);
+			m->orig_module = 1;
+			return -1;
+		}
+		m->orig_module = boot_is_module_source(cur, len);
+	}
+	for (; i < t->nt; i++) {
+		const struct touch *x = &t->t[i];
+
+		rc = boot_apply(cur, len, &s->d[x->part], x->file, &next, &nlen);
+		free(cur);
+		cur = NULL;
+		if (rc > 0)
+			snprintf(m->why, sizeof(m->why),
+				 "part %d's change to %.120s does not apply%s (hunk %d)",
+				 s->p[x->part].part, t->path, t->orig[0] ? " to [build] tree" : "",
+				 rc);
+		if (rc)
+			return -1;
+		cur = next;
+		len = nlen;
+	}
+	m->text = cur;
+	m->len = len;
+	return 0;
+}
+
+/* Non-zero when l[0, n) holds the word w (blank separated). */
+static int has_word(const char *l, size_t n, const char *w)
+{
+	size_t wl = strlen(w), i = 0;
+
+	while (i < n) {
+		size_t j;
+
+		while (i < n && (l[i] == ' ' || l[i] == '\t'))
+			i++;
+		j = i;
+		while (j < n && l[j] != ' ' && l[j] != '\t')
+			j++;
+		if (j - i == wl && !memcmp(l + i, w, wl))
+			return 1;
+		i = j;
+	}
+	return 0;
+}
+
+/* Non-zero when the .config text c[0, n) has the line "sym=y". */
+static int config_is_y(const char *c, size_t n, const char *sym)
+{
+	char want[128];
+	const char *p = c, *e = c + n;
+	size_t wl;
+
+	if ((size_t)snprintf(want, sizeof(want), "%s=y", sym) >= sizeof(want))
+		return 0;
+	wl = strlen(want);
+	while ((p = memfind(p, (size_t)(e - p), want))) {
+		if ((p == c || p[-1] == '\n') && (p + wl == e || p[wl] == '\n'))
+			return 1;
+		p += wl;
+	}
+	return 0;
+}
+
+/*
+ * Non-zero when the [boot] kernel has the driver at path (folder dl, base
+ * name base) built in: a line "obj-$(CONFIG_FOO) += ... base.o ..." of the
+ * tree's Makefile beside it with CONFIG_FOO=y in the headers' .config.
+ * Loading a second copy would report the first one's collisions (sysfs
+ * names, registered drivers) as the patch's.
+ */
+static int built_in(const struct boot_opts *o, const char *path, size_t dl, const char *base)
+{
+	char obj[128], cpath[PATH_MAX], sym[96];
+	char *mk = NULL, *cfg = NULL;
+	size_t mlen, clen = 0, i, bl = strlen(base);
+	const char *p, *e;
+	int dfd, fd, ret = 0;
+
+	if (!o->tree || !*o->tree || !o->headers || bl < 3 ||
+	    (size_t)snprintf(obj, sizeof(obj), "%.*s.o", (int)(bl - 2), base) >= sizeof(obj) ||
+	    (size_t)snprintf(cpath, sizeof(cpath), "%s/.config", o->headers) >= sizeof(cpath))
+		return 0;
+	dfd = tree_open_dir(o->tree, path, dl);
+	if (dfd < 0)
+		return 0;
+	if (read_at(dfd, "Makefile", BOOT_MAX_MAKEFILE, &mk, &mlen) &&
+	    read_at(dfd, "Kbuild", BOOT_MAX_MAKEFILE, &mk, &mlen))
+		goto out;
+	fd = open(cpath, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		goto out;
+	if (read_fd(fd, BOOT_MAX_CONFIG, &cfg, &clen)) {
+		close(fd);
+		goto out;
+	}
+	close(fd);
+	/* continuation lines joined */
+	for (i = 0; i + 1 < mlen; i++)
+		if (mk[i] == '\\' && mk[i + 1] == '\n')
+			mk[i] = mk[i + 1] = ' ';
+	for (p = mk, e = mk + mlen; p < e && !ret; ) {
+		const char *nl = memchr(p, '\n', (size_t)(e - p));
+		const char *le = nl ? nl : e, *q = p, *s;
+		size_t sl;
+
+		p = nl ? nl + 1 : e;
+		while (q < le && (*q == ' ' || *q == '\t'))
+			q++;
+		if ((size_t)(le - q) < 13 || memcmp(q, "obj-$(CONFIG_", 13))
+			continue;
+		s = q + 6;
+		for (q = s; q < le && ((*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9') ||
+				       *q == '_'); q++)
+			;
+		sl = (size_t)(q - s);
+		if (q >= le || *q != ')' || sl >= sizeof(sym))
+			continue;
+		memcpy(sym, s, sl);
+		sym[sl] = '\0';
+		q++;
+		while (q < le && (*q == ' ' || *q == '\t'))
+			q++;
+		if (le - q < 2 || (memcmp(q, "+=", 2) && memcmp(q, ":=", 2)))
+			continue;
+		q += 2;
+		if (has_word(q, (size_t)(le - q), obj) && config_is_y(cfg, clen, sym))
+			ret = 1;
+	}
+out:
+	free(mk);
+	free(cfg);
+	close(dfd);
+	return ret;
+}
+
+/*
+ * The next line of t[*pos, len) that is #include "name.h" with name a
+ * file of the same folder (no '/'): 1 with name filled, 0 at the end.
+ */
+static int next_local_include(const char *t, size_t len, size_t *pos, char *name, size_t n)
+{
+	while (*pos < len) {
+		const char *l = t + *pos, *e = t + len;
+		const char *nl = memchr(l, '\n', (size_t)(e - l));
+		const char *le = nl ? nl : e, *q = l, *end;
+
+		*pos = nl ? (size_t)(nl - t) + 1 : len;
+		while (q < le && (*q == ' ' || *q == '\t'))
+			q++;
+		if (q >= le || *q++ != '#')
+			continue;
+		while (q < le && (*q == ' ' || *q == '\t'))
+			q++;
+		if ((size_t)(le - q) < 8 || memcmp(q, "include", 7))
+			continue;
+		q += 7;
+		while (q < le && (*q == ' ' || *q == '\t'))
+			q++;
+		if (q >= le || *q++ != '"')
+			continue;
+		end = memchr(q, '"', (size_t)(le - q));
+		if (!end || end == q || (size_t)(end - q) >= n || memchr(q, '/', (size_t)(end - q)))
+			continue;
+		memcpy(name, q, (size_t)(end - q));
+		name[end - q] = '\0';
+		{
+			size_t dl;
+			const char *b;
+
+			if (split_path(name, &dl, &b) || !ends_with(name, ".h"))
+				continue;
+		}
+		return 1;
+	}
+	return 0;
+}
+
+static int has_extra(const struct boot_file *x, size_t n, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(x[i].name, name))
+			return 1;
+	return 0;
+}
+
+/*
+ * The headers written beside the module mod (text[0, len)): the series'
+ * new and changed .h files of its folder, then the tree's headers of the
+ * folder that it, or a header taken, includes as "foo.h" (a header the
+ * series touches is never taken unchanged from the tree).  Returns how
+ * many are in x[]; their texts are malloc'd.
+ */
+static size_t gather_headers(const struct series *s, const struct tracked *mod,
+			     const char *text, size_t len, struct boot_file *x)
+{
+	const char *mb;
+	size_t ne = 0, i, k, dl;
+	int dfd;
+
+	if (split_path(mod->path, &dl, &mb))
+		return 0;
+	for (i = 0; i < s->ntf && ne < BOOT_MAX_HEADERS; i++) {
+		const struct tracked *t = &s->tf[i];
+		const char *hb;
+		size_t hdl;
+		struct mat m;
+
+		if (t->dead || !ends_with(t->path, ".h") || split_path(t->path, &hdl, &hb) ||
+		    hdl != dl || strncmp(t->path, mod->path, dl) || has_extra(x, ne, hb))
+			continue;
+		if (materialize(s, t, &m))
+			continue;
+		if (m.len > BOOT_MAX_HEADER || !source_is_safe(m.text, m.len)) {
+			free(m.text);
+			continue;
+		}
+		snprintf(x[ne].name, sizeof(x[ne].name), "%s", hb);
+		x[ne].text = m.text;
+		x[ne].len = m.len;
+		ne++;
+	}
+	if (!s->o->tree || !*s->o->tree)
+		return ne;
+	dfd = tree_open_dir(s->o->tree, mod->path, dl);
+	if (dfd < 0)
+		return ne;
+	/* k = 0: the module; k > 0: header k - 1 (the list grows meanwhile) */
+	for (k = 0; k <= ne && ne < BOOT_MAX_HEADERS; k++) {
+		const char *t = k ? x[k - 1].text : text;
+		size_t tl = k ? x[k - 1].len : len, pos = 0;
+		char name[sizeof(x[0].name)], path[BOOT_PATH_MAX];
+
+		while (ne < BOOT_MAX_HEADERS && next_local_include(t, tl, &pos, name, sizeof(name))) {
+			if (has_extra(x, ne, name) ||
+			    (size_t)snprintf(path, sizeof(path), "%.*s%s%s", (int)dl, mod->path,
+					     dl ? "/" : "", name) >= sizeof(path) ||
+			    series_touches(s, path))
+				continue;
+			if (read_at(dfd, name, BOOT_MAX_HEADER, &x[ne].text, &x[ne].len))
+				continue;
+			snprintf(x[ne].name, sizeof(x[ne].name), "%s", name);
+			ne++;
+		}
+	}
+	close(dfd);
+	return ne;
+}
 
 int boot_series(const struct boot_opts *o, const struct boot_patch *p, size_t n,
 		struct boot_series_result *out)
 {
-	struct diff *d = NULL;
-	struct new_file *nf = NULL;
+	struct series s = { 0 };
 	struct boot_file extra[BOOT_MAX_HEADERS];
-	size_t nnf = 0, cap = 0, i, k;
-	int ret = -1, unsafe = 0;
+	char why[BOOT_NOTE_MAX] = "";	/* the first reason a driver was skipped */
+	size_t i, k, pass, nchanged = 0;
+	int ret = -1, unsafe = 0, changed = 0;
+	int tree = o->tree && *o->tree;
 
 	memset(out, 0, sizeof(*out));
 	out->verdict = BOOT_NOT_CHECKED;
-	d = calloc(n ? n : 1, sizeof(*d));
-	if (!d)
-		return -1;
-	/* the new .c and .h files of the whole series */
+	s.o = o;
+	s.p = p;
+	s.d = calloc(n ? n : 1, sizeof(*s.d));
+	s.tf = calloc(BOOT_MAX_TRACKED, sizeof(*s.tf));
+	if (!s.d || !s.tf)
+		goto out;
+	/* the .c and .h files of the whole series, through renames */
 	for (i = 0; i < n; i++) {
-		diff_parse(p[i].text, p[i].len, NULL, &d[i]);
-		for (k = 0; k < d[i].nfiles; k++) {
-			const struct diff_file *f = &d[i].files[k];
-
-			if (!(f->flags & DIFF_NEW) || !f->new_path ||
-			    (!ends_with(f->new_path, ".c") && !ends_with(f->new_path, ".h")))
-				continue;
-			if (nnf == cap) {
-				struct new_file *x;
-
-				cap = cap ? cap * 2 : 8;
-				x = realloc(nf, cap * sizeof(*nf));
-				if (!x)
-					goto out;
-				nf = x;
-			}
-			nf[nnf].part = p[i].part;
-			nf[nnf].path = f->new_path;
-			if (new_file_text(&d[i], f, &nf[nnf].text, &nf[nnf].len))
-				continue;
-			nnf++;
-		}
+		diff_parse(p[i].text, p[i].len, NULL, &s.d[i]);
+		for (k = 0; k < s.d[i].nfiles; k++)
+			track(&s, i, k);
 	}
-	for (i = 0; i < nnf && out->n < BOOT_MAX_MODULES; i++) {
-		struct boot_result *r = &out->r[out->n];
-		char name[BOOT_MAX_NAME];
-		const char *base;
-		size_t dl, ne = 0, j, bl;
+	/* the modules the series adds (pass 0), then the ones it changes */
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < s.ntf && out->n < BOOT_MAX_MODULES; i++) {
+			const struct tracked *t = &s.tf[i];
+			struct boot_result *r = &out->r[out->n];
+			char name[BOOT_MAX_NAME];
+			const char *base;
+			size_t dl, ne, j, bl;
+			struct mat m;
+			int rc;
 
-		if (!ends_with(nf[i].path, ".c") || split_path(nf[i].path, &dl, &base) ||
-		    !boot_is_module_source(nf[i].text, nf[i].len))
-			continue;
-		if (!source_is_safe(nf[i].text, nf[i].len)) {
-			unsafe = 1;
-			continue;
-		}
-		bl = strlen(base) - 2;
-		if (bl >= sizeof(name))
-			continue;
-		for (j = 0; j < bl; j++)
-			name[j] = base[j] == '-' ? '_' : base[j];
-		name[bl] = '\0';
-		if (!valid_name(name))
-			continue;
-		/* the new headers of its folder, for #include "foo.h" */
-		for (j = 0; j < nnf && ne < BOOT_MAX_HEADERS; j++) {
-			const char *hb;
-			size_t hdl;
-
-			if (!ends_with(nf[j].path, ".h") || split_path(nf[j].path, &hdl, &hb) ||
-			    hdl != dl || strncmp(nf[j].path, nf[i].path, dl) ||
-			    !source_is_safe(nf[j].text, nf[j].len))
+			if (t->dead || !has_hunks(&s, t) || !ends_with(t->path, ".c") ||
+			    (pass == 0) != !t->orig[0] || split_path(t->path, &dl, &base))
 				continue;
-			snprintf(extra[ne].name, sizeof(extra[ne].name), "%s", hb);
-			extra[ne].text = nf[j].text;
-			extra[ne].len = nf[j].len;
-			ne++;
-		}
-		if (module_run(o, name, nf[i].text, nf[i].len, extra, ne, r) && !out->n &&
-		    r->verdict == BOOT_NOT_CHECKED && strstr(r->note, BOOT_QEMU)) {
-			/* no QEMU: say so, try nothing else */
-			snprintf(out->note, sizeof(out->note), "%s", r->note);
+			bl = strlen(base) - 2;
+			if (bl >= sizeof(name))
+				continue;
+			for (j = 0; j < bl; j++)
+				name[j] = base[j] == '-' ? '_' : base[j];
+			name[bl] = '\0';
+			if (!valid_name(name))
+				continue;
+			if (pass == 1) {
+				changed = 1;
+				if (!tree || nchanged == BOOT_MAX_CHANGED)
+					continue;
+				nchanged++;
+			}
+			if (materialize(&s, t, &m)) {
+				/* a change that does not apply matters only for a driver */
+				if (!why[0] && m.why[0] && (!t->orig[0] || m.orig_module))
+					snprintf(why, sizeof(why), "%s", m.why);
+				continue;
+			}
+			if (!boot_is_module_source(m.text, m.len)) {
+				free(m.text);
+				continue;
+			}
+			if (!source_is_safe(m.text, m.len)) {
+				unsafe = 1;
+				free(m.text);
+				continue;
+			}
+			if (built_in(o, t->path, dl, base)) {
+				if (!why[0])
+					snprintf(why, sizeof(why),
+						 "%.120s is built into the [boot] kernel, not a module",
+						 t->path);
+				free(m.text);
+				continue;
+			}
+			ne = gather_headers(&s, t, m.text, m.len, extra);
+			rc = module_run(o, name, m.text, m.len, extra, ne, r);
+			free(m.text);
+			for (j = 0; j < ne; j++)
+				free(extra[j].text);
+			if (rc && !out->n && r->verdict == BOOT_NOT_CHECKED &&
+			    strstr(r->note, BOOT_QEMU)) {
+				/* no QEMU: say so, try nothing else */
+				snprintf(out->note, sizeof(out->note), "%s", r->note);
+				out->n++;
+				ret = 0;
+				goto out;
+			}
+			out->part[out->n] = p[t->t[t->nt - 1].part].part;
+			snprintf(out->file[out->n], sizeof(out->file[out->n]), "%s", t->path);
+			out->build_s += r->build_s;
+			out->boot_s += r->boot_s;
+			if (r->verdict == BOOT_CONCERN)
+				out->verdict = BOOT_CONCERN;
+			else if (r->verdict == BOOT_OK && out->verdict == BOOT_NOT_CHECKED)
+				out->verdict = BOOT_OK;
 			out->n++;
-			ret = 0;
-			goto out;
 		}
-		out->part[out->n] = nf[i].part;
-		snprintf(out->file[out->n], sizeof(out->file[out->n]), "%s", nf[i].path);
-		out->build_s += r->build_s;
-		out->boot_s += r->boot_s;
-		if (r->verdict == BOOT_CONCERN)
-			out->verdict = BOOT_CONCERN;
-		else if (r->verdict == BOOT_OK && out->verdict == BOOT_NOT_CHECKED)
-			out->verdict = BOOT_OK;
-		out->n++;
 	}
 	if (!out->n && unsafe)
 		snprintf(out->note, sizeof(out->note),
 			 "the module includes files outside its folder (.incbin, absolute or ../ paths)");
+	else if (!out->n && why[0])
+		snprintf(out->note, sizeof(out->note), "%s", why);
+	else if (!out->n && changed && !tree)
+		snprintf(out->note, sizeof(out->note),
+			 "the series adds no module, and [build] tree is not set to read the "
+			 "drivers it changes");
+	else if (!out->n && changed)
+		snprintf(out->note, sizeof(out->note),
+			 "the series adds no module and changes none that builds alone");
 	else if (!out->n)
 		snprintf(out->note, sizeof(out->note),
 			 "the series adds no module that builds alone");
@@ -959,12 +1718,10 @@ int boot_series(const struct boot_opts *o, const struct boot_patch *p, size_t n,
 		snprintf(out->note, sizeof(out->note), "%s", out->r[0].note);
 	ret = 0;
 out:
-	for (i = 0; i < nnf; i++)
-		free(nf[i].text);
-	free(nf);
-	for (i = 0; i < n; i++)
-		diff_release(&d[i]);
-	free(d);
+	for (i = 0; s.d && i < n; i++)
+		diff_release(&s.d[i]);
+	free(s.d);
+	free(s.tf);
 	return ret;
 }
 

@@ -18,6 +18,14 @@
  * the timeout passes.  A failure that is not the module's (no QEMU, the
  * module does not build against the headers, the kernel does not boot)
  * is BOOT_NOT_CHECKED with why, never a finding.
+ *
+ * The drivers a series adds are tested from their '+' lines.  The ones it
+ * changes are read from a kernel source tree (o->tree: [build] tree, the
+ * same tree the compile stage uses; without it a changed driver is not
+ * tested) and the series' hunks applied to them in memory (boot_apply);
+ * nothing is ever written into the tree.  A driver the [boot] kernel has
+ * built in (its Makefile's CONFIG symbol =y in the headers' .config) is
+ * not loaded a second time.
  */
 #ifndef RB_BOOT_H
 #define RB_BOOT_H
@@ -32,6 +40,9 @@
 #define BOOT_NOTE_MAX		200		/* bytes of the note (compose's cap) */
 #define BOOT_MAX_NAME		48		/* bytes of a module name */
 #define BOOT_MAX_MODULES	4		/* modules loaded per series */
+#define BOOT_MAX_HEADERS	16		/* headers written beside a module */
+#define BOOT_MAX_HEADER		(256u << 10)	/* bytes of one such header */
+#define BOOT_APPLY_WINDOW	200		/* lines a hunk may have moved */
 
 enum boot_verdict {
 	BOOT_NOT_CHECKED = 0,
@@ -42,6 +53,9 @@ enum boot_verdict {
 struct boot_opts {
 	const char *kernel;	/* bzImage / vmlinuz */
 	const char *headers;	/* kbuild tree (make -C headers M=...) */
+	const char *tree;	/* kernel source tree ([build] tree) to read the
+				 * drivers a series changes; NULL: only the
+				 * drivers it adds are tested */
 	const char *work;	/* scratch folder (created; emptied per module) */
 	const char *qemu;	/* NULL: qemu-system-x86_64 from PATH */
 	const char *busybox;	/* NULL: /bin/busybox (a static one) */
@@ -59,7 +73,8 @@ struct boot_result {
 	double build_s, boot_s;		/* seconds spent */
 };
 
-/* Fills o from cfg's [boot] section (work under state_dir/boot). */
+/* Fills o from cfg's [boot] section (work under state_dir/boot), and
+ * o->tree from [build] tree: a changed driver needs [build] tree. */
 void boot_opts_from_config(struct boot_opts *o, const struct config *cfg);
 /* Non-zero when [boot] kernel and headers are set. */
 int boot_enabled(const struct config *cfg);
@@ -94,17 +109,23 @@ struct boot_series_result {
 	char note[BOOT_NOTE_MAX];	/* for compose's works_note */
 	size_t n;			/* modules tried */
 	struct boot_result r[BOOT_MAX_MODULES];
-	int part[BOOT_MAX_MODULES];	/* the part adding the module */
+	int part[BOOT_MAX_MODULES];	/* the last part adding or changing it */
 	char file[BOOT_MAX_MODULES][256];	/* its path in the tree */
 	double build_s, boot_s;		/* seconds spent, all modules */
 };
 
 /*
- * Load-tests the modules the series p[0, n) adds: each new .c file that
- * looks like a module by itself (boot_is_module_source), with the new .h
- * files of its folder beside it.  A series that adds none, or whose
- * modules do not build alone against the headers, is BOOT_NOT_CHECKED
- * with why.  Returns 0 with *out filled, or -1 when out of memory.
+ * Load-tests the modules the series p[0, n) adds, then the ones it
+ * changes, BOOT_MAX_MODULES in all: each .c file that, with every hunk of
+ * every part applied in part order, looks like a module by itself
+ * (boot_is_module_source).  A new file's text is its '+' lines; a changed
+ * one's is o->tree's copy with the hunks applied (boot_apply).  Written
+ * beside it: the series' new and changed .h files of its folder, and the
+ * tree's headers of that folder it includes as "foo.h" (BOOT_MAX_HEADERS,
+ * BOOT_MAX_HEADER bytes each).  A series with none of these, a change that
+ * does not apply to the tree, or modules that do not build alone against
+ * the headers is BOOT_NOT_CHECKED with why, never a finding.  Returns 0
+ * with *out filled, or -1 when out of memory.
  */
 int boot_series(const struct boot_opts *o, const struct boot_patch *p, size_t n,
 		struct boot_series_result *out);
@@ -129,5 +150,40 @@ void boot_result_summary(const struct boot_result *r, char *buf, size_t n);
  * itself: module_init() or a module_*_driver() and MODULE_LICENSE.
  */
 int boot_is_module_source(const char *src, size_t len);
+
+struct diff;
+
+#define BOOT_APPLY_NOMEM	(-1)
+#define BOOT_APPLY_LIMIT	(-2)	/* the text or the result exceeds
+					 * BOOT_MAX_SOURCE, or no such file */
+
+/*
+ * Applies the hunks of file d->files[file] to orig[0, len), in memory, as
+ * patch(1) would without fuzz: each hunk's ' ' and '-' lines must equal
+ * the text's lines at its old start moved by the offset the hunks before
+ * it found, or else at the nearest place within BOOT_APPLY_WINDOW lines
+ * after the previous hunk.  A trailing CR of a line is ignored when
+ * comparing; "\ No newline at end of file" is kept for the added lines.
+ * Returns 0 with a malloc'd NUL-terminated *out of *outlen bytes; the
+ * 1-based number (within the file) of the first hunk that does not
+ * apply; or BOOT_APPLY_NOMEM / BOOT_APPLY_LIMIT.  *out is NULL unless 0.
+ * (Exposed for the tests.)
+ */
+int boot_apply(const char *orig, size_t len, const struct diff *d, size_t file,
+	       char **out, size_t *outlen);
+
+#define BOOT_TREE_REFUSED	(-1)	/* not a plain relative path */
+#define BOOT_TREE_UNREADABLE	(-2)	/* missing, not a regular file, a
+					 * symlink on the way, too large */
+
+/*
+ * Reads tree/path into a malloc'd NUL-terminated *out (*len bytes, at
+ * most max).  path comes from mail: it must be relative, without ".",
+ * ".." or hidden components, of [A-Za-z0-9_.,+-] only; no symlink is
+ * followed below tree.  Returns 0, BOOT_TREE_REFUSED or
+ * BOOT_TREE_UNREADABLE (*out NULL).  (Exposed for the tests.)
+ */
+int boot_tree_read(const char *tree, const char *path, size_t max,
+		   char **out, size_t *len);
 
 #endif

@@ -3,8 +3,10 @@
  * The QEMU load stage's parts that need no QEMU: reading a serial
  * console (fixtures in tests/boot/console/ are real consoles of
  * tests/boot/test_boot.sh's modules), telling a module source, finding
- * the modules a series adds, and refusing without QEMU.  The boots
- * themselves are tests/boot/test_boot.sh (make boot-tests).
+ * the modules a series adds or changes (hunks applied in memory to a
+ * tree's copy, paths from mail kept inside the tree), and refusing
+ * without QEMU.  The boots themselves are tests/boot/test_boot.sh and
+ * tests/boot/test_boot_changed.sh (make boot-tests).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,9 +16,12 @@
 #include <cmocka.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <ftw.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../../bot/boot.h"
+#include "../../checker/diff.h"
 
 static char *slurp(const char *path, size_t *len)
 {
@@ -326,6 +331,457 @@ static void test_boot__series_module_reading_host_files_is_not_built(void **stat
 	}
 }
 
+static void test_boot__unknown_symbol_is_not_checked(void **state)
+{
+	struct boot_result r;
+
+	(void)state;
+	/* a symbol of a module the guest lacks is not the patch's fault */
+	parse_str("RB-LOAD-START\n[ 2.0] m: Unknown symbol usb_register_driver (err -2)\n"
+		  "insmod: can't insert '/m/m.ko': unknown symbol in module, or unknown parameter\n"
+		  "RB-INSMOD-RC=1\nRB-RMMOD-RC=1\nRB-DONE\n", &r);
+	assert_int_equal(r.verdict, BOOT_NOT_CHECKED);
+	assert_string_equal(r.type, "");
+	assert_non_null(strstr(r.note, "needs symbols of other modules"));
+}
+
+/* ---- applying hunks in memory (boot_apply) ---- */
+
+/* Applies the one-file patch to orig: boot_apply's result, text in *out. */
+static int apply_str(const char *orig, const char *patch, char **out)
+{
+	struct diff d;
+	size_t len;
+	int rc;
+
+	memset(&d, 0, sizeof(d));
+	assert_int_equal(diff_parse(patch, strlen(patch), NULL, &d), DIFF_OK);
+	assert_int_equal(d.nfiles, 1);
+	rc = boot_apply(orig, strlen(orig), &d, 0, out, &len);
+	if (!rc)
+		assert_int_equal(len, strlen(*out));
+	else
+		assert_null(*out);
+	diff_release(&d);
+	return rc;
+}
+
+#define HDR "--- a/f.c\n+++ b/f.c\n"
+
+static void test_boot__apply_at_exact_position(void **state)
+{
+	char *o;
+
+	(void)state;
+	assert_int_equal(apply_str("a\nb\nc\nd\n", HDR "@@ -2,2 +2,2 @@\n b\n-c\n+C\n", &o), 0);
+	assert_string_equal(o, "a\nb\nC\nd\n");
+	free(o);
+	/* an insertion after a line ("-N,0") and at the start ("-0,0") */
+	assert_int_equal(apply_str("a\nb\n", HDR "@@ -1,0 +2,1 @@\n+x\n", &o), 0);
+	assert_string_equal(o, "a\nx\nb\n");
+	free(o);
+	assert_int_equal(apply_str("a\n", HDR "@@ -0,0 +1,1 @@\n+x\n", &o), 0);
+	assert_string_equal(o, "x\na\n");
+	free(o);
+}
+
+static void test_boot__apply_finds_moved_lines_at_an_offset(void **state)
+{
+	char *o;
+
+	(void)state;
+	/* the tree has 3 more lines above than the author's copy */
+	assert_int_equal(apply_str("0\n1\n2\na\nb\nc\nd\n",
+				   HDR "@@ -2,2 +2,2 @@\n b\n-c\n+C\n", &o), 0);
+	assert_string_equal(o, "0\n1\n2\na\nb\nC\nd\n");
+	free(o);
+	/* and fewer: the lines are above where the hunk says */
+	assert_int_equal(apply_str("b\nc\nd\n",
+				   HDR "@@ -5,2 +5,2 @@\n b\n-c\n+C\n", &o), 0);
+	assert_string_equal(o, "b\nC\nd\n");
+	free(o);
+}
+
+static void test_boot__apply_refuses_a_hunk_that_does_not_match(void **state)
+{
+	char *o = (char *)1;
+	char big[8192];
+	size_t i, n = 0;
+
+	(void)state;
+	assert_int_equal(apply_str("a\nb\nc\n", HDR "@@ -2,2 +2,2 @@\n b\n-x\n+C\n", &o), 1);
+	/* the second hunk's number is given */
+	assert_int_equal(apply_str("a\nb\nc\nd\ne\nf\n",
+				   HDR "@@ -1,1 +1,1 @@\n-a\n+A\n@@ -5,1 +5,1 @@\n-z\n+Z\n", &o), 2);
+	/* past the window: patch(1) would need more than BOOT_APPLY_WINDOW lines */
+	for (i = 0; i < BOOT_APPLY_WINDOW + 10; i++)
+		n += (size_t)snprintf(big + n, sizeof(big) - n, "%zu\n", i + 1000);
+	snprintf(big + n, sizeof(big) - n, "a\nb\n");
+	assert_int_equal(apply_str(big, HDR "@@ -1,2 +1,2 @@\n a\n-b\n+B\n", &o), 1);
+	/* and the old lines must lie after the previous hunk's */
+	assert_int_equal(apply_str("a\nb\n",
+				   HDR "@@ -2,1 +2,1 @@\n-b\n+B\n@@ -3,1 +3,1 @@\n-a\n+A\n", &o), 2);
+}
+
+static void test_boot__apply_several_hunks_carry_the_offset(void **state)
+{
+	char *o;
+	const char *orig = "x\nx\n1\n2\n3\n4\n5\n6\n7\n8\n9\n";
+
+	(void)state;
+	/* the tree has two lines more at the top; the second hunk's own
+	 * position counts the first's added line (new numbering is not used) */
+	assert_int_equal(apply_str(orig, HDR
+				   "@@ -1,2 +1,3 @@\n 1\n+1b\n 2\n"
+				   "@@ -6,2 +7,1 @@\n 6\n-7\n"
+				   "@@ -9,1 +9,2 @@\n 9\n+10\n", &o), 0);
+	assert_string_equal(o, "x\nx\n1\n1b\n2\n3\n4\n5\n6\n8\n9\n10\n");
+	free(o);
+}
+
+static void test_boot__apply_keeps_no_newline_at_end(void **state)
+{
+	char *o;
+
+	(void)state;
+	/* the last line changed, still without a newline */
+	assert_int_equal(apply_str("a\nb", HDR "@@ -1,2 +1,2 @@\n a\n-b\n"
+				   "\\ No newline at end of file\n+c\n"
+				   "\\ No newline at end of file\n", &o), 0);
+	assert_string_equal(o, "a\nc");
+	free(o);
+	/* a newline added */
+	assert_int_equal(apply_str("a\nb", HDR "@@ -2,1 +2,1 @@\n-b\n"
+				   "\\ No newline at end of file\n+b\n", &o), 0);
+	assert_string_equal(o, "a\nb\n");
+	free(o);
+	/* a line added before an unchanged last line without a newline */
+	assert_int_equal(apply_str("a\nb", HDR "@@ -1,2 +1,3 @@\n a\n+x\n b\n"
+				   "\\ No newline at end of file\n", &o), 0);
+	assert_string_equal(o, "a\nx\nb");
+	free(o);
+}
+
+static void test_boot__apply_deleting_hunk(void **state)
+{
+	char *o;
+
+	(void)state;
+	assert_int_equal(apply_str("a\nb\nc\nd\n", HDR "@@ -2,2 +1,0 @@\n-b\n-c\n", &o), 0);
+	assert_string_equal(o, "a\nd\n");
+	free(o);
+	/* everything */
+	assert_int_equal(apply_str("a\nb\n", HDR "@@ -1,2 +0,0 @@\n-a\n-b\n", &o), 0);
+	assert_string_equal(o, "");
+	free(o);
+	/* CRLF text: the CR is not part of the comparison */
+	assert_int_equal(apply_str("a\r\nb\r\n", HDR "@@ -1,2 +1,1 @@\n a\n-b\n", &o), 0);
+	assert_string_equal(o, "a\r\n");
+	free(o);
+}
+
+/* ---- reading the tree (boot_tree_read) ---- */
+
+static int rm_one(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb;
+	(void)ftw;
+	return flag == FTW_DP ? rmdir(p) : unlink(p);
+}
+
+static void rm_rf(const char *dir)
+{
+	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static void put(const char *root, const char *rel, const char *text)
+{
+	char p[512];
+	FILE *f;
+	char *sl;
+
+	snprintf(p, sizeof(p), "%s/%s", root, rel);
+	for (sl = strchr(p + strlen(root) + 1, '/'); sl; sl = strchr(sl + 1, '/')) {
+		*sl = '\0';
+		mkdir(p, 0700);
+		*sl = '/';
+	}
+	f = fopen(p, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void test_boot__tree_read_refuses_paths_leaving_the_tree(void **state)
+{
+	static const char *const bad[] = {
+		"../etc/passwd", "drivers/../../etc/passwd", "/etc/passwd", "drivers//x.c",
+		"./drivers/x.c", "drivers/.x.c", "drivers/x.c/", "", "drivers/x\n.c",
+	};
+	char tree[] = "/tmp/rb-tree.XXXXXX", p[512], *t;
+	size_t len, i;
+
+	(void)state;
+	assert_non_null(mkdtemp(tree));
+	put(tree, "drivers/x.c", "x\n");
+	put(tree, "outside", "secret\n");
+	assert_int_equal(boot_tree_read(tree, "drivers/x.c", 100, &t, &len), 0);
+	assert_string_equal(t, "x\n");
+	free(t);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(boot_tree_read(tree, bad[i], 100, &t, &len), BOOT_TREE_REFUSED);
+		assert_null(t);
+	}
+	/* no symlink is followed, a file's or a folder's; nor a FIFO opened */
+	snprintf(p, sizeof(p), "%s/drivers/link.c", tree);
+	assert_int_equal(symlink("/etc/passwd", p), 0);
+	snprintf(p, sizeof(p), "%s/dlink", tree);
+	assert_int_equal(symlink("/etc", p), 0);
+	snprintf(p, sizeof(p), "%s/drivers/fifo.c", tree);
+	assert_int_equal(mkfifo(p, 0600), 0);
+	assert_int_equal(boot_tree_read(tree, "drivers/link.c", 1 << 20, &t, &len),
+			 BOOT_TREE_UNREADABLE);
+	assert_int_equal(boot_tree_read(tree, "dlink/passwd", 1 << 20, &t, &len),
+			 BOOT_TREE_UNREADABLE);
+	assert_int_equal(boot_tree_read(tree, "drivers/fifo.c", 1 << 20, &t, &len),
+			 BOOT_TREE_UNREADABLE);
+	assert_int_equal(boot_tree_read(tree, "drivers", 1 << 20, &t, &len),
+			 BOOT_TREE_UNREADABLE);
+	assert_int_equal(boot_tree_read(tree, "drivers/none.c", 100, &t, &len),
+			 BOOT_TREE_UNREADABLE);
+	/* larger than the cap: refused, not cut */
+	assert_int_equal(boot_tree_read(tree, "outside", 3, &t, &len), BOOT_TREE_UNREADABLE);
+	assert_null(t);
+	rm_rf(tree);
+}
+
+/* ---- the drivers a series changes ---- */
+
+static const char drv[] =
+	"#include <linux/module.h>\n"
+	"#include \"foo.h\"\n"
+	"static int __init foo_init(void)\n"
+	"{\n"
+	"\treturn 0;\n"
+	"}\n"
+	"module_init(foo_init);\n"
+	"MODULE_LICENSE(\"GPL\");\n";
+
+static const char drv_patch[] =
+	"Subject: [PATCH] foo: say hello\n\n"
+	"diff --git a/drivers/misc/foo.c b/drivers/misc/foo.c\n"
+	"index 1111111..2222222 100644\n"
+	"--- a/drivers/misc/foo.c\n"
+	"+++ b/drivers/misc/foo.c\n"
+	"@@ -3,4 +3,5 @@\n"
+	" static int __init foo_init(void)\n"
+	" {\n"
+	"+\tpr_info(\"hello\\n\");\n"
+	" \treturn 0;\n"
+	" }\n";
+
+static struct boot_series_result *series_run(const char *tree, const char *headers,
+					     const char *patch, const char *path)
+{
+	struct boot_patch p = { 1, patch, 0 };
+	struct boot_opts o;
+	struct boot_series_result *r = calloc(1, sizeof(*r));
+	char *old = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+
+	assert_non_null(r);
+	p.len = strlen(patch);
+	memset(&o, 0, sizeof(o));
+	o.kernel = "/nonexistent/vmlinuz";
+	o.headers = headers ? headers : "/nonexistent/headers";
+	o.work = "/nonexistent/work";
+	o.tree = tree;
+	setenv("PATH", path, 1);
+	assert_int_equal(boot_series(&o, &p, 1, r), 0);
+	if (old)
+		setenv("PATH", old, 1);
+	free(old);
+	return r;
+}
+
+static void test_boot__series_changed_driver_without_tree_says_so(void **state)
+{
+	struct boot_series_result *r;
+
+	(void)state;
+	r = series_run(NULL, NULL, drv_patch, "/nonexistent");
+	assert_int_equal(r->verdict, BOOT_NOT_CHECKED);
+	assert_int_equal(r->n, 0);
+	assert_non_null(strstr(r->note, "[build] tree is not set"));
+	free(r);
+}
+
+static void test_boot__series_changed_driver_is_applied_to_the_tree(void **state)
+{
+	char tree[] = "/tmp/rb-tree.XXXXXX";
+	struct boot_series_result *r;
+
+	(void)state;
+	assert_non_null(mkdtemp(tree));
+	put(tree, "drivers/misc/foo.c", drv);
+	put(tree, "drivers/misc/foo.h", "#define FOO 1\n");
+	/* applied, it reaches the load step: here refused for want of QEMU */
+	r = series_run(tree, NULL, drv_patch, "/nonexistent");
+	assert_int_equal(r->verdict, BOOT_NOT_CHECKED);
+	assert_int_equal(r->n, 1);
+	assert_string_equal(r->r[0].module, "foo");
+	assert_non_null(strstr(r->note, "no qemu-system-x86_64"));
+	free(r);
+	rm_rf(tree);
+}
+
+static void test_boot__series_changed_driver_not_applying_is_not_checked(void **state)
+{
+	char tree[] = "/tmp/rb-tree.XXXXXX";
+	struct boot_series_result *r;
+
+	(void)state;
+	assert_non_null(mkdtemp(tree));
+	put(tree, "drivers/misc/foo.c",
+	    "#include <linux/module.h>\nstatic int foo_init(void) { return 0; }\n"
+	    "module_init(foo_init);\nMODULE_LICENSE(\"GPL\");\n");
+	r = series_run(tree, NULL, drv_patch, "/nonexistent");
+	assert_int_equal(r->verdict, BOOT_NOT_CHECKED);
+	assert_int_equal(r->n, 0);
+	assert_string_equal(r->note, "part 1's change to drivers/misc/foo.c does not apply "
+			    "to [build] tree (hunk 1)");
+	free(r);
+	/* a file the tree does not have */
+	rm_rf(tree);
+	memcpy(tree + strlen(tree) - 6, "XXXXXX", 6);
+	assert_non_null(mkdtemp(tree));
+	r = series_run(tree, NULL, drv_patch, "/nonexistent");
+	assert_int_equal(r->n, 0);
+	assert_non_null(strstr(r->note, "which [build] tree does not have"));
+	free(r);
+	rm_rf(tree);
+}
+
+static void test_boot__series_changed_builtin_driver_is_not_loaded(void **state)
+{
+	char tree[] = "/tmp/rb-tree.XXXXXX", hdr[] = "/tmp/rb-hdr.XXXXXX";
+	struct boot_series_result *r;
+
+	(void)state;
+	assert_non_null(mkdtemp(tree));
+	assert_non_null(mkdtemp(hdr));
+	put(tree, "drivers/misc/foo.c", drv);
+	put(tree, "drivers/misc/Makefile", "obj-$(CONFIG_BAR)\t+= bar.o \\\n\tfoo.o\n"
+	    "obj-$(CONFIG_FOO) += other.o\n");
+	put(hdr, ".config", "CONFIG_FOO=y\nCONFIG_BAR=y\n");
+	r = series_run(tree, hdr, drv_patch, "/nonexistent");
+	assert_int_equal(r->n, 0);
+	assert_string_equal(r->note,
+			    "drivers/misc/foo.c is built into the [boot] kernel, not a module");
+	free(r);
+	/* =m: it is loaded (here refused for want of QEMU) */
+	put(hdr, ".config", "CONFIG_FOO=y\nCONFIG_BAR=m\n");
+	r = series_run(tree, hdr, drv_patch, "/nonexistent");
+	assert_int_equal(r->n, 1);
+	assert_non_null(strstr(r->note, "no qemu-system-x86_64"));
+	free(r);
+	rm_rf(tree);
+	rm_rf(hdr);
+}
+
+static char *slurp_opt(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *b;
+	size_t n;
+
+	if (!f)
+		return NULL;
+	b = calloc(1, 1 << 16);
+	assert_non_null(b);
+	n = fread(b, 1, (1 << 16) - 1, f);
+	b[n] = '\0';
+	fclose(f);
+	return b;
+}
+
+static void test_boot__series_changed_driver_gets_its_headers(void **state)
+{
+	char tree[] = "/tmp/rb-tree.XXXXXX", work[] = "/tmp/rb-work.XXXXXX", p[512];
+	const char *patch =
+		"diff --git a/drivers/misc/foo.c b/drivers/misc/foo.c\n"
+		"--- a/drivers/misc/foo.c\n"
+		"+++ b/drivers/misc/foo.c\n"
+		"@@ -3,4 +3,5 @@\n"
+		" static int __init foo_init(void)\n"
+		" {\n"
+		"+\tpr_info(\"hello %d\\n\", BAR);\n"
+		" \treturn 0;\n"
+		" }\n"
+		"diff --git a/drivers/misc/bar.h b/drivers/misc/bar.h\n"
+		"new file mode 100644\n"
+		"--- /dev/null\n"
+		"+++ b/drivers/misc/bar.h\n"
+		"@@ -0,0 +1 @@\n"
+		"+#define BAR 2\n";
+	struct boot_patch bp = { 1, patch, 0 };
+	struct boot_opts o;
+	struct boot_series_result *r = calloc(1, sizeof(*r));
+	char *t;
+
+	(void)state;
+	assert_non_null(r);
+	assert_non_null(mkdtemp(tree));
+	assert_non_null(mkdtemp(work));
+	put(tree, "drivers/misc/foo.c", drv);
+	put(tree, "drivers/misc/foo.h", "#include \"foo-regs.h\"\n");
+	put(tree, "drivers/misc/foo-regs.h", "#define REG 1\n");
+	put(tree, "drivers/misc/unrelated.h", "#define U 1\n");
+	bp.len = strlen(patch);
+	memset(&o, 0, sizeof(o));
+	o.kernel = "tests/boot/console/clean.log";
+	o.headers = work;		/* no kbuild Makefile: the build fails */
+	o.work = work;
+	o.tree = tree;
+	o.qemu = "/bin/true";		/* never reached */
+	o.busybox = "tests/boot/console/clean.log";
+	assert_int_equal(boot_series(&o, &bp, 1, r), 0);
+	assert_int_equal(r->n, 1);
+	assert_int_equal(r->verdict, BOOT_NOT_CHECKED);
+	assert_string_equal(r->note, "the module does not build alone against the headers");
+	assert_string_equal(r->file[0], "drivers/misc/foo.c");
+	/* the tree's text with the hunk, the series' header, the tree's
+	 * headers it includes (and they include), no other */
+	snprintf(p, sizeof(p), "%s/mod/foo.c", work);
+	t = slurp_opt(p);
+	assert_non_null(t);
+	assert_non_null(strstr(t, "{\n\tpr_info(\"hello %d\\n\", BAR);\n\treturn 0;\n"));
+	assert_non_null(strstr(t, "MODULE_LICENSE"));
+	free(t);
+	snprintf(p, sizeof(p), "%s/mod/bar.h", work);
+	t = slurp_opt(p);
+	assert_non_null(t);
+	assert_string_equal(t, "#define BAR 2\n");
+	free(t);
+	snprintf(p, sizeof(p), "%s/mod/foo-regs.h", work);
+	t = slurp_opt(p);
+	assert_non_null(t);
+	free(t);
+	snprintf(p, sizeof(p), "%s/mod/foo.h", work);
+	assert_int_equal(access(p, R_OK), 0);
+	snprintf(p, sizeof(p), "%s/mod/unrelated.h", work);
+	assert_int_not_equal(access(p, F_OK), 0);
+	free(r);
+	/* a mode change alone tests nothing */
+	r = series_run(tree, NULL,
+		       "diff --git a/drivers/misc/foo.c b/drivers/misc/foo.c\n"
+		       "old mode 100644\nnew mode 100755\n", "/nonexistent");
+	assert_int_equal(r->n, 0);
+	assert_non_null(strstr(r->note, "adds no module"));
+	free(r);
+	rm_rf(tree);
+	rm_rf(work);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -344,6 +800,19 @@ int main(void)
 		cmocka_unit_test(test_boot__series_without_new_module_is_not_checked),
 		cmocka_unit_test(test_boot__series_new_module_without_qemu_says_so),
 		cmocka_unit_test(test_boot__series_module_reading_host_files_is_not_built),
+		cmocka_unit_test(test_boot__unknown_symbol_is_not_checked),
+		cmocka_unit_test(test_boot__apply_at_exact_position),
+		cmocka_unit_test(test_boot__apply_finds_moved_lines_at_an_offset),
+		cmocka_unit_test(test_boot__apply_refuses_a_hunk_that_does_not_match),
+		cmocka_unit_test(test_boot__apply_several_hunks_carry_the_offset),
+		cmocka_unit_test(test_boot__apply_keeps_no_newline_at_end),
+		cmocka_unit_test(test_boot__apply_deleting_hunk),
+		cmocka_unit_test(test_boot__tree_read_refuses_paths_leaving_the_tree),
+		cmocka_unit_test(test_boot__series_changed_driver_without_tree_says_so),
+		cmocka_unit_test(test_boot__series_changed_driver_is_applied_to_the_tree),
+		cmocka_unit_test(test_boot__series_changed_driver_not_applying_is_not_checked),
+		cmocka_unit_test(test_boot__series_changed_builtin_driver_is_not_loaded),
+		cmocka_unit_test(test_boot__series_changed_driver_gets_its_headers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
