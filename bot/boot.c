@@ -43,6 +43,14 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* set: a stop was asked for (SIGTERM): QEMU and the build are killed */
+static const volatile sig_atomic_t *boot_stop;
+
+void boot_set_stop(const volatile sig_atomic_t *stop)
+{
+	boot_stop = stop;
+}
+
 void boot_opts_from_config(struct boot_opts *o, const struct config *cfg)
 {
 	memset(o, 0, sizeof(*o));
@@ -156,7 +164,7 @@ static int run(char *const argv[], const char *dir, const char *out, int timeout
 			break;
 		if (r < 0 && errno != EINTR)
 			return -1;
-		if (now_s() > end) {
+		if (now_s() > end || (boot_stop && *boot_stop)) {
 			kill(-pid, SIGKILL);
 			kill(pid, SIGKILL);
 			while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
@@ -1593,6 +1601,53 @@ static size_t gather_headers(const struct series *s, const struct tracked *mod,
 	return ne;
 }
 
+/*
+ * A changed driver that misbehaves is the series' fault only when the
+ * tree's own copy does not misbehave the same way (a driver that needs
+ * hardware or parameters fails its init with or without the series):
+ * boots the tree's copy, with the tree's headers, and when it ends with
+ * the same finding type turns r into "not checked" saying so.  One more
+ * boot, only for a changed driver with a concern.
+ */
+static void compare_without_series(const struct series *s, const struct tracked *t,
+				   const char *name, struct boot_result *r)
+{
+	struct series bs = { 0 };
+	struct tracked bt;
+	struct boot_file x[BOOT_MAX_HEADERS];
+	struct boot_result *b;
+	char *text = NULL;
+	size_t len = 0, ne, j;
+
+	if (r->verdict != BOOT_CONCERN || !t->orig[0])
+		return;
+	if (boot_tree_read(s->o->tree, t->orig, BOOT_MAX_SOURCE, &text, &len))
+		return;
+	b = calloc(1, sizeof(*b));
+	if (!b) {
+		free(text);
+		return;
+	}
+	bs.o = s->o;		/* no part: the tree's headers only */
+	memset(&bt, 0, sizeof(bt));
+	snprintf(bt.path, sizeof(bt.path), "%s", t->orig);
+	ne = gather_headers(&bs, &bt, text, len, x);
+	module_run(s->o, name, text, len, x, ne, b);
+	for (j = 0; j < ne; j++)
+		free(x[j].text);
+	free(text);
+	r->build_s += b->build_s;
+	r->boot_s += b->boot_s;
+	if (b->verdict == BOOT_CONCERN && !strcmp(b->type, r->type)) {
+		snprintf(r->note, sizeof(r->note),
+			 "%.48s: %.40s in QEMU without the series too (it may need hardware or parameters)",
+			 name, type_what(r->type));
+		r->verdict = BOOT_NOT_CHECKED;
+		r->type[0] = '\0';
+	}
+	free(b);
+}
+
 int boot_series(const struct boot_opts *o, const struct boot_patch *p, size_t n,
 		struct boot_series_result *out)
 {
@@ -1673,6 +1728,8 @@ int boot_series(const struct boot_opts *o, const struct boot_patch *p, size_t n,
 			free(m.text);
 			for (j = 0; j < ne; j++)
 				free(extra[j].text);
+			if (pass == 1)
+				compare_without_series(&s, t, name, r);
 			if (rc && !out->n && r->verdict == BOOT_NOT_CHECKED &&
 			    strstr(r->note, BOOT_QEMU)) {
 				/* no QEMU: say so, try nothing else */

@@ -30,6 +30,7 @@
 #ifndef RB_BOOT_H
 #define RB_BOOT_H
 
+#include <signal.h>
 #include <stddef.h>
 
 #include "config.h"
@@ -76,6 +77,10 @@ struct boot_result {
 /* Fills o from cfg's [boot] section (work under state_dir/boot), and
  * o->tree from [build] tree: a changed driver needs [build] tree. */
 void boot_opts_from_config(struct boot_opts *o, const struct config *cfg);
+/* stop (a signal handler's flag) set: the command in hand (the module's
+ * build, QEMU) is killed and the stage ends at once; its result means
+ * nothing (the caller drops it).  NULL: never. */
+void boot_set_stop(const volatile sig_atomic_t *stop);
 /* Non-zero when [boot] kernel and headers are set. */
 int boot_enabled(const struct config *cfg);
 

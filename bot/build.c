@@ -55,6 +55,14 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* set: a stop was asked for (SIGTERM): commands in hand are killed */
+static const volatile sig_atomic_t *build_stop;
+
+void build_set_stop(const volatile sig_atomic_t *stop)
+{
+	build_stop = stop;
+}
+
 int build_enabled(const struct config *cfg)
 {
 	return cfg && cfg->build_tree && *cfg->build_tree;
@@ -120,8 +128,8 @@ static enum run_result run(const char *const argv[], const char *cwd, double dea
 		ssize_t n;
 		int r;
 
-		if (left <= 0) {
-			timed_out = 1;
+		if (left <= 0 || (build_stop && *build_stop)) {
+			timed_out = 1;	/* a stop asked for: the same end */
 			break;
 		}
 		r = poll(&pfd, 1, left > 1000 ? 1000000 : (int)(left * 1000) + 1);
@@ -319,7 +327,8 @@ static int lock_work(const struct ctx *c, double deadline)
 	if (fd < 0)
 		return -1;
 	while (flock(fd, LOCK_EX | LOCK_NB)) {
-		if ((errno != EWOULDBLOCK && errno != EINTR) || now_s() > deadline) {
+		if ((errno != EWOULDBLOCK && errno != EINTR) || now_s() > deadline ||
+		    (build_stop && *build_stop)) {
 			close(fd);
 			return -1;
 		}

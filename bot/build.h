@@ -25,6 +25,7 @@
 #ifndef RB_BUILD_H
 #define RB_BUILD_H
 
+#include <signal.h>
 #include <stddef.h>
 
 #include "config.h"
@@ -70,6 +71,12 @@ struct build_result {
 
 /* Non-zero when [build] tree is set. */
 int build_enabled(const struct config *cfg);
+/*
+ * stop (a signal handler's flag) set: the commands of a build in hand are
+ * killed and it ends at once (its result means nothing: the caller drops
+ * it and the stage runs again at the next start).  NULL: never.
+ */
+void build_set_stop(const volatile sig_atomic_t *stop);
 
 /*
  * Prepares the work folder once (a no-op when its stamp says it is done

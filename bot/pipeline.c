@@ -10,6 +10,8 @@
 
 #include "pipeline.h"
 #include "pipeline_int.h"
+#include "build.h"
+#include "boot.h"
 #include "command.h"
 #include "compose.h"
 #include "deliver.h"
@@ -81,6 +83,9 @@ void pipeline_free(struct pipeline *p)
 
 void pipeline_set_stop(struct pipeline *p, const volatile sig_atomic_t *stop)
 {
+	/* a stage in hand ends at a stop too (pipeline_run_stage drops it) */
+	build_set_stop(stop);
+	boot_set_stop(stop);
 	p->stop = stop;
 }
 

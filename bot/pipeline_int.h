@@ -82,6 +82,11 @@ struct pipe_rcpt {
 int pipe_recipients(struct pipeline *p, const struct store_series *s,
 		    const struct mime_mail *to_mail, struct pipe_rcpt *r);
 void pipe_rcpt_release(struct pipe_rcpt *r);
+/* Puts a mail (kind "review", "followup") in the outbox, pending, or
+ * suppressed with rc->suppress; STORE_DUP when its Message-ID is there. */
+int pipe_reply_add(struct pipeline *p, const struct store_series *s, const char *kind,
+		   const char *msgid, const char *bot_addr, const struct pipe_rcpt *rc,
+		   const char *body, int64_t now, int64_t *id);
 
 /*
  * The compile and load stages (pipeline_stage.c).  A series to review

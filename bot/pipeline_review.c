@@ -310,6 +310,33 @@ int pipe_recipients(struct pipeline *p, const struct store_series *s,
 	return r->rcpt.err ? STORE_ERR_NOMEM : STORE_OK;
 }
 
+int pipe_reply_add(struct pipeline *p, const struct store_series *s, const char *kind,
+		   const char *msgid, const char *bot_addr, const struct pipe_rcpt *rc,
+		   const char *body, int64_t now, int64_t *id)
+{
+	struct store_reply reply;
+	int ret;
+
+	memset(&reply, 0, sizeof(reply));
+	reply.message_id = (char *)msgid;
+	reply.series_id = s->id;
+	reply.kind = (char *)kind;
+	reply.mail_from = (char *)bot_addr;
+	reply.rcpt = rc->rcpt.buf;
+	reply.body = (char *)body;
+	reply.to_addr = s->author_addr ? (char *)rc->author : NULL;
+	reply.list = (char *)rc->list;
+	reply.created = now;
+	reply.next_attempt = now;
+	ret = store_reply_add(p->st, &reply, id);
+	if (ret == STORE_OK && rc->suppress) {
+		ret = store_reply_mark_suppressed(p->st, *id, rc->suppress);
+		if (ret >= 0)
+			p->stats.suppressed++;
+	}
+	return ret;
+}
+
 void pipe_rcpt_release(struct pipe_rcpt *r)
 {
 	sbuf_release(&r->rcpt);
@@ -333,7 +360,6 @@ static int review_series(struct pipeline *p, struct store_series *s, int64_t now
 	struct compose_stats cs;
 	struct pipe_rcpt rc;
 	struct pipe_stages sg;
-	struct store_reply reply;
 	struct store_review rv;
 	struct sbuf mail;
 	char msgid[256], err[256];
@@ -435,26 +461,10 @@ static int review_series(struct pipeline *p, struct store_series *s, int64_t now
 	if (p->mode == PIPE_IMPORT || (cs.clean && !cfg->review_clean)) {
 		reply_id = 0;
 	} else {
-		memset(&reply, 0, sizeof(reply));
-		reply.message_id = msgid;
-		reply.series_id = s->id;
-		reply.kind = "review";
-		reply.mail_from = (char *)bot_addr;
-		reply.rcpt = rc.rcpt.buf;
-		reply.body = mail.buf;
-		reply.to_addr = s->author_addr ? rc.author : NULL;
-		reply.list = (char *)rc.list;
-		reply.created = now;
-		reply.next_attempt = now;
-		ret = store_reply_add(st, &reply, &reply_id);
+		ret = pipe_reply_add(p, s, "review", msgid, bot_addr, &rc, mail.buf, now,
+				     &reply_id);
 		if (ret < 0)
 			goto out;
-		if (ret == STORE_OK && rc.suppress) {
-			ret = store_reply_mark_suppressed(st, reply_id, rc.suppress);
-			if (ret < 0)
-				goto out;
-			p->stats.suppressed++;
-		}
 	}
 	memset(&rv, 0, sizeof(rv));
 	rv.series_id = s->id;

@@ -46,6 +46,19 @@ static int stage_commit(struct store *st, int ret)
 	return ret < 0 ? ret : 0;
 }
 
+/*
+ * A stop (SIGTERM) cut the stage short: its result is dropped and the
+ * stage stays queued, to run again at the next start.
+ */
+static int stage_stopped(const struct pipeline *p, const struct store_series *s)
+{
+	if (!p->stop || !*p->stop)
+		return 0;
+	log_event(LOG_INFO, "stage-interrupted", "series", s->subject,
+		  "result", "queued again for the next start", NULL);
+	return 1;
+}
+
 /* The stages the configuration enables, as a bit mask of 1 << kind. */
 static unsigned stages_wanted(const struct pipeline *p)
 {
@@ -100,6 +113,10 @@ static int compile_series(struct pipeline *p, const struct store_series *s,
 	}
 	if (build_series(p->cfg, bp, n, have_base, &res)) {
 		ret = STORE_ERR_NOMEM;
+		goto out;
+	}
+	if (stage_stopped(p, s)) {
+		build_result_release(&res);
 		goto out;
 	}
 	ret = store_begin(p->st);
@@ -198,6 +215,8 @@ static int load_test_series(struct pipeline *p, const struct store_series *s,
 		ret = STORE_ERR_NOMEM;
 		goto out;
 	}
+	if (stage_stopped(p, s))
+		goto out;
 	ret = store_begin(p->st);
 	for (i = 0; i < res->n && ret >= 0; i++) {
 		const struct boot_result *r = &res->r[i];
@@ -412,7 +431,7 @@ static int followup_series(struct pipeline *p, const struct store_series *s,
 	const struct config *cfg = p->cfg;
 	const char *bot_addr = cfg->address ? cfg->address : PIPE_DEFAULT_ADDRESS;
 	struct store_review rv;
-	struct store_reply review, reply;
+	struct store_reply review;
 	struct mime_mail cover;
 	const struct mime_mail *to_mail;
 	struct compose_review r;
@@ -497,29 +516,13 @@ static int followup_series(struct pipeline *p, const struct store_series *s,
 		ret = STORE_ERR;
 		goto out;
 	}
-	memset(&reply, 0, sizeof(reply));
-	reply.message_id = msgid;
-	reply.series_id = s->id;
-	reply.kind = "followup";
-	reply.mail_from = (char *)bot_addr;
-	reply.rcpt = rc.rcpt.buf;
-	reply.body = mail.buf;
-	reply.to_addr = s->author_addr ? rc.author : NULL;
-	reply.list = (char *)rc.list;
-	reply.created = now;
-	reply.next_attempt = now;
-	ret = store_reply_add(p->st, &reply, &reply_id);
+	/* the review was not sent for a reason that holds for this too */
+	if (!rc.suppress && have_review && review.state == REPLY_SUPPRESSED)
+		rc.suppress = "the review was suppressed";
+	ret = pipe_reply_add(p, s, "followup", msgid, bot_addr, &rc, mail.buf, now,
+			     &reply_id);
 	if (ret < 0)
 		goto out;
-	/* the review was not sent for a reason that holds for this too */
-	if (ret == STORE_OK && !rc.suppress && have_review && review.state == REPLY_SUPPRESSED)
-		rc.suppress = "the review was suppressed";
-	if (ret == STORE_OK && rc.suppress) {
-		ret = store_reply_mark_suppressed(p->st, reply_id, rc.suppress);
-		if (ret < 0)
-			goto out;
-		p->stats.suppressed++;
-	}
 	log_event(LOG_INFO, "followup", "msgid", to_mail->message_id, "reply", msgid,
 		  "suppressed", rc.suppress, NULL);
 	ret = STORE_OK;

@@ -236,12 +236,32 @@ CONF
 		cat "$W/e2e3b.out"
 	fi
 
-	# the queue survives a crash: the daemon killed (SIGKILL) while QEMU
-	# runs, then started again, runs the stage again and reviews once
+	# the queue survives a crash: the daemon stopped (SIGTERM) while QEMU
+	# runs ends at once, then killed (SIGKILL) while QEMU runs, then
+	# started again, runs the stage again and reviews once
 	mkdir -p "$W/db4"
 	rm -f "$W"/list/cur/* "$W"/list/new/*
 	mkpatch 5 drivers/misc/rbclean.c tests/boot/mod_clean/rbclean.c "misc: add rbclean once more"
 	sed -e "s|$W/db/|$W/db4/|; s|$W/outbox|$W/outbox4|" "$W/rb.conf" > "$W/rb4.conf"
+	PATH="$W/bin:$PATH" "$rb" run --config "$W/rb4.conf" > "$W/e2e4t.out" 2>&1 &
+	dpid=$!
+	for _ in $(seq 1 600); do
+		pgrep -f "qemu-system-x86_64.*$W" >/dev/null && break
+		sleep 0.1
+	done
+	t1=$(date +%s.%N)
+	kill -TERM $dpid
+	wait $dpid
+	rc=$?
+	secs=$(echo "$(date +%s.%N) - $t1" | bc)
+	if [ $rc -eq 0 ] && grep -q 'event=stage-interrupted' "$W/e2e4t.out" &&
+	   [ "$(echo "$secs < 5" | bc)" = 1 ] && ! pgrep -f "qemu-system-x86_64.*$W" >/dev/null &&
+	   [ "$(ls "$W"/outbox4/new 2>/dev/null | wc -l)" -eq 0 ]; then
+		ok "SIGTERM during the load test: QEMU killed, exit 0 in ${secs%???????} s, nothing sent"
+	else
+		bad "SIGTERM during the load test: QEMU killed, exit 0 in ${secs%???????} s, nothing sent"
+		cat "$W/e2e4t.out"
+	fi
 	PATH="$W/bin:$PATH" setsid "$rb" run --config "$W/rb4.conf" > "$W/e2e4.out" 2>&1 &
 	dpid=$!
 	for _ in $(seq 1 600); do
