@@ -570,10 +570,20 @@ static size_t advance(size_t col, const char *s, size_t n)
 
 size_t template_indent(const char *s, size_t n)
 {
-	size_t i = 0;
+	size_t i = 0, j;
 
 	while (i < n && is_blank(s[i]))
 		i++;
+	/* "  label:   value": the value's column (a checklist line) */
+	for (j = i; j + 2 < n && j < TEMPLATE_LABEL_MAX; j++) {
+		if (s[j] == ':' && is_blank(s[j + 1]) && is_blank(s[j + 2])) {
+			for (j++; j < n && is_blank(s[j]); j++)
+				;
+			if (j < n && j <= TEMPLATE_LABEL_MAX)
+				return advance(0, s, j);
+			break;
+		}
+	}
 	return advance(0, s, i);
 }
 

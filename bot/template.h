@@ -89,7 +89,14 @@ int template_render(const struct template_set *t, const char *name,
 int template_wrap(struct sbuf *out, const char *s, size_t n, size_t width,
 		  size_t cont);
 
-/* Columns of the indentation (leading spaces and tabs) of s[0, n). */
+#define TEMPLATE_LABEL_MAX	40	/* bytes of "  label:   " a value lines up after */
+
+/*
+ * Where the wrapped lines of s[0, n) start: the column of its value when
+ * it is a "  label:   value" line (a ':' and two or more blanks within
+ * TEMPLATE_LABEL_MAX bytes, as in the checklist), else the columns of
+ * its indentation (leading spaces and tabs).
+ */
 size_t template_indent(const char *s, size_t n);
 
 /* Bytes of the well-formed UTF-8 character at s[0, n) (1 for ASCII), or

@@ -257,9 +257,9 @@ CONF
 	if [ $rc -eq 0 ] && grep -q 'event=stage-interrupted' "$W/e2e4t.out" &&
 	   [ "$(echo "$secs < 5" | bc)" = 1 ] && ! pgrep -f "qemu-system-x86_64.*$W" >/dev/null &&
 	   [ "$(ls "$W"/outbox4/new 2>/dev/null | wc -l)" -eq 0 ]; then
-		ok "SIGTERM during the load test: QEMU killed, exit 0 in ${secs%???????} s, nothing sent"
+		ok "SIGTERM during the load test: QEMU killed, exit 0 in $(printf %.1f "$secs") s, nothing sent"
 	else
-		bad "SIGTERM during the load test: QEMU killed, exit 0 in ${secs%???????} s, nothing sent"
+		bad "SIGTERM during the load test: QEMU killed, exit 0 in $(printf %.1f "$secs") s, nothing sent"
 		cat "$W/e2e4t.out"
 	fi
 	PATH="$W/bin:$PATH" setsid "$rb" run --config "$W/rb4.conf" > "$W/e2e4.out" 2>&1 &

@@ -324,6 +324,21 @@ static void test_template__wrap_breaks_at_72_and_keeps_long_words(void **state)
 			"  one two three four five six seven eight nine ten eleven twelve\n"
 			"  thirteen fourteen\n");
 	}
+	/* a checklist line: wrapped lines go under the value */
+	sbuf_reset(&out);
+	{
+		const char *s = "  compiles:              ok (1 object built at W=1 on linux "
+				"6.1.192, no new warnings)";
+
+		assert_int_equal(template_indent(s, strlen(s)), 25);
+		template_wrap(&out, s, strlen(s), 72, template_indent(s, strlen(s)));
+		assert_string_equal(out.buf,
+			"  compiles:              ok (1 object built at W=1 on linux 6.1.192, no\n"
+			"                         new warnings)\n");
+		/* "a: b" in prose is no label */
+		s = "  Note: this is prose";
+		assert_int_equal(template_indent(s, strlen(s)), 2);
+	}
 
 	/* UTF-8 counts characters: 36 two-byte characters + 36 fit in 72 */
 	sbuf_reset(&out);
