@@ -20,6 +20,7 @@
 #include "fileio.h"
 #include "getopt_long.h"
 #include "patterns.h"
+#include "spell_cache.h"
 #include "version.h"
 #include "../checker/banned.h"
 
@@ -68,6 +69,9 @@ static void check_usage(FILE *f)
 	      "                             (default: codespell's dictionary)\n"
 	      "  --codespell                also use codespell's dictionary\n"
 	      "  --codespellfile=FILE       codespell dictionary to use\n"
+	      "  --no-cache                 build the misspelling list from its files, without\n"
+	      "                             reading or writing its cache ($REVIEWBOT_CACHE_DIR,\n"
+	      "                             else $XDG_CACHE_HOME/reviewbot or ~/.cache/reviewbot)\n"
 	      "  --const-structs-file=FILE  structs that should be const, one per line\n"
 	      "                             (checkpatch.pl's const_structs.checkpatch)\n"
 	      "  --typedefsfile=FILE        more type names, one per line\n"
@@ -343,6 +347,61 @@ static void progress_show(struct progress *pr, int done, int total)
 	pr->shown = n > pr->shown ? n : pr->shown;
 }
 
+/*
+ * Misspellings: --spelling-file (checkpatch.pl's spelling.txt) when
+ * given, else codespell's dictionary; --codespell adds the dictionary to
+ * a spelling file, as checkpatch.pl's --codespell does.  The list comes
+ * from the cache (spell_cache.h) when the files are unchanged, and goes
+ * into it when it had to be built from all of them.
+ */
+static struct chk_spelling *load_spelling(const char *spellingfile, int codespell,
+					  const char *codespellfile, int use_cache,
+					  struct spell_cache *cache)
+{
+	const char *dict = codespellfile ? codespellfile : CODESPELL_DICT;
+	const char *lists[2];
+	struct chk_spelling *sp = NULL;
+	struct sbuf words;
+	int nlists = 0, loaded = 0, failed = 0;
+
+	if (spellingfile)
+		lists[nlists++] = spellingfile;
+	if (!spellingfile || codespell || codespellfile)
+		lists[nlists++] = dict;
+	if (use_cache && !spell_cache_init(cache, lists, nlists)) {
+		sp = spell_cache_load(cache);
+		if (sp)
+			return sp;
+	}
+	sbuf_init(&words, CHK_SPELLING_MAX_INPUT);
+	if (spellingfile) {
+		if (fileio_read(spellingfile, &words)) {
+			fprintf(stderr, "reviewbot check: No typos will be found - file '%s': %s\n",
+				spellingfile, strerror(errno));
+			failed = 1;
+		} else {
+			loaded = 1;
+		}
+		sbuf_addch(&words, '\n');
+	}
+	if (!spellingfile || codespell || codespellfile) {
+		if (fileio_read(dict, &words)) {
+			if (spellingfile || codespell || codespellfile)
+				fprintf(stderr, "reviewbot check: No codespell typos will be found - file '%s': %s\n",
+					dict, strerror(errno));
+			failed = 1;
+		} else {
+			loaded = 1;
+		}
+	}
+	if (loaded)
+		sp = chk_spelling_new(words.buf, words.len);
+	sbuf_release(&words);
+	if (sp && !failed && use_cache)
+		spell_cache_store(cache, sp);
+	return sp;
+}
+
 int cmd_check(int argc, char **argv)
 {
 	struct chk_opts o;
@@ -356,6 +415,8 @@ int cmd_check(int argc, char **argv)
 	char *spellingfile = NULL, *conststructsfile = NULL;
 	char *const_structs = NULL, *typedefs = NULL;
 	struct chk_spelling *spelling = NULL;
+	struct spell_cache cache = { .path = "" };
+	int no_cache = 0;
 	struct gl_list ignore = { 0 }, use = { 0 };
 	const struct gl_opt opts[] = {
 		{ "q|quiet", GL_COUNT, &quiet, NULL, NULL },
@@ -389,6 +450,7 @@ int cmd_check(int argc, char **argv)
 		{ "typedefsfile", GL_STRING, NULL, &typedefsfile, NULL },
 		{ "color", GL_STRING, NULL, &color, NULL },
 		{ "no-color|nocolor", GL_SET, &nocolor, NULL, NULL },
+		{ "no-cache|nocache", GL_SET, &no_cache, NULL, NULL },
 		{ "kconfig-prefix", GL_STRING, NULL, &kconfig_prefix, NULL },
 		{ "spelling-file", GL_STRING, NULL, &spellingfile, NULL },
 		{ "const-structs-file", GL_STRING, NULL, &conststructsfile, NULL },
@@ -502,39 +564,10 @@ int cmd_check(int argc, char **argv)
 		chk_opts_types(&o, ignore.v[i], 0);
 	for (i = 0; i < use.n; i++)
 		chk_opts_types(&o, use.v[i], 1);
-	/*
-	 * Misspellings: --spelling-file (checkpatch.pl's spelling.txt) when
-	 * given, else codespell's dictionary; --codespell adds the dictionary
-	 * to a spelling file, as checkpatch.pl's --codespell does.
-	 */
 	if (eng_words_wanted(&o, R_TYPO_SPELLING)) {
-		struct sbuf words;
-		const char *dict = codespellfile ? codespellfile : CODESPELL_DICT;
-		int loaded = 0;
-
-		sbuf_init(&words, CHK_SPELLING_MAX_INPUT);
-		if (spellingfile) {
-			if (fileio_read(spellingfile, &words))
-				fprintf(stderr, "reviewbot check: No typos will be found - file '%s': %s\n",
-					spellingfile, strerror(errno));
-			else
-				loaded = 1;
-			sbuf_addch(&words, '\n');
-		}
-		if (!spellingfile || codespell || codespellfile) {
-			if (fileio_read(dict, &words)) {
-				if (spellingfile || codespell || codespellfile)
-					fprintf(stderr, "reviewbot check: No codespell typos will be found - file '%s': %s\n",
-						dict, strerror(errno));
-			} else {
-				loaded = 1;
-			}
-		}
-		if (loaded) {
-			spelling = chk_spelling_new(words.buf, words.len);
-			o.spelling = spelling;
-		}
-		sbuf_release(&words);
+		spelling = load_spelling(spellingfile, codespell, codespellfile, !no_cache,
+					 &cache);
+		o.spelling = spelling;
 	}
 	if (conststructsfile && eng_words_wanted(&o, R_CONST_STRUCT)) {
 		const_structs = read_words(conststructsfile);
@@ -748,6 +781,7 @@ out_noexit:
 	free(const_structs);
 	free(typedefs);
 	chk_spelling_free(spelling);
+	spell_cache_release(&cache);
 	free(all_argv);
 	free(files);
 	sbuf_release(&conf);

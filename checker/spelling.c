@@ -19,35 +19,55 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sbuf.h"
 #include "banned.h"
 
 #define MAX_ENTRIES	(4u << 20)
+#define TAB_MIN		64u		/* slots of the smallest table */
+#define TAB_MAX		(1u << 24)	/* > MAX_ENTRIES * 4 / 3 */
+#define SP_NOFIX	UINT32_MAX	/* no fix: Perl's undef */
+#define SP_WIN		1u		/* first key in sorted order among its
+					 * case variants */
 
+/*
+ * 12 bytes an entry and 8 a slot, so that the dictionary of codespell
+ * (37k entries) is about 1.4 MB in memory and in its image: the slot
+ * carries the hash, so a probe reads one cache line until the hashes
+ * agree.  These structs are also the image's format (no padding).
+ */
 struct sp_entry {
-	size_t key;		/* offset of the key in pool */
-	size_t klen;
-	size_t fix;		/* offset of the NUL-terminated fix */
-	int has_fix;		/* 0: Perl's undef */
+	uint32_t key;		/* offset of the key in pool */
+	uint32_t fix;		/* offset of the NUL-terminated fix, or SP_NOFIX */
+	uint16_t klen;		/* <= CHK_SPELLING_MAX_KEY */
+	uint16_t flags;		/* SP_WIN */
 };
 
-struct sp_table {		/* open addressing, values are entry index + 1 */
-	uint32_t *slot;
-	uint64_t *hash;
-	size_t size;		/* power of two, or 0 */
-	size_t used;
+struct sp_slot {
+	uint32_t v;		/* entry index + 1; 0: empty */
+	uint32_t h;		/* hash_fold() of the key */
 };
 
+_Static_assert(sizeof(struct sp_entry) == 12, "sp_entry is 12 bytes");
+_Static_assert(sizeof(struct sp_slot) == 8, "sp_slot is 8 bytes");
+
+/*
+ * One open-addressing table (linear probing, at most 3/4 full, so that
+ * a probe always meets an empty slot) holds every key under the hash of
+ * its lowercased text.  An exact lookup compares the bytes; a
+ * case-insensitive one takes the key of its case variants that sorts
+ * first, which carries SP_WIN.
+ */
 struct chk_spelling {
-	char *pool;		/* keys and fixes */
-	size_t pool_len, pool_alloc;
+	char *pool;		/* keys and fixes, each NUL-terminated */
+	uint32_t pool_len, pool_alloc;
 	struct sp_entry *ent;
-	size_t nent, ent_alloc;
-	struct sp_table exact;	/* key -> entry */
-	struct sp_table fold;	/* lowercased key -> entry of the first key
-				 * in sorted order with that lowercase form */
+	uint32_t nent, ent_alloc;
+	struct sp_slot *slot;
+	uint32_t size;		/* slots: a power of two, or 0 */
+	uint32_t maxlen;
+	uint64_t input;		/* bytes read so far */
+	int borrowed;		/* pool, ent and slot point into an image */
 	unsigned char lens[CHK_SPELLING_MAX_KEY + 1];	/* key lengths seen */
-	size_t maxlen;
-	size_t input;		/* bytes read so far */
 };
 
 static int lc(int c)
@@ -70,19 +90,26 @@ static int is_bound(int c)
 		 c == '\'' || c == '`');
 }
 
+/* FNV-1a over the lowercased bytes, folded to 32 bits (part of the image
+ * format: changing it changes CHK_SPELLING_IMAGE_VERSION) */
 #define FNV_OFF 0xcbf29ce484222325ull
 #define FNV_PRIME 0x100000001b3ull
 
-static uint64_t hash_bytes(const char *s, size_t n, int fold)
+static uint32_t fold32(uint64_t h)
+{
+	return (uint32_t)(h ^ (h >> 32));
+}
+
+static uint32_t hash_fold(const char *s, size_t n)
 {
 	uint64_t h = FNV_OFF;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		h ^= (unsigned char)(fold ? lc((unsigned char)s[i]) : s[i]);
+		h ^= (unsigned char)lc((unsigned char)s[i]);
 		h *= FNV_PRIME;
 	}
-	return h;
+	return fold32(h);
 }
 
 static int eq_fold(const char *a, const char *b, size_t n)
@@ -105,79 +132,116 @@ static int perl_cmp(const char *a, size_t na, const char *b, size_t nb)
 	return na < nb ? -1 : na > nb;
 }
 
-static const char *ent_key(const struct chk_spelling *sp, size_t i)
+static const char *ent_key(const struct chk_spelling *sp, uint32_t i)
 {
 	return sp->pool + sp->ent[i].key;
 }
 
-/* The slot of s[0, n) (its hash h) in t: holding it, or the empty one. */
-static size_t tab_find(const struct chk_spelling *sp, const struct sp_table *t,
-		       uint64_t h, const char *s, size_t n, int fold)
+/*
+ * The entry (index + 1) whose key is s[0, n) -- exactly, or with fold
+ * case-insensitively and the first of its case variants -- or 0.  h is
+ * hash_fold(s, n); *at is left at the slot holding it, or at the empty
+ * slot that ended the probe.
+ */
+static uint32_t tab_find(const struct chk_spelling *sp, uint32_t h,
+			 const char *s, size_t n, int fold, uint32_t *at)
 {
-	size_t mask = t->size - 1, i = (size_t)h & mask;
+	uint32_t mask = sp->size - 1, i = h & mask;
 
 	for (;; i = (i + 1) & mask) {
-		uint32_t v = t->slot[i];
+		const struct sp_slot *sl = &sp->slot[i];
 		const struct sp_entry *e;
 
-		if (!v)
-			return i;
-		e = &sp->ent[v - 1];
-		if (t->hash[i] == h && e->klen == n &&
-		    (fold ? eq_fold(ent_key(sp, v - 1), s, n) :
-			    !memcmp(ent_key(sp, v - 1), s, n)))
-			return i;
-	}
-}
-
-static int tab_grow(struct sp_table *t)
-{
-	size_t ns = t->size ? t->size * 2 : 1024, i;
-	uint32_t *slot = calloc(ns, sizeof(*slot));
-	uint64_t *hash = calloc(ns, sizeof(*hash));
-
-	if (!slot || !hash) {
-		free(slot);
-		free(hash);
-		return -1;
-	}
-	for (i = 0; i < t->size; i++) {
-		size_t j;
-
-		if (!t->slot[i])
+		if (!sl->v)
+			break;
+		if (sl->h != h)
 			continue;
-		for (j = (size_t)t->hash[i] & (ns - 1); slot[j]; j = (j + 1) & (ns - 1))
-			;
-		slot[j] = t->slot[i];
-		hash[j] = t->hash[i];
+		e = &sp->ent[sl->v - 1];
+		if (e->klen != n)
+			continue;
+		if (fold ? (e->flags & SP_WIN) && eq_fold(sp->pool + e->key, s, n) :
+			   !memcmp(sp->pool + e->key, s, n)) {
+			*at = i;
+			return sl->v;
+		}
 	}
-	free(t->slot);
-	free(t->hash);
-	t->slot = slot;
-	t->hash = hash;
-	t->size = ns;
+	*at = i;
 	return 0;
 }
 
-static int pool_add(struct chk_spelling *sp, const char *s, size_t n,
-		    size_t *off)
+/* Rehashes into ns slots (a power of two above the entries). */
+static int tab_resize(struct chk_spelling *sp, uint32_t ns)
 {
+	struct sp_slot *slot;
+	uint32_t i;
+
+	if (ns > TAB_MAX)
+		return -1;
+	slot = calloc(ns, sizeof(*slot));
+	if (!slot)
+		return -1;
+	for (i = 0; i < sp->size; i++) {
+		uint32_t j;
+
+		if (!sp->slot[i].v)
+			continue;
+		for (j = sp->slot[i].h & (ns - 1); slot[j].v; j = (j + 1) & (ns - 1))
+			;
+		slot[j] = sp->slot[i];
+	}
+	free(sp->slot);
+	sp->slot = slot;
+	sp->size = ns;
+	return 0;
+}
+
+/* The smallest table size holding n entries at most 3/4 full. */
+static uint32_t tab_size_for(uint32_t n)
+{
+	uint64_t ns = TAB_MIN;
+
+	while (ns * 3 < (uint64_t)n * 4 && ns <= TAB_MAX)
+		ns *= 2;
+	return (uint32_t)ns;	/* past TAB_MAX: tab_resize() refuses it */
+}
+
+static int pool_add(struct chk_spelling *sp, const char *s, size_t n,
+		    uint32_t *off)
+{
+	if (n >= UINT32_MAX - 1 - sp->pool_len)
+		return -1;
 	if (sp->pool_alloc - sp->pool_len < n + 1) {
-		size_t na = sp->pool_alloc ? sp->pool_alloc : 1u << 16;
+		uint64_t na = sp->pool_alloc ? sp->pool_alloc : 1u << 16;
 		char *np;
 
 		while (na - sp->pool_len < n + 1)
 			na *= 2;
-		np = realloc(sp->pool, na);
+		if (na > UINT32_MAX)
+			na = UINT32_MAX;
+		np = realloc(sp->pool, (size_t)na);
 		if (!np)
 			return -1;
 		sp->pool = np;
-		sp->pool_alloc = na;
+		sp->pool_alloc = (uint32_t)na;
 	}
 	memcpy(sp->pool + sp->pool_len, s, n);
 	sp->pool[sp->pool_len + n] = '\0';
 	*off = sp->pool_len;
-	sp->pool_len += n + 1;
+	sp->pool_len += (uint32_t)n + 1;
+	return 0;
+}
+
+static int ent_reserve(struct chk_spelling *sp, uint32_t want)
+{
+	struct sp_entry *ne;
+
+	if (sp->ent_alloc >= want)
+		return 0;
+	ne = realloc(sp->ent, (size_t)want * sizeof(*ne));
+	if (!ne)
+		return -1;
+	sp->ent = ne;
+	sp->ent_alloc = want;
 	return 0;
 }
 
@@ -185,59 +249,48 @@ static int pool_add(struct chk_spelling *sp, const char *s, size_t n,
 static int set_entry(struct chk_spelling *sp, const char *key, size_t klen,
 		     const char *fix, size_t flen)
 {
-	uint64_t h, hf;
-	size_t i, j;
+	uint32_t h, v, w, at, other;
 	struct sp_entry *e;
 
 	if (klen > CHK_SPELLING_MAX_KEY)
 		return 0;
-	if ((sp->exact.used + 1) * 2 > sp->exact.size && tab_grow(&sp->exact))
+	if ((uint64_t)(sp->nent + 1) * 4 > (uint64_t)sp->size * 3 &&
+	    tab_resize(sp, sp->size ? sp->size * 2 : TAB_MIN))
 		return -1;
-	if ((sp->fold.used + 1) * 2 > sp->fold.size && tab_grow(&sp->fold))
-		return -1;
-	h = hash_bytes(key, klen, 0);
-	i = tab_find(sp, &sp->exact, h, key, klen, 0);
-	if (sp->exact.slot[i]) {
-		e = &sp->ent[sp->exact.slot[i] - 1];
+	h = hash_fold(key, klen);
+	v = tab_find(sp, h, key, klen, 0, &at);
+	if (v) {
+		e = &sp->ent[v - 1];
 	} else {
 		if (sp->nent >= MAX_ENTRIES)
 			return -1;
-		if (sp->nent == sp->ent_alloc) {
-			size_t na = sp->ent_alloc ? sp->ent_alloc * 2 : 1024;
-			struct sp_entry *ne = realloc(sp->ent, na * sizeof(*ne));
-
-			if (!ne)
-				return -1;
-			sp->ent = ne;
-			sp->ent_alloc = na;
-		}
+		if (sp->nent == sp->ent_alloc &&
+		    ent_reserve(sp, sp->ent_alloc ? sp->ent_alloc * 2 : 1024))
+			return -1;
 		e = &sp->ent[sp->nent];
 		if (pool_add(sp, key, klen, &e->key))
 			return -1;
-		e->klen = klen;
-		sp->exact.slot[i] = (uint32_t)++sp->nent;
-		sp->exact.hash[i] = h;
-		sp->exact.used++;
-
+		e->klen = (uint16_t)klen;
+		e->flags = SP_WIN;
 		/* the first key in sorted order wins among case variants */
-		hf = hash_bytes(key, klen, 1);
-		j = tab_find(sp, &sp->fold, hf, key, klen, 1);
-		if (!sp->fold.slot[j]) {
-			sp->fold.slot[j] = (uint32_t)sp->nent;
-			sp->fold.hash[j] = hf;
-			sp->fold.used++;
-		} else if (perl_cmp(key, klen, ent_key(sp, sp->fold.slot[j] - 1),
-				    klen) < 0) {
-			sp->fold.slot[j] = (uint32_t)sp->nent;
+		w = tab_find(sp, h, key, klen, 1, &other);
+		if (w) {
+			if (perl_cmp(key, klen, ent_key(sp, w - 1), klen) < 0)
+				sp->ent[w - 1].flags &= (uint16_t)~SP_WIN;
+			else
+				e->flags = 0;
 		}
+		sp->slot[at].v = ++sp->nent;
+		sp->slot[at].h = h;
 		sp->lens[klen] = 1;
 		if (klen > sp->maxlen)
-			sp->maxlen = klen;
+			sp->maxlen = (uint32_t)klen;
 	}
-	e->has_fix = fix != NULL;
-	e->fix = 0;
-	if (fix && pool_add(sp, fix, flen, &e->fix))
+	e->fix = SP_NOFIX;
+	if (fix && pool_add(sp, fix, flen, &e->fix)) {
+		e->fix = SP_NOFIX;
 		return -1;
+	}
 	return 0;
 }
 
@@ -327,38 +380,58 @@ static int add_line(struct chk_spelling *sp, const char *s, size_t n)
 }
 
 /*
- * Room for about nlines more entries and len more pool bytes, so that a
- * list is loaded without growing the tables line by line.
+ * Room for nlines more entries (a line makes one at most) and len more
+ * pool bytes (a line's key and fix with their NULs take no more than the
+ * line and its newline), so that a list loads without growing anything.
  */
 static int reserve(struct chk_spelling *sp, size_t nlines, size_t len)
 {
-	size_t want = sp->nent + nlines, na;
+	uint64_t want = (uint64_t)sp->nent + nlines, na;
+	uint32_t ns;
 
 	if (want > MAX_ENTRIES)
 		want = MAX_ENTRIES;
-	while (sp->exact.size < 2 * want)
-		if (tab_grow(&sp->exact))
-			return -1;
-	while (sp->fold.size < 2 * want)
-		if (tab_grow(&sp->fold))
-			return -1;
-	if (sp->ent_alloc < want) {
-		struct sp_entry *ne = realloc(sp->ent, want * sizeof(*ne));
-
-		if (!ne)
-			return -1;
-		sp->ent = ne;
-		sp->ent_alloc = want;
-	}
-	na = sp->pool_len + len + nlines + 1;
+	ns = tab_size_for((uint32_t)want);
+	if (ns > sp->size && tab_resize(sp, ns))
+		return -1;
+	if (ent_reserve(sp, (uint32_t)want))
+		return -1;
+	na = (uint64_t)sp->pool_len + len + nlines + 1;
+	if (na > UINT32_MAX)
+		return -1;
 	if (sp->pool_alloc < na) {
-		char *np = realloc(sp->pool, na);
+		char *np = realloc(sp->pool, (size_t)na);
 
 		if (!np)
 			return -1;
 		sp->pool = np;
-		sp->pool_alloc = na;
+		sp->pool_alloc = (uint32_t)na;
 	}
+	return 0;
+}
+
+/* Copy-on-write: an image's arrays become the list's own. */
+static int sp_own(struct chk_spelling *sp)
+{
+	char *pool = malloc(sp->pool_len ? sp->pool_len : 1);
+	struct sp_entry *ent = malloc(sp->nent ? sp->nent * sizeof(*ent) : 1);
+	struct sp_slot *slot = malloc(sp->size * sizeof(*slot));
+
+	if (!pool || !ent || !slot) {
+		free(pool);
+		free(ent);
+		free(slot);
+		return -1;
+	}
+	memcpy(pool, sp->pool, sp->pool_len);
+	memcpy(ent, sp->ent, sp->nent * sizeof(*ent));
+	memcpy(slot, sp->slot, sp->size * sizeof(*slot));
+	sp->pool = pool;
+	sp->pool_alloc = sp->pool_len;
+	sp->ent = ent;
+	sp->ent_alloc = sp->nent;
+	sp->slot = slot;
+	sp->borrowed = 0;
 	return 0;
 }
 
@@ -369,13 +442,15 @@ int chk_spelling_add(struct chk_spelling *sp, const char *buf, size_t len)
 
 	if (len > CHK_SPELLING_MAX_INPUT - sp->input)
 		return -1;
-	sp->input += len;
+	if (sp->borrowed && sp_own(sp))
+		return -1;
 	while (p < end && (p = memchr(p, '\n', (size_t)(end - p)))) {
 		nlines++;
 		p++;
 	}
 	if (reserve(sp, nlines, len))
 		return -1;
+	sp->input += len;
 	while (i < len) {
 		const char *nl = memchr(buf + i, '\n', len - i);
 		size_t n = nl ? (size_t)(nl - (buf + i)) : len - i;
@@ -404,12 +479,11 @@ void chk_spelling_free(struct chk_spelling *sp)
 {
 	if (!sp)
 		return;
-	free(sp->pool);
-	free(sp->ent);
-	free(sp->exact.slot);
-	free(sp->exact.hash);
-	free(sp->fold.slot);
-	free(sp->fold.hash);
+	if (!sp->borrowed) {
+		free(sp->pool);
+		free(sp->ent);
+		free(sp->slot);
+	}
 	free(sp);
 }
 
@@ -423,27 +497,25 @@ size_t chk_spelling_count(const struct chk_spelling *sp)
  * case-insensitively and followed by a boundary or the end.  Returns the
  * entry index + 1, or 0.
  */
-static size_t alternation(const struct chk_spelling *sp, const char *s,
-			  size_t n, size_t p)
+static uint32_t alternation(const struct chk_spelling *sp, const char *s,
+			    size_t n, size_t p)
 {
 	uint64_t h = FNV_OFF;
-	size_t best = 0, l, max = n - p < sp->maxlen ? n - p : sp->maxlen;
+	uint32_t best = 0, v, at;
+	size_t l, max = n - p < sp->maxlen ? n - p : sp->maxlen;
 
 	for (l = 0; l <= max; l++) {
 		if (l) {
 			h ^= (unsigned char)lc((unsigned char)s[p + l - 1]);
 			h *= FNV_PRIME;
 		}
-		if (sp->lens[l] && (p + l == n || is_bound((unsigned char)s[p + l]))) {
-			size_t i = tab_find(sp, &sp->fold, h, s + p, l, 1);
-			uint32_t v = sp->fold.slot[i];
-
-			if (v && (!best ||
-				  perl_cmp(ent_key(sp, v - 1), l,
-					   ent_key(sp, best - 1),
-					   sp->ent[best - 1].klen) < 0))
-				best = v;
-		}
+		if (!sp->lens[l] || (p + l != n && !is_bound((unsigned char)s[p + l])))
+			continue;
+		v = tab_find(sp, fold32(h), s + p, l, 1, &at);
+		if (v && (!best ||
+			  perl_cmp(ent_key(sp, v - 1), l, ent_key(sp, best - 1),
+				   sp->ent[best - 1].klen) < 0))
+			best = v;
 	}
 	return best;
 }
@@ -451,7 +523,8 @@ static size_t alternation(const struct chk_spelling *sp, const char *s,
 int chk_spelling_next(const struct chk_spelling *sp, const char *s, size_t n,
 		      size_t *pos, size_t *start, size_t *len)
 {
-	size_t st, p, v;
+	size_t st, p;
+	uint32_t v;
 
 	if (!sp || !sp->nent || *pos > n)
 		return 0;
@@ -483,16 +556,155 @@ const char *chk_spelling_fix(const struct chk_spelling *sp, const char *typo,
 			     size_t n)
 {
 	char buf[CHK_SPELLING_MAX_KEY];
-	size_t i, k;
+	size_t i;
+	uint32_t v, at;
 	const struct sp_entry *e;
 
 	if (!sp || !sp->nent || n > CHK_SPELLING_MAX_KEY)
 		return NULL;
 	for (i = 0; i < n; i++)
 		buf[i] = (char)lc((unsigned char)typo[i]);
-	k = tab_find(sp, &sp->exact, hash_bytes(buf, n, 0), buf, n, 0);
-	if (!sp->exact.slot[k])
+	v = tab_find(sp, hash_fold(buf, n), buf, n, 0, &at);
+	if (!v)
 		return NULL;
-	e = &sp->ent[sp->exact.slot[k] - 1];
-	return e->has_fix ? sp->pool + e->fix : NULL;
+	e = &sp->ent[v - 1];
+	return e->fix != SP_NOFIX ? sp->pool + e->fix : NULL;
+}
+
+/*
+ * The image: this header, the entries, zeros up to a multiple of 8, the
+ * slots, the pool.  Native byte order, checked on load with the sizes of
+ * the structs; every offset is relative, so the image works wherever it
+ * is mapped.
+ */
+#define IMG_MAGIC	"RBSPELL\n"
+#define IMG_ORDER	0x01020304u
+#define IMG_SIZES	((uint32_t)sizeof(size_t) | (uint32_t)sizeof(struct sp_entry) << 8 | \
+			 (uint32_t)sizeof(struct sp_slot) << 16)
+
+struct sp_image {
+	char magic[8];
+	uint32_t version;	/* CHK_SPELLING_IMAGE_VERSION */
+	uint32_t order;		/* IMG_ORDER as the writer stored it */
+	uint32_t sizes;		/* IMG_SIZES of the writer */
+	uint32_t nent;
+	uint32_t size;		/* slots */
+	uint32_t pool_len;
+	uint64_t input;
+	uint64_t total;		/* bytes of the image */
+};
+
+_Static_assert(sizeof(struct sp_image) == 48, "no padding in the header");
+
+static uint64_t img_ent_bytes(uint32_t nent)
+{
+	return ((uint64_t)nent * sizeof(struct sp_entry) + 7) & ~(uint64_t)7;
+}
+
+int chk_spelling_image(const struct chk_spelling *sp, struct sbuf *out)
+{
+	static const char zero[8];
+	struct sp_image hdr;
+	uint64_t eb;
+
+	if (!sp || !sp->size)
+		return -1;
+	eb = img_ent_bytes(sp->nent);
+	memset(&hdr, 0, sizeof(hdr));
+	memcpy(hdr.magic, IMG_MAGIC, sizeof(hdr.magic));
+	hdr.version = CHK_SPELLING_IMAGE_VERSION;
+	hdr.order = IMG_ORDER;
+	hdr.sizes = IMG_SIZES;
+	hdr.nent = sp->nent;
+	hdr.size = sp->size;
+	hdr.pool_len = sp->pool_len;
+	hdr.input = sp->input;
+	hdr.total = sizeof(hdr) + eb + (uint64_t)sp->size * sizeof(struct sp_slot) +
+		    sp->pool_len;
+	sbuf_add(out, &hdr, sizeof(hdr));
+	sbuf_add(out, sp->ent, (size_t)sp->nent * sizeof(struct sp_entry));
+	sbuf_add(out, zero, (size_t)(eb - (uint64_t)sp->nent * sizeof(struct sp_entry)));
+	sbuf_add(out, sp->slot, (size_t)sp->size * sizeof(struct sp_slot));
+	sbuf_add(out, sp->pool, sp->pool_len);
+	return out->err ? -1 : 0;
+}
+
+/*
+ * Every field is checked in one pass over the entries and one over the
+ * slots, so that no lookup can leave the image or probe forever: the
+ * sizes and their sum against len, the table a power of two at most 3/4
+ * full (as many slots used as there are entries, so that a probe ends),
+ * each slot naming an entry, each entry's key inside the pool and its
+ * fix NUL-terminated there (the pool ends with a NUL).  What only makes
+ * answers wrong is not looked for: hashes are not recomputed and an
+ * entry named by two slots is not noticed.
+ */
+struct chk_spelling *chk_spelling_from_image(const void *buf, size_t len)
+{
+	const unsigned char *b = buf;
+	struct sp_image hdr;
+	struct chk_spelling *sp = NULL;
+	uint64_t eb, slot_off, pool_off;
+	uint32_t i, used = 0;
+	int bad = 0;
+
+	if (!buf || len < sizeof(hdr) || ((uintptr_t)buf & 7))
+		return NULL;
+	memcpy(&hdr, buf, sizeof(hdr));
+	if (memcmp(hdr.magic, IMG_MAGIC, sizeof(hdr.magic)) ||
+	    hdr.version != CHK_SPELLING_IMAGE_VERSION || hdr.order != IMG_ORDER ||
+	    hdr.sizes != IMG_SIZES)
+		return NULL;
+	if (hdr.nent > MAX_ENTRIES || hdr.size < TAB_MIN || hdr.size > TAB_MAX ||
+	    (hdr.size & (hdr.size - 1)) ||
+	    (uint64_t)hdr.nent * 4 > (uint64_t)hdr.size * 3 ||
+	    hdr.input > CHK_SPELLING_MAX_INPUT || (hdr.nent && !hdr.pool_len))
+		return NULL;
+	eb = img_ent_bytes(hdr.nent);
+	slot_off = sizeof(hdr) + eb;
+	pool_off = slot_off + (uint64_t)hdr.size * sizeof(struct sp_slot);
+	if (hdr.total != pool_off + hdr.pool_len || hdr.total != len)
+		return NULL;
+	for (i = (uint32_t)(sizeof(hdr) + (uint64_t)hdr.nent * sizeof(struct sp_entry));
+	     i < slot_off; i++)
+		if (b[i])
+			return NULL;
+	if (hdr.pool_len && b[pool_off + hdr.pool_len - 1])
+		return NULL;
+	sp = calloc(1, sizeof(*sp));
+	if (!sp)
+		return NULL;
+	sp->ent = (struct sp_entry *)(b + sizeof(hdr));
+	sp->slot = (struct sp_slot *)(b + slot_off);
+	sp->pool = (char *)(b + pool_off);	/* never written: borrowed */
+	sp->borrowed = 1;
+	sp->nent = sp->ent_alloc = hdr.nent;
+	sp->size = hdr.size;
+	sp->pool_len = sp->pool_alloc = hdr.pool_len;
+	sp->input = hdr.input;
+	/* branch-free passes over the entries and the slots (not the pool) */
+	for (i = 0; i < hdr.nent; i++) {
+		const struct sp_entry *e = &sp->ent[i];
+		uint32_t kl = e->klen > CHK_SPELLING_MAX_KEY ? 0 : e->klen;
+
+		bad |= (e->klen > CHK_SPELLING_MAX_KEY) | ((e->flags & ~SP_WIN) != 0) |
+		       ((uint64_t)e->key + e->klen >= hdr.pool_len) |
+		       (e->fix != SP_NOFIX && e->fix >= hdr.pool_len);
+		sp->lens[kl] = 1;
+		sp->maxlen = kl > sp->maxlen ? kl : sp->maxlen;
+	}
+	for (i = 0; i < hdr.size; i++) {
+		uint32_t v = sp->slot[i].v;
+
+		used += v != 0;
+		bad |= v > hdr.nent;
+	}
+	if (bad)
+		goto bad;
+	if (used != hdr.nent)
+		goto bad;
+	return sp;
+bad:
+	free(sp);
+	return NULL;
 }

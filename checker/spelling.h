@@ -9,7 +9,7 @@
  *
  *   while ($rawline =~ /(?:^|[^\w\-'`])($misspellings)(?:[^\w\-'`]|$)/gi)
  *
- * This module keeps the keys in hash tables and finds exactly the matches
+ * This module keeps the keys in a hash table and finds exactly the matches
  * that loop finds, in the same order, without building the regex: at each
  * place the regex engine would try, every key length is looked up and the
  * first key in sorted order wins, as Perl's ordered alternation does.
@@ -23,6 +23,8 @@
 #define RB_SPELLING_H
 
 #include <stddef.h>
+
+struct sbuf;
 
 #define CHK_SPELLING_MAX_INPUT	(64u << 20)	/* bytes of all lists */
 #define CHK_SPELLING_MAX_KEY	256		/* longer keys are ignored */
@@ -41,9 +43,38 @@ struct chk_spelling;
  * Returns NULL when out of memory or past CHK_SPELLING_MAX_INPUT.
  */
 struct chk_spelling *chk_spelling_new(const char *buf, size_t len);
-/* Adds more entries to sp; 0 or -1 (nothing added on error). */
+/*
+ * Adds more entries to sp; 0 or -1 (nothing added on error).  On a list
+ * made from an image, the image's arrays are copied first (the image is
+ * never written).
+ */
 int chk_spelling_add(struct chk_spelling *sp, const char *buf, size_t len);
 void chk_spelling_free(struct chk_spelling *sp);
+
+/*
+ * An image of a list: a position-independent copy of its memory that
+ * chk_spelling_from_image() turns back into the same list without
+ * parsing or hashing, so that a program can cache the list in a file and
+ * map it.  Its format is CHK_SPELLING_IMAGE_VERSION (a new format, a new
+ * number); it holds the byte order and the word size of the machine that
+ * wrote it and loads only on a machine that agrees.
+ */
+#define CHK_SPELLING_IMAGE_VERSION	1u
+
+/* Appends the image of sp to out; 0, or -1 when out refused it. */
+int chk_spelling_image(const struct chk_spelling *sp, struct sbuf *out);
+/*
+ * The list an image holds, or NULL when buf[0, len) is not an image of
+ * this format or is damaged: every size, offset and index is checked
+ * against len in one pass (O(entries + slots)), so that no input can make
+ * a lookup leave the buffer or loop (damage that can only change answers,
+ * in a key's bytes or a hash, is not looked for).  The list borrows buf
+ * (8-byte aligned, as from malloc or mmap): the caller keeps it alive and
+ * unchanged until chk_spelling_free().  A list from an image answers
+ * chk_spelling_next() and chk_spelling_fix() exactly as the list the
+ * image was made from.
+ */
+struct chk_spelling *chk_spelling_from_image(const void *buf, size_t len);
 
 /* Number of distinct typos (Perl's keys %spelling_fix). */
 size_t chk_spelling_count(const struct chk_spelling *sp);

@@ -26,6 +26,9 @@ data=(--spelling-file="$repo/build/kernel/scripts/spelling.txt"
 mapfile -t patches < <(find "$corpus/patches" -maxdepth 1 -name '*.patch' | sort)
 n=${#patches[@]}
 export LC_ALL=C
+# reviewbot's misspelling table image (bot/spell_cache.c) in a folder of
+# the bench's own, warm after the first run, as on a developer's machine
+export REVIEWBOT_CACHE_DIR=$work/cache
 cd "$work"
 
 now() { date +%s.%N; }

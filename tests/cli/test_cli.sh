@@ -100,5 +100,8 @@ check "verbose explains SPACING once" \
 check "patterns are precompiled (few compiled at run time)" \
 	"n=\$(sed -n 's/.*: \\([0-9]*\\) patterns compiled at run time/\\1/p' '$tmp/e'); [ -n \"\$n\" ] && [ \"\$n\" -lt 40 ]"
 
+# the cache of the misspelling list
+. "$repo/tests/cli/spell_cache.sh"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -92,6 +92,10 @@ run_one() {
 }
 export -f run_one
 export COMPAT_TIMEOUT=$timeout_s
+# one misspelling table image for all runs (each has a HOME of its own)
+cache_dir=$(mktemp -d)
+trap 'rm -rf "$cache_dir"' EXIT
+export REVIEWBOT_CACHE_DIR=$cache_dir
 unset GIT_DIR GIT_WORK_TREE
 export LC_ALL=C
 

@@ -17,6 +17,7 @@
 #include <pcre2.h>
 
 #include "../../checker/checker.h"
+#include "../../checker/sbuf.h"
 #include "../../checker/spelling.h"
 
 /* ---- the reference: checkpatch.pl's regex through pcre2 ---- */
@@ -492,6 +493,317 @@ static void test_spelling__typo_spelling_reports(void **state)
 	chk_spelling_free(sp);
 }
 
+/* ---- images ---- */
+
+#define CODESPELL_DICT "/usr/lib/python3/dist-packages/codespell_lib/data/dictionary.txt"
+
+/* The keys of a list in either format (typo||fix, typo->fix), for
+ * making text: duplicates and odd lines do no harm here. */
+static void keys_any(const char *list, struct keyv *kv)
+{
+	const char *p = list;
+	size_t alloc = 0;
+
+	kv->k = NULL;
+	kv->n = 0;
+	while (*p) {
+		const char *nl = strchr(p, '\n'), *sep;
+		size_t n = nl ? (size_t)(nl - p) : strlen(p), k;
+
+		sep = memmem(p, n, "||", 2);
+		if (!sep)
+			sep = memmem(p, n, "->", 2);
+		k = sep ? (size_t)(sep - p) : n;
+		if (k && *p != '#') {
+			if (kv->n == alloc) {
+				alloc = alloc ? alloc * 2 : 64;
+				kv->k = realloc(kv->k, alloc * sizeof(char *));
+			}
+			kv->k[kv->n++] = strndup(p, k);
+		}
+		p += n + (nl ? 1 : 0);
+	}
+}
+
+/* Whether a and b answer every query the same: the fix of each key, in
+ * its own case, upper case and cut short, and the matches in random
+ * lines of the keys. */
+static int same_answers(const struct chk_spelling *a, const struct chk_spelling *b,
+			const struct keyv *kv, int rounds)
+{
+	char buf[512];
+	size_t i;
+	int r;
+
+	if (chk_spelling_count(a) != chk_spelling_count(b))
+		return 0;
+	for (i = 0; i < kv->n; i++) {
+		const char *k = kv->k[i];
+		size_t n = strlen(k), j;
+		char up[CHK_SPELLING_MAX_KEY + 1];
+		const char *fa, *fb;
+
+		if (n > CHK_SPELLING_MAX_KEY)
+			continue;
+		for (j = 0; j < n; j++)
+			up[j] = (char)(k[j] >= 'a' && k[j] <= 'z' ? k[j] - 32 : k[j]);
+		fa = chk_spelling_fix(a, k, n);
+		fb = chk_spelling_fix(b, k, n);
+		if (!fa != !fb || (fa && strcmp(fa, fb)))
+			return 0;
+		fa = chk_spelling_fix(a, up, n);
+		fb = chk_spelling_fix(b, up, n);
+		if (!fa != !fb || (fa && strcmp(fa, fb)))
+			return 0;
+		if (n && (!chk_spelling_fix(a, k, n - 1) != !chk_spelling_fix(b, k, n - 1)))
+			return 0;
+	}
+	for (r = 0; r < rounds; r++) {
+		size_t n = random_line(kv, buf, sizeof(buf)), pa = 0, pb = 0;
+		size_t sa, la, sb, lb;
+
+		for (;;) {
+			int ra = chk_spelling_next(a, buf, n, &pa, &sa, &la);
+			int rb = chk_spelling_next(b, buf, n, &pb, &sb, &lb);
+
+			if (ra != rb)
+				return 0;
+			if (!ra)
+				break;
+			if (sa != sb || la != lb || pa != pb)
+				return 0;
+		}
+	}
+	return 1;
+}
+
+/* The image of a list built from list[0, len) loads into a list that
+ * answers as the original and makes the same image again. */
+static void image_round_trip(const char *list, size_t len, int rounds)
+{
+	struct chk_spelling *sp = chk_spelling_new(list, len), *im;
+	struct sbuf img, again;
+	struct keyv kv;
+
+	assert_non_null(sp);
+	sbuf_init(&img, 256u << 20);
+	sbuf_init(&again, 256u << 20);
+	assert_int_equal(chk_spelling_image(sp, &img), 0);
+	im = chk_spelling_from_image(img.buf, img.len);
+	assert_non_null(im);
+	assert_int_equal(chk_spelling_image(im, &again), 0);
+	assert_int_equal(again.len, img.len);
+	assert_memory_equal(again.buf, img.buf, img.len);
+	keys_any(list, &kv);
+	assert_true(same_answers(sp, im, &kv, kv.n ? rounds : 0));
+	keys_free(&kv);
+	chk_spelling_free(im);
+	chk_spelling_free(sp);
+	sbuf_release(&again);
+	sbuf_release(&img);
+}
+
+static char *read_whole(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	struct sbuf sb;
+	char tmp[65536];
+	size_t n;
+
+	if (!f)
+		return NULL;
+	sbuf_init(&sb, 64u << 20);
+	while ((n = fread(tmp, 1, sizeof(tmp), f)) > 0)
+		sbuf_add(&sb, tmp, n);
+	fclose(f);
+	return sbuf_detach(&sb, len);
+}
+
+static void test_spelling__image_answers_as_the_list(void **state)
+{
+	static const char cs[] =
+		"abandonned->abandoned\n"
+		"teh->the, ten, tea,\n"
+		"clas->class, disabled because of name clash in c++\n"
+		"wont->won't, wont, \n"
+		"Teh->The\n"
+		"TEH->THE\n";
+	static const char *const files[] = {
+		"build/kernel/scripts/spelling.txt", CODESPELL_DICT,
+	};
+	char both[sizeof(tricky) + sizeof(cs)];
+	size_t i;
+
+	(void)state;
+	image_round_trip(tricky, sizeof(tricky) - 1, 20000);
+	memcpy(both, tricky, sizeof(tricky) - 1);
+	memcpy(both + sizeof(tricky) - 1, cs, sizeof(cs));
+	image_round_trip(both, strlen(both), 20000);
+	image_round_trip("", 0, 10);
+	image_round_trip("||x\nteh||the\n", 13, 1000);
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		size_t n;
+		char *buf = read_whole(files[i], &n);
+
+		if (!buf)
+			continue;
+		image_round_trip(buf, n, 20000);
+		free(buf);
+	}
+}
+
+static void test_spelling__image_add_copies_the_image(void **state)
+{
+	static const char more[] = "teh->tee\nnewone||new one\n";
+	struct chk_spelling *sp = chk_spelling_new(tricky, sizeof(tricky) - 1), *im, *all;
+	struct sbuf img;
+	char *copy, both[sizeof(tricky) + sizeof(more)];
+	struct keyv kv;
+
+	(void)state;
+	sbuf_init(&img, 1u << 20);
+	assert_int_equal(chk_spelling_image(sp, &img), 0);
+	copy = malloc(img.len);
+	memcpy(copy, img.buf, img.len);
+	im = chk_spelling_from_image(img.buf, img.len);
+	assert_non_null(im);
+	assert_int_equal(chk_spelling_add(im, more, sizeof(more) - 1), 0);
+	/* the image is left as it was; the list has both */
+	assert_memory_equal(copy, img.buf, img.len);
+	memcpy(both, tricky, sizeof(tricky) - 1);
+	memcpy(both + sizeof(tricky) - 1, more, sizeof(more));
+	all = chk_spelling_new(both, strlen(both));
+	keys_any(both, &kv);
+	assert_true(same_answers(all, im, &kv, 20000));
+	assert_string_equal(chk_spelling_fix(im, "teh", 3), "tee");
+	keys_free(&kv);
+	chk_spelling_free(all);
+	chk_spelling_free(im);
+	chk_spelling_free(sp);
+	free(copy);
+	sbuf_release(&img);
+}
+
+/* Load b[0, n) from a buffer of exactly n bytes (so that the sanitizer
+ * sees any read past it) and, when it loads, use it. */
+static int load_and_use(const unsigned char *b, size_t n, const struct keyv *kv)
+{
+	void *buf = malloc(n ? n : 1);
+	struct chk_spelling *sp;
+	char line[512];
+	size_t i, pos, st, ln;
+	int r;
+
+	memcpy(buf, b, n);
+	sp = chk_spelling_from_image(buf, n);
+	if (!sp) {
+		free(buf);
+		return 0;
+	}
+	for (i = 0; i < kv->n; i++)
+		(void)chk_spelling_fix(sp, kv->k[i], strlen(kv->k[i]));
+	for (r = 0; r < 20; r++) {
+		size_t len = random_line(kv, line, sizeof(line));
+
+		for (pos = 0; chk_spelling_next(sp, line, len, &pos, &st, &ln);)
+			assert_true(st + ln <= len);
+	}
+	chk_spelling_free(sp);
+	free(buf);
+	return 1;
+}
+
+static void test_spelling__damaged_images_are_refused(void **state)
+{
+	struct chk_spelling *sp = chk_spelling_new(tricky, sizeof(tricky) - 1);
+	struct sbuf img;
+	unsigned char *b;
+	struct keyv kv;
+	size_t n, i;
+	int loaded = 0;
+
+	(void)state;
+	sbuf_init(&img, 1u << 20);
+	assert_int_equal(chk_spelling_image(sp, &img), 0);
+	n = img.len;
+	b = malloc(n);
+	keys_any(tricky, &kv);
+	assert_int_equal(load_and_use((unsigned char *)img.buf, n, &kv), 1);
+	/* every truncation, and one byte more */
+	for (i = 0; i < n; i++)
+		assert_int_equal(load_and_use((unsigned char *)img.buf, i, &kv), 0);
+	memcpy(b, img.buf, n);
+	{
+		unsigned char *longer = malloc(n + 1);
+
+		memcpy(longer, b, n);
+		longer[n] = 0;
+		assert_int_equal(load_and_use(longer, n + 1, &kv), 0);
+		free(longer);
+	}
+	/* not 8-byte aligned */
+	{
+		unsigned char *mis = malloc(n + 1);
+
+		memcpy(mis + 1, b, n);
+		assert_null(chk_spelling_from_image(mis + 1, n));
+		free(mis);
+	}
+	/* each header byte changed: refused (magic, version, order, sizes,
+	 * counts, total), but for the input count (bytes 32-39) */
+	for (i = 0; i < 48; i++) {
+		if (i >= 32 && i < 40)
+			continue;
+		memcpy(b, img.buf, n);
+		b[i] ^= 0x80;
+		assert_int_equal(load_and_use(b, n, &kv), 0);
+	}
+	/* bytes flipped at random, and random bytes: never a crash */
+	for (i = 0; i < 100000; i++) {
+		int k, flips = 1 + (int)(rnd() % 4);
+
+		memcpy(b, img.buf, n);
+		for (k = 0; k < flips; k++) {
+			size_t at = i % 3 == 0 ? rnd() % 48 : rnd() % n;
+
+			if (i % 2)
+				b[at] = (unsigned char)rnd();
+			else
+				b[at] ^= (unsigned char)(1u << (rnd() % 8));
+		}
+		loaded += load_and_use(b, i % 5 == 0 ? rnd() % (n + 1) : n, &kv);
+	}
+	/* some flips land in keys or hashes: those load (wrong answers at
+	 * worst); most are refused */
+	assert_true(loaded > 0 && loaded < 100000);
+	for (i = 0; i < 1000; i++) {
+		size_t k;
+
+		for (k = 0; k < n; k++)
+			b[k] = (unsigned char)rnd();
+		memcpy(b, img.buf, 8 + (i % 2) * 40);	/* past the magic, or the header */
+		load_and_use(b, n, &kv);
+	}
+	keys_free(&kv);
+	free(b);
+	sbuf_release(&img);
+	chk_spelling_free(sp);
+}
+
+static void test_spelling__image_needs_room(void **state)
+{
+	struct chk_spelling *sp = chk_spelling_new(tricky, sizeof(tricky) - 1);
+	struct sbuf img;
+
+	(void)state;
+	sbuf_init(&img, 100);
+	assert_int_equal(chk_spelling_image(sp, &img), -1);
+	assert_int_equal(chk_spelling_image(NULL, &img), -1);
+	assert_null(chk_spelling_from_image(NULL, 0));
+	sbuf_release(&img);
+	chk_spelling_free(sp);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -502,6 +814,10 @@ int main(void)
 		cmocka_unit_test(test_spelling__same_matches_as_the_regex),
 		cmocka_unit_test(test_spelling__same_matches_with_spelling_txt),
 		cmocka_unit_test(test_spelling__typo_spelling_reports),
+		cmocka_unit_test(test_spelling__image_answers_as_the_list),
+		cmocka_unit_test(test_spelling__image_add_copies_the_image),
+		cmocka_unit_test(test_spelling__damaged_images_are_refused),
+		cmocka_unit_test(test_spelling__image_needs_room),
 	};
 
 	return cmocka_run_group_tests_name("spelling", tests, NULL, NULL);
