@@ -51,7 +51,7 @@ seeds() {
 		examples/*.patch examples/*.mbox)
 	local patches=("$corpus"/* tests/checker/*/in.patch examples/*.patch)
 
-	for n in mime diff subject config checker mbox command; do
+	for n in mime diff subject config checker mbox command spelling; do
 		rm -rf "$out/seeds-$n"
 		mkdir -p "$out/seeds-$n"
 	done
@@ -63,12 +63,25 @@ seeds() {
 		tests/data/hostile/* "$corpus"/0*
 	add_seeds "$out/seeds-config" "" examples/*.conf tests/fuzz/seeds/config/*
 	add_seeds "$out/seeds-command" "" tests/fuzz/seeds/command/*
+	# the first byte is the target's mode: 0 = a list (codespell's
+	# dictionary in pieces, the bot's own test lists), 1 = damage to an image
+	local dict=${CODESPELL_DICT:-/usr/lib/python3/dist-packages/codespell_lib/data/dictionary.txt}
+	if [ -f "$dict" ]; then
+		rm -rf "$out/dict-pieces"
+		mkdir -p "$out/dict-pieces"
+		split -l 300 "$dict" "$out/dict-pieces/p"
+		add_seeds "$out/seeds-spelling" '\0' "$out/dict-pieces"/p*
+		rm -rf "$out/dict-pieces"
+	fi
+	printf '\0abandonned||abandoned\nteh->the\nTeh->The\n' >"$out/seeds-spelling/list-1"
+	printf '\1\0\0\377\0\10\1' >"$out/seeds-spelling/damage-1"
+	printf '\1\0\40\7\1\0\100\3' >"$out/seeds-spelling/damage-2"
 	# every Subject: line seen, unfolded
 	cat "${mails[@]}" 2>/dev/null | tr -d '\r' |
 		sed -n '/^Subject: /{s/^Subject: //;p}' | sort -u | head -n 2000 |
 		add_lines "$out/seeds-subject"
 	add_lines "$out/seeds-subject" <tests/fuzz/seeds/subjects.txt
-	for n in mime diff subject config checker mbox command; do
+	for n in mime diff subject config checker mbox command spelling; do
 		d=$(find "$out/seeds-$n" -type f | wc -l)
 		[ "$d" -gt 0 ] || { echo "fuzz: no seeds for $n" >&2; exit 1; }
 	done
