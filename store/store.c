@@ -392,6 +392,75 @@ int store_step_int64(struct store *st, sqlite3_stmt *s, int64_t *v)
 	return ret;
 }
 
+int store_bound_write(struct store *st, sqlite3_stmt *s, int rc, int *changes,
+		      int64_t *rowid)
+{
+	if (rc != SQLITE_OK) {
+		store_stmt_done(s);
+		return store_sqlerr(st, rc);
+	}
+	return store_step_write(st, s, changes, rowid);
+}
+
+int store_bound_change(struct store *st, sqlite3_stmt *s, int rc)
+{
+	int ret, changes = 0;
+
+	ret = store_bound_write(st, s, rc, &changes, NULL);
+	if (ret == STORE_OK && !changes)
+		ret = STORE_DONE;
+	return ret;
+}
+
+int store_bound_int64(struct store *st, sqlite3_stmt *s, int rc, int64_t *v)
+{
+	if (rc != SQLITE_OK) {
+		store_stmt_done(s);
+		return store_sqlerr(st, rc);
+	}
+	return store_step_int64(st, s, v);
+}
+
+int store_bound_count(struct store *st, sqlite3_stmt *s, int rc, long long *n)
+{
+	int64_t v = 0;
+	int ret;
+
+	ret = store_bound_int64(st, s, rc, &v);
+	if (ret == STORE_DONE)
+		ret = STORE_OK;
+	*n = v;
+	return ret;
+}
+
+int store_bound_row(struct store *st, sqlite3_stmt *s, int rc)
+{
+	if (rc != SQLITE_OK)
+		return store_sqlerr(st, rc);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		return STORE_OK;
+	if (rc == SQLITE_DONE)
+		return STORE_DONE;
+	return store_sqlerr(st, rc);
+}
+
+int store_step_counts(struct store *st, sqlite3_stmt *s, long long *counts,
+		      int n)
+{
+	int rc, ret = STORE_OK, k;
+
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		k = sqlite3_column_int(s, 0);
+		if (k >= 0 && k < n)
+			counts[k] = sqlite3_column_int64(s, 1);
+	}
+	if (rc != SQLITE_DONE)
+		ret = store_sqlerr(st, rc);
+	store_stmt_done(s);
+	return ret;
+}
+
 int store_each_id(struct store *st, sqlite3_stmt *s,
 		  int (*cb)(void *arg, int64_t id), void *arg)
 {

@@ -151,6 +151,38 @@ int store_step_write(struct store *st, sqlite3_stmt *s, int *changes,
 int store_step_int64(struct store *st, sqlite3_stmt *s, int64_t *v);
 
 /*
+ * The store_bound_* helpers step s after its binds: rc is their result
+ * (SQLITE_OK or the first error, see the binders above; SQLITE_OK for a
+ * statement without parameters).  When rc is an error they record it
+ * and return its store_result without stepping.
+ */
+/* Binds checked, then store_step_write(): finishes s on every path. */
+int store_bound_write(struct store *st, sqlite3_stmt *s, int rc, int *changes,
+		      int64_t *rowid);
+/* store_bound_write() of an UPDATE/DELETE meant to change a row:
+ * STORE_OK, STORE_DONE when it changed none, or an error. */
+int store_bound_change(struct store *st, sqlite3_stmt *s, int rc);
+/* Binds checked, then store_step_int64(): finishes s on every path. */
+int store_bound_int64(struct store *st, sqlite3_stmt *s, int rc, int64_t *v);
+/* A bound count(*): *n gets the count (0 when no row or on an error);
+ * STORE_OK or an error, never STORE_DONE.  Finishes s on every path. */
+int store_bound_count(struct store *st, sqlite3_stmt *s, int rc, long long *n);
+/*
+ * Binds checked, then steps a read of at most one row: STORE_OK with the
+ * row in s to read, STORE_DONE when no row, or an error.  Does not
+ * finish s: the caller reads the row, then calls store_stmt_done().
+ */
+int store_bound_row(struct store *st, sqlite3_stmt *s, int rc);
+
+/*
+ * Steps a "SELECT k, count(*) ... GROUP BY k" and finishes it:
+ * counts[k] gets the count of each k from 0 to n - 1, other k are
+ * skipped (counts is not cleared first).  STORE_OK or an error.
+ */
+int store_step_counts(struct store *st, sqlite3_stmt *s, long long *counts,
+		      int n);
+
+/*
  * Reads the first column (an id) of every row of the bound statement s,
  * finishes s, then calls cb for each id: the callback may write.
  */

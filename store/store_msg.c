@@ -74,18 +74,16 @@ static int msg_from_row(struct store *st, sqlite3_stmt *s, struct store_msg *m)
 	return STORE_OK;
 }
 
-/* Steps a bound lookup: STORE_OK with m filled, or STORE_DONE. */
-static int msg_lookup(struct store *st, sqlite3_stmt *s, struct store_msg *m)
+/* Steps a lookup (rc the result of its binds): STORE_OK with m filled,
+ * or STORE_DONE.  Finishes s. */
+static int msg_lookup(struct store *st, sqlite3_stmt *s, int rc,
+		      struct store_msg *m)
 {
-	int rc, ret;
+	int ret;
 
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW)
+	ret = store_bound_row(st, s, rc);
+	if (ret == STORE_OK)
 		ret = msg_from_row(st, s, m);
-	else if (rc == SQLITE_DONE)
-		ret = STORE_DONE;
-	else
-		ret = store_sqlerr(st, rc);
 	store_stmt_done(s);
 	return ret;
 }
@@ -101,11 +99,7 @@ static int msg_id_by_msgid(struct store *st, const char *message_id,
 	if (!s)
 		return ret;
 	store_bind_text(s, 1, message_id, &rc);
-	if (rc) {
-		store_stmt_done(s);
-		return store_sqlerr(st, rc);
-	}
-	return store_step_int64(st, s, id);
+	return store_bound_int64(st, s, rc, id);
 }
 
 static int msg_insert(struct store *st, const struct store_msg *m,
@@ -132,11 +126,7 @@ static int msg_insert(struct store *st, const struct store_msg *m,
 	store_bind_int64(s, 8, store_time_or_now(m->received), &rc);
 	store_bind_text(s, 9, m->in_reply_to, &rc);
 	store_bind_text(s, 10, m->refs, &rc);
-	if (rc) {
-		store_stmt_done(s);
-		return store_sqlerr(st, rc);
-	}
-	return store_step_write(st, s, changes, id);
+	return store_bound_write(st, s, rc, changes, id);
 }
 
 static int msg_raw_insert(struct store *st, int64_t id, const void *raw,
@@ -158,11 +148,7 @@ static int msg_raw_insert(struct store *st, int64_t id, const void *raw,
 		else
 			rc = sqlite3_bind_zeroblob(s, 2, 0);
 	}
-	if (rc) {
-		store_stmt_done(s);
-		return store_sqlerr(st, rc);
-	}
-	return store_step_write(st, s, NULL, NULL);
+	return store_bound_write(st, s, rc, NULL, NULL);
 }
 
 int store_msg_add(struct store *st, const struct store_msg *m,
@@ -209,7 +195,7 @@ int store_msg_set_state(struct store *st, int64_t id,
 			enum store_msg_state state, const char *reason)
 {
 	sqlite3_stmt *s;
-	int rc = SQLITE_OK, ret = STORE_OK, changes = 0;
+	int rc = SQLITE_OK, ret = STORE_OK;
 
 	store_clearerr(st);
 	if ((int)state < 0 || state >= MSG__COUNT)
@@ -223,20 +209,13 @@ int store_msg_set_state(struct store *st, int64_t id,
 	store_bind_int64(s, 1, id, &rc);
 	store_bind_int64(s, 2, (int64_t)state, &rc);
 	store_bind_text(s, 3, reason, &rc);
-	if (rc) {
-		store_stmt_done(s);
-		return store_sqlerr(st, rc);
-	}
-	ret = store_step_write(st, s, &changes, NULL);
-	if (ret == STORE_OK && !changes)
-		ret = STORE_DONE;
-	return ret;
+	return store_bound_change(st, s, rc);
 }
 
 int store_msg_set_series(struct store *st, int64_t id, int64_t series_id)
 {
 	sqlite3_stmt *s;
-	int rc = SQLITE_OK, ret = STORE_OK, changes = 0;
+	int rc = SQLITE_OK, ret = STORE_OK;
 
 	store_clearerr(st);
 	s = store_stmt(st, STMT_MSG_SET_SERIES,
@@ -245,14 +224,7 @@ int store_msg_set_series(struct store *st, int64_t id, int64_t series_id)
 		return ret;
 	store_bind_int64(s, 1, id, &rc);
 	store_bind_id(s, 2, series_id, &rc);
-	if (rc) {
-		store_stmt_done(s);
-		return store_sqlerr(st, rc);
-	}
-	ret = store_step_write(st, s, &changes, NULL);
-	if (ret == STORE_OK && !changes)
-		ret = STORE_DONE;
-	return ret;
+	return store_bound_change(st, s, rc);
 }
 
 int store_msg_get(struct store *st, int64_t id, struct store_msg *m)
@@ -267,11 +239,7 @@ int store_msg_get(struct store *st, int64_t id, struct store_msg *m)
 	if (!s)
 		return ret;
 	store_bind_int64(s, 1, id, &rc);
-	if (rc) {
-		store_stmt_done(s);
-		return store_sqlerr(st, rc);
-	}
-	return msg_lookup(st, s, m);
+	return msg_lookup(st, s, rc, m);
 }
 
 int store_msg_find(struct store *st, const char *message_id, struct store_msg *m)
@@ -289,11 +257,7 @@ int store_msg_find(struct store *st, const char *message_id, struct store_msg *m
 	if (!s)
 		return ret;
 	store_bind_text(s, 1, message_id, &rc);
-	if (rc) {
-		store_stmt_done(s);
-		return store_sqlerr(st, rc);
-	}
-	return msg_lookup(st, s, m);
+	return msg_lookup(st, s, rc, m);
 }
 
 int store_msg_raw(struct store *st, int64_t id, void **raw, size_t *len)
@@ -311,19 +275,9 @@ int store_msg_raw(struct store *st, int64_t id, void **raw, size_t *len)
 	if (!s)
 		return ret;
 	rc = sqlite3_bind_int64(s, 1, id);
-	if (rc) {
-		ret = store_sqlerr(st, rc);
+	ret = store_bound_row(st, s, rc);
+	if (ret)
 		goto out;
-	}
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_DONE) {
-		ret = STORE_DONE;
-		goto out;
-	}
-	if (rc != SQLITE_ROW) {
-		ret = store_sqlerr(st, rc);
-		goto out;
-	}
 	p = sqlite3_column_blob(s, 0);
 	n = (size_t)sqlite3_column_bytes(s, 0);
 	if (n && !p) {
@@ -361,7 +315,7 @@ int store_msg_each_new(struct store *st,
 int store_msg_count(struct store *st, long long counts[MSG__COUNT])
 {
 	sqlite3_stmt *s;
-	int rc, ret = STORE_OK, state;
+	int ret = STORE_OK;
 
 	store_clearerr(st);
 	memset(counts, 0, sizeof(counts[0]) * MSG__COUNT);
@@ -369,13 +323,5 @@ int store_msg_count(struct store *st, long long counts[MSG__COUNT])
 		       "SELECT state, count(*) FROM messages GROUP BY state", &ret);
 	if (!s)
 		return ret;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		state = sqlite3_column_int(s, 0);
-		if (state >= 0 && state < MSG__COUNT)
-			counts[state] = sqlite3_column_int64(s, 1);
-	}
-	if (rc != SQLITE_DONE)
-		ret = store_sqlerr(st, rc);
-	store_stmt_done(s);
-	return ret;
+	return store_step_counts(st, s, counts, MSG__COUNT);
 }

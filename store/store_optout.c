@@ -29,11 +29,7 @@ int store_mute_add(struct store *st, const char *root, const char *addr,
 	store_bind_text(q, 1, root, &rc);
 	store_bind_text(q, 2, addr, &rc);
 	store_bind_int64(q, 3, store_time_or_now(when), &rc);
-	if (rc) {
-		store_stmt_done(q);
-		return store_sqlerr(st, rc);
-	}
-	return store_step_write(st, q, NULL, NULL);
+	return store_bound_write(st, q, rc, NULL, NULL);
 }
 
 int store_mute_get(struct store *st, const char *root)
@@ -50,17 +46,12 @@ int store_mute_get(struct store *st, const char *root)
 	if (!q)
 		return ret;
 	store_bind_text(q, 1, root, &rc);
-	if (rc) {
-		store_stmt_done(q);
-		return store_sqlerr(st, rc);
-	}
-	return store_step_int64(st, q, &v);
+	return store_bound_int64(st, q, rc, &v);
 }
 
 int store_mute_count(struct store *st, long long *n)
 {
 	sqlite3_stmt *q;
-	int64_t v = 0;
 	int ret = STORE_OK;
 
 	store_clearerr(st);
@@ -68,11 +59,7 @@ int store_mute_count(struct store *st, long long *n)
 	q = store_stmt(st, STMT_MUTE_COUNT, "SELECT count(*) FROM mutes", &ret);
 	if (!q)
 		return ret;
-	ret = store_step_int64(st, q, &v);
-	if (ret == STORE_DONE)
-		ret = STORE_OK;
-	*n = v;
-	return ret;
+	return store_bound_count(st, q, SQLITE_OK, n);
 }
 
 /* ---- opt-in tokens ----------------------------------------------------------- */
@@ -95,11 +82,7 @@ int store_token_add(struct store *st, const char *addr, const char *token,
 	store_bind_text(q, 1, addr, &rc);
 	store_bind_text(q, 2, token, &rc);
 	store_bind_int64(q, 3, store_time_or_now(when), &rc);
-	if (rc) {
-		store_stmt_done(q);
-		return store_sqlerr(st, rc);
-	}
-	ret = store_step_write(st, q, &changes, NULL);
+	ret = store_bound_write(st, q, rc, &changes, NULL);
 	if (ret == STORE_OK && !changes)
 		ret = STORE_DUP;
 	return ret;
@@ -110,7 +93,7 @@ int store_token_use(struct store *st, const char *addr, const char *token,
 		    int64_t not_before, int64_t now)
 {
 	sqlite3_stmt *q;
-	int rc = SQLITE_OK, ret = STORE_OK, changes = 0;
+	int rc = SQLITE_OK, ret = STORE_OK;
 
 	store_clearerr(st);
 	if (!addr || !token || !*token || strlen(token) > STORE_TOKEN_MAX)
@@ -124,14 +107,7 @@ int store_token_use(struct store *st, const char *addr, const char *token,
 	store_bind_text(q, 2, token, &rc);
 	store_bind_int64(q, 3, not_before, &rc);
 	store_bind_int64(q, 4, store_time_or_now(now), &rc);
-	if (rc) {
-		store_stmt_done(q);
-		return store_sqlerr(st, rc);
-	}
-	ret = store_step_write(st, q, &changes, NULL);
-	if (ret == STORE_OK && !changes)
-		ret = STORE_DONE;
-	return ret;
+	return store_bound_change(st, q, rc);
 }
 
 /* ---- forgetting an address ------------------------------------------------- */
@@ -205,13 +181,8 @@ int store_forget_address(struct store *st, const char *addr,
 			goto out;
 		rc = SQLITE_OK;
 		store_bind_text(q, 1, addr, &rc);
-		if (rc) {
-			store_stmt_done(q);
-			ret = store_sqlerr(st, rc);
-			goto out;
-		}
 		changes = 0;
-		ret = store_step_write(st, q, &changes, NULL);
+		ret = store_bound_write(st, q, rc, &changes, NULL);
 		if (ret)
 			goto out;
 		switch (forget_steps[i].count) {

@@ -60,11 +60,7 @@ static int dup_id(struct store *st, enum store_stmt_id sid, const char *sql,
 		store_bind_text(q, 1, text, &rc);
 	else
 		store_bind_int64(q, 1, num, &rc);
-	if (rc) {
-		store_stmt_done(q);
-		return store_sqlerr(st, rc);
-	}
-	ret = store_step_int64(st, q, id);
+	ret = store_bound_int64(st, q, rc, id);
 	if (ret == STORE_OK)
 		return STORE_DUP;
 	if (ret == STORE_DONE)
@@ -101,11 +97,7 @@ int store_reply_add(struct store *st, const struct store_reply *r, int64_t *id)
 	store_bind_int64(q, 9, r->next_attempt, &rc);
 	store_bind_text(q, 10, r->to_addr, &rc);
 	store_bind_text(q, 11, r->list, &rc);
-	if (rc) {
-		store_stmt_done(q);
-		return store_sqlerr(st, rc);
-	}
-	ret = store_step_write(st, q, &changes, id);
+	ret = store_bound_write(st, q, rc, &changes, id);
 	if (ret || changes)
 		return ret;
 	return dup_id(st, STMT_REPLY_ID_BY_MSGID,
@@ -125,19 +117,9 @@ int store_reply_get(struct store *st, int64_t id, struct store_reply *r)
 	if (!q)
 		return ret;
 	rc = sqlite3_bind_int64(q, 1, id);
-	if (rc) {
-		ret = store_sqlerr(st, rc);
+	ret = store_bound_row(st, q, rc);
+	if (ret)
 		goto out;
-	}
-	rc = sqlite3_step(q);
-	if (rc == SQLITE_DONE) {
-		ret = STORE_DONE;
-		goto out;
-	}
-	if (rc != SQLITE_ROW) {
-		ret = store_sqlerr(st, rc);
-		goto out;
-	}
 	r->id = sqlite3_column_int64(q, 0);
 	r->message_id = store_col_dup(q, 1, &oom);
 	r->series_id = store_col_id(q, 2);
@@ -193,7 +175,7 @@ static int reply_mark(struct store *st, int64_t id, enum store_reply_state state
 		      int attempt)
 {
 	sqlite3_stmt *q;
-	int rc = SQLITE_OK, ret = STORE_OK, changes = 0;
+	int rc = SQLITE_OK, ret = STORE_OK;
 
 	store_clearerr(st);
 	q = store_stmt(st, STMT_REPLY_MARK,
@@ -209,14 +191,7 @@ static int reply_mark(struct store *st, int64_t id, enum store_reply_state state
 	store_bind_int64(q, 4, keep_reason, &rc);
 	store_bind_int64(q, 5, attempt, &rc);
 	store_bind_int64(q, 6, sent_at, &rc);
-	if (rc) {
-		store_stmt_done(q);
-		return store_sqlerr(st, rc);
-	}
-	ret = store_step_write(st, q, &changes, NULL);
-	if (ret == STORE_OK && !changes)
-		ret = STORE_DONE;
-	return ret;
+	return store_bound_change(st, q, rc);
 }
 
 int store_reply_mark_sent(struct store *st, int64_t id, int64_t when)
@@ -239,7 +214,7 @@ int store_reply_defer(struct store *st, int64_t id, const char *reason,
 		      int64_t next_attempt)
 {
 	sqlite3_stmt *q;
-	int rc = SQLITE_OK, ret = STORE_OK, changes = 0;
+	int rc = SQLITE_OK, ret = STORE_OK;
 
 	store_clearerr(st);
 	q = store_stmt(st, STMT_REPLY_DEFER,
@@ -250,20 +225,13 @@ int store_reply_defer(struct store *st, int64_t id, const char *reason,
 	store_bind_int64(q, 1, id, &rc);
 	store_bind_text(q, 2, reason, &rc);
 	store_bind_int64(q, 3, next_attempt, &rc);
-	if (rc) {
-		store_stmt_done(q);
-		return store_sqlerr(st, rc);
-	}
-	ret = store_step_write(st, q, &changes, NULL);
-	if (ret == STORE_OK && !changes)
-		ret = STORE_DONE;
-	return ret;
+	return store_bound_change(st, q, rc);
 }
 
 int store_reply_count(struct store *st, long long counts[REPLY__COUNT])
 {
 	sqlite3_stmt *q;
-	int rc, ret = STORE_OK, state;
+	int ret = STORE_OK;
 
 	store_clearerr(st);
 	memset(counts, 0, sizeof(counts[0]) * REPLY__COUNT);
@@ -271,21 +239,12 @@ int store_reply_count(struct store *st, long long counts[REPLY__COUNT])
 		       "SELECT state, count(*) FROM replies GROUP BY state", &ret);
 	if (!q)
 		return ret;
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		state = sqlite3_column_int(q, 0);
-		if (state >= 0 && state < REPLY__COUNT)
-			counts[state] = sqlite3_column_int64(q, 1);
-	}
-	if (rc != SQLITE_DONE)
-		ret = store_sqlerr(st, rc);
-	store_stmt_done(q);
-	return ret;
+	return store_step_counts(st, q, counts, REPLY__COUNT);
 }
 
 int store_reply_count_since(struct store *st, int64_t since, long long *n)
 {
 	sqlite3_stmt *q;
-	int64_t v = 0;
 	int rc = SQLITE_OK, ret = STORE_OK;
 
 	store_clearerr(st);
@@ -296,22 +255,13 @@ int store_reply_count_since(struct store *st, int64_t since, long long *n)
 	if (!q)
 		return ret;
 	store_bind_int64(q, 1, since, &rc);
-	if (rc) {
-		store_stmt_done(q);
-		return store_sqlerr(st, rc);
-	}
-	ret = store_step_int64(st, q, &v);
-	if (ret == STORE_DONE)
-		ret = STORE_OK;
-	*n = v;
-	return ret;
+	return store_bound_count(st, q, rc, n);
 }
 
 int store_reply_count_sent(struct store *st, int64_t since, const char *to_addr,
 			   const char *list, long long *n)
 {
 	sqlite3_stmt *q;
-	int64_t v = 0;
 	int rc = SQLITE_OK, ret = STORE_OK;
 
 	store_clearerr(st);
@@ -325,22 +275,13 @@ int store_reply_count_sent(struct store *st, int64_t since, const char *to_addr,
 	store_bind_int64(q, 1, since, &rc);
 	store_bind_text(q, 2, to_addr, &rc);
 	store_bind_text(q, 3, list, &rc);
-	if (rc) {
-		store_stmt_done(q);
-		return store_sqlerr(st, rc);
-	}
-	ret = store_step_int64(st, q, &v);
-	if (ret == STORE_DONE)
-		ret = STORE_OK;
-	*n = v;
-	return ret;
+	return store_bound_count(st, q, rc, n);
 }
 
 int store_reply_count_kind(struct store *st, const char *kind, const char *to_addr,
 			   int64_t since, long long *n)
 {
 	sqlite3_stmt *q;
-	int64_t v = 0;
 	int rc = SQLITE_OK, ret = STORE_OK;
 
 	store_clearerr(st);
@@ -355,15 +296,7 @@ int store_reply_count_kind(struct store *st, const char *kind, const char *to_ad
 	store_bind_text(q, 1, kind, &rc);
 	store_bind_text(q, 2, to_addr, &rc);
 	store_bind_int64(q, 3, since, &rc);
-	if (rc) {
-		store_stmt_done(q);
-		return store_sqlerr(st, rc);
-	}
-	ret = store_step_int64(st, q, &v);
-	if (ret == STORE_DONE)
-		ret = STORE_OK;
-	*n = v;
-	return ret;
+	return store_bound_count(st, q, rc, n);
 }
 
 int store_reply_find(struct store *st, const char *message_id, int64_t *id)
@@ -380,11 +313,7 @@ int store_reply_find(struct store *st, const char *message_id, int64_t *id)
 	if (!q)
 		return ret;
 	store_bind_text(q, 1, message_id, &rc);
-	if (rc) {
-		store_stmt_done(q);
-		return store_sqlerr(st, rc);
-	}
-	return store_step_int64(st, q, id);
+	return store_bound_int64(st, q, rc, id);
 }
 
 /* ---- reviews ------------------------------------------------------------- */
@@ -411,11 +340,7 @@ int store_review_add(struct store *st, const struct store_review *r, int64_t *id
 	store_bind_int64(q, 6, r->fixed, &rc);
 	store_bind_int64(q, 7, r->added, &rc);
 	store_bind_int64(q, 8, r->still, &rc);
-	if (rc) {
-		store_stmt_done(q);
-		return store_sqlerr(st, rc);
-	}
-	ret = store_step_write(st, q, &changes, id);
+	ret = store_bound_write(st, q, rc, &changes, id);
 	if (ret || changes)
 		return ret;
 	return dup_id(st, STMT_REVIEW_ID_BY_SERIES,
@@ -438,19 +363,9 @@ int store_review_get_by_series(struct store *st, int64_t series_id,
 	if (!q)
 		return ret;
 	rc = sqlite3_bind_int64(q, 1, series_id);
-	if (rc) {
-		ret = store_sqlerr(st, rc);
+	ret = store_bound_row(st, q, rc);
+	if (ret)
 		goto out;
-	}
-	rc = sqlite3_step(q);
-	if (rc == SQLITE_DONE) {
-		ret = STORE_DONE;
-		goto out;
-	}
-	if (rc != SQLITE_ROW) {
-		ret = store_sqlerr(st, rc);
-		goto out;
-	}
 	r->id = sqlite3_column_int64(q, 0);
 	r->series_id = store_col_id(q, 1);
 	r->reply_id = store_col_id(q, 2);
@@ -489,11 +404,7 @@ int store_optout_set(struct store *st, const char *addr,
 	store_bind_text(q, 1, addr, &rc);
 	store_bind_int64(q, 2, (int64_t)mode, &rc);
 	store_bind_int64(q, 3, store_time_or_now(when), &rc);
-	if (rc) {
-		store_stmt_done(q);
-		return store_sqlerr(st, rc);
-	}
-	return store_step_write(st, q, NULL, NULL);
+	return store_bound_write(st, q, rc, NULL, NULL);
 }
 
 int store_optout_get(struct store *st, const char *addr,
@@ -512,11 +423,7 @@ int store_optout_get(struct store *st, const char *addr,
 	if (!q)
 		return ret;
 	store_bind_text(q, 1, addr, &rc);
-	if (rc) {
-		store_stmt_done(q);
-		return store_sqlerr(st, rc);
-	}
-	ret = store_step_int64(st, q, &v);
+	ret = store_bound_int64(st, q, rc, &v);
 	/* an unknown mode is the strictest one */
 	if (ret == STORE_OK)
 		*mode = v == OPTOUT_PRIVATE ? OPTOUT_PRIVATE : OPTOUT_SILENT;
@@ -527,7 +434,7 @@ int store_optout_get(struct store *st, const char *addr,
 int store_optout_remove(struct store *st, const char *addr)
 {
 	sqlite3_stmt *q;
-	int rc = SQLITE_OK, ret = STORE_OK, changes = 0;
+	int rc = SQLITE_OK, ret = STORE_OK;
 
 	store_clearerr(st);
 	if (!addr)
@@ -537,20 +444,12 @@ int store_optout_remove(struct store *st, const char *addr)
 	if (!q)
 		return ret;
 	store_bind_text(q, 1, addr, &rc);
-	if (rc) {
-		store_stmt_done(q);
-		return store_sqlerr(st, rc);
-	}
-	ret = store_step_write(st, q, &changes, NULL);
-	if (ret == STORE_OK && !changes)
-		ret = STORE_DONE;
-	return ret;
+	return store_bound_change(st, q, rc);
 }
 
 int store_optout_count(struct store *st, long long *n)
 {
 	sqlite3_stmt *q;
-	int64_t v = 0;
 	int ret = STORE_OK;
 
 	store_clearerr(st);
@@ -559,11 +458,7 @@ int store_optout_count(struct store *st, long long *n)
 		       &ret);
 	if (!q)
 		return ret;
-	ret = store_step_int64(st, q, &v);
-	if (ret == STORE_DONE)
-		ret = STORE_OK;
-	*n = v;
-	return ret;
+	return store_bound_count(st, q, SQLITE_OK, n);
 }
 
 /* ---- checkpoints --------------------------------------------------------- */
@@ -587,11 +482,7 @@ int store_checkpoint_set(struct store *st, const char *source,
 	store_bind_text(q, 1, source, &rc);
 	store_bind_text(q, 2, value, &rc);
 	store_bind_int64(q, 3, store_time_or_now(when), &rc);
-	if (rc) {
-		store_stmt_done(q);
-		return store_sqlerr(st, rc);
-	}
-	return store_step_write(st, q, NULL, NULL);
+	return store_bound_write(st, q, rc, NULL, NULL);
 }
 
 int store_checkpoint_get(struct store *st, const char *source, char **value)
@@ -609,19 +500,9 @@ int store_checkpoint_get(struct store *st, const char *source, char **value)
 		return ret;
 	rc = SQLITE_OK;
 	store_bind_text(q, 1, source, &rc);
-	if (rc) {
-		ret = store_sqlerr(st, rc);
+	ret = store_bound_row(st, q, rc);
+	if (ret)
 		goto out;
-	}
-	rc = sqlite3_step(q);
-	if (rc == SQLITE_DONE) {
-		ret = STORE_DONE;
-		goto out;
-	}
-	if (rc != SQLITE_ROW) {
-		ret = store_sqlerr(st, rc);
-		goto out;
-	}
 	*value = store_col_dup(q, 0, &oom);
 	if (oom)
 		ret = store_seterr(st, STORE_ERR_NOMEM, "out of memory");

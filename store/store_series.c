@@ -82,23 +82,15 @@ static int series_from_row(struct store *st, sqlite3_stmt *q,
 	return STORE_OK;
 }
 
-/* Steps a bound single-series lookup, finishing q. */
+/* Steps a single-series lookup (rc the result of its binds), finishing q. */
 static int series_lookup(struct store *st, sqlite3_stmt *q, int rc,
 			 struct store_series *s)
 {
 	int ret;
 
-	if (rc) {
-		store_stmt_done(q);
-		return store_sqlerr(st, rc);
-	}
-	rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW)
+	ret = store_bound_row(st, q, rc);
+	if (ret == STORE_OK)
 		ret = series_from_row(st, q, s);
-	else if (rc == SQLITE_DONE)
-		ret = STORE_DONE;
-	else
-		ret = store_sqlerr(st, rc);
 	store_stmt_done(q);
 	return ret;
 }
@@ -133,11 +125,7 @@ int store_series_add(struct store *st, const struct store_series *s, int64_t *id
 	store_bind_id(q, 12, s->prev_id, &rc);
 	store_bind_int64(q, 13, store_time_or_now(s->created), &rc);
 	store_bind_int64(q, 14, s->last_part_at, &rc);
-	if (rc) {
-		store_stmt_done(q);
-		return store_sqlerr(st, rc);
-	}
-	return store_step_write(st, q, NULL, id);
+	return store_bound_write(st, q, rc, NULL, id);
 }
 
 int store_series_get(struct store *st, int64_t id, struct store_series *s)
@@ -273,7 +261,7 @@ int store_series_find_prev_by_subject(struct store *st, const char *list,
 int store_series_update(struct store *st, const struct store_series *s)
 {
 	sqlite3_stmt *q;
-	int rc = SQLITE_OK, ret = STORE_OK, changes = 0;
+	int rc = SQLITE_OK, ret = STORE_OK;
 
 	store_clearerr(st);
 	q = store_stmt(st, STMT_SERIES_UPDATE,
@@ -292,21 +280,14 @@ int store_series_update(struct store *st, const struct store_series *s)
 	store_bind_id(q, 7, s->prev_id, &rc);
 	store_bind_int64(q, 8, s->total, &rc);
 	store_bind_int64(q, 9, s->last_part_at, &rc);
-	if (rc) {
-		store_stmt_done(q);
-		return store_sqlerr(st, rc);
-	}
-	ret = store_step_write(st, q, &changes, NULL);
-	if (ret == STORE_OK && !changes)
-		ret = STORE_DONE;
-	return ret;
+	return store_bound_change(st, q, rc);
 }
 
 int store_series_set_state(struct store *st, int64_t id,
 			   enum store_series_state state, int64_t when)
 {
 	sqlite3_stmt *q;
-	int rc = SQLITE_OK, ret = STORE_OK, changes = 0;
+	int rc = SQLITE_OK, ret = STORE_OK;
 
 	store_clearerr(st);
 	if (state != SERIES_OPEN && state != SERIES_REVIEWED &&
@@ -321,14 +302,7 @@ int store_series_set_state(struct store *st, int64_t id,
 	store_bind_int64(q, 1, id, &rc);
 	store_bind_int64(q, 2, (int64_t)state, &rc);
 	store_bind_int64(q, 3, when, &rc);
-	if (rc) {
-		store_stmt_done(q);
-		return store_sqlerr(st, rc);
-	}
-	ret = store_step_write(st, q, &changes, NULL);
-	if (ret == STORE_OK && !changes)
-		ret = STORE_DONE;
-	return ret;
+	return store_bound_change(st, q, rc);
 }
 
 int store_series_each_open(struct store *st,
@@ -349,7 +323,6 @@ int store_series_each_open(struct store *st,
 int store_series_count_open(struct store *st, long long *n)
 {
 	sqlite3_stmt *q;
-	int64_t v = 0;
 	int ret = STORE_OK;
 
 	store_clearerr(st);
@@ -358,11 +331,7 @@ int store_series_count_open(struct store *st, long long *n)
 		       "SELECT count(*) FROM series WHERE state = 0", &ret);
 	if (!q)
 		return ret;
-	ret = store_step_int64(st, q, &v);
-	if (ret == STORE_DONE)
-		ret = STORE_OK;
-	*n = v;
-	return ret;
+	return store_bound_count(st, q, SQLITE_OK, n);
 }
 
 /* ---- patches ------------------------------------------------------------- */
@@ -410,11 +379,7 @@ static int patch_id_by_part(struct store *st, int64_t series_id, int part,
 		return ret;
 	store_bind_int64(q, 1, series_id, &rc);
 	store_bind_int64(q, 2, part, &rc);
-	if (rc) {
-		store_stmt_done(q);
-		return store_sqlerr(st, rc);
-	}
-	return store_step_int64(st, q, id);
+	return store_bound_int64(st, q, rc, id);
 }
 
 int store_patch_add(struct store *st, const struct store_patch *p, int64_t *id)
@@ -439,11 +404,7 @@ int store_patch_add(struct store *st, const struct store_patch *p, int64_t *id)
 	store_bind_int64(q, 6, p->errors, &rc);
 	store_bind_int64(q, 7, p->warnings, &rc);
 	store_bind_int64(q, 8, p->checks, &rc);
-	if (rc) {
-		store_stmt_done(q);
-		return store_sqlerr(st, rc);
-	}
-	ret = store_step_write(st, q, &changes, id);
+	ret = store_bound_write(st, q, rc, &changes, id);
 	if (ret || changes)
 		return ret;
 	ret = patch_id_by_part(st, p->series_id, p->part, id);
@@ -458,7 +419,7 @@ int store_patch_set_checked(struct store *st, int64_t id, long errors,
 			    long warnings, long checks)
 {
 	sqlite3_stmt *q;
-	int rc = SQLITE_OK, ret = STORE_OK, changes = 0;
+	int rc = SQLITE_OK, ret = STORE_OK;
 
 	store_clearerr(st);
 	q = store_stmt(st, STMT_PATCH_SET_CHECKED,
@@ -470,14 +431,7 @@ int store_patch_set_checked(struct store *st, int64_t id, long errors,
 	store_bind_int64(q, 2, errors, &rc);
 	store_bind_int64(q, 3, warnings, &rc);
 	store_bind_int64(q, 4, checks, &rc);
-	if (rc) {
-		store_stmt_done(q);
-		return store_sqlerr(st, rc);
-	}
-	ret = store_step_write(st, q, &changes, NULL);
-	if (ret == STORE_OK && !changes)
-		ret = STORE_DONE;
-	return ret;
+	return store_bound_change(st, q, rc);
 }
 
 int store_patch_list(struct store *st, int64_t series_id,
@@ -594,11 +548,7 @@ int store_finding_add(struct store *st, const struct store_finding *f, int64_t *
 	store_bind_text(q, 7, f->message, &rc);
 	store_bind_text(q, 8, f->line_text, &rc);
 	store_bind_text(q, 9, f->fingerprint, &rc);
-	if (rc) {
-		store_stmt_done(q);
-		return store_sqlerr(st, rc);
-	}
-	ret = store_step_write(st, q, &changes, id);
+	ret = store_bound_write(st, q, rc, &changes, id);
 	if (ret == STORE_OK && !changes) {
 		*id = 0;
 		ret = store_seterr(st, STORE_ERR_RANGE, "no patch %lld",

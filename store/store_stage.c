@@ -52,24 +52,19 @@ static int kind_ok(enum store_stage_kind k)
 }
 
 /*
- * Steps q (bound, returning STAGE_COLS) once and fills *out from its
- * row: STORE_OK, STORE_DONE when no row, or an error.  Finishes q.
+ * Steps q (returning STAGE_COLS; rc the result of its binds) once and
+ * fills *out from its row: STORE_OK, STORE_DONE when no row, or an
+ * error.  Finishes q.
  */
-static int stage_step_row(struct store *st, sqlite3_stmt *q,
+static int stage_step_row(struct store *st, sqlite3_stmt *q, int rc,
 			  struct store_stage *out)
 {
 	const char *kind, *state;
-	int rc, ret = STORE_OK, oom = 0;
+	int ret, oom = 0;
 
-	rc = sqlite3_step(q);
-	if (rc == SQLITE_DONE) {
-		ret = STORE_DONE;
+	ret = store_bound_row(st, q, rc);
+	if (ret)
 		goto out;
-	}
-	if (rc != SQLITE_ROW) {
-		ret = store_sqlerr(st, rc);
-		goto out;
-	}
 	out->id = sqlite3_column_int64(q, 0);
 	out->series_id = store_col_id(q, 1);
 	kind = (const char *)sqlite3_column_text(q, 2);
@@ -120,11 +115,7 @@ int store_stage_enqueue(struct store *st, int64_t series_id,
 	store_bind_int64(q, 1, series_id, &rc);
 	store_bind_text(q, 2, stage_kind_names[kind], &rc);
 	store_bind_int64(q, 3, store_time_or_now(now), &rc);
-	if (rc) {
-		store_stmt_done(q);
-		return store_sqlerr(st, rc);
-	}
-	ret = store_step_write(st, q, &changes, NULL);
+	ret = store_bound_write(st, q, rc, &changes, NULL);
 	if (ret == STORE_OK && !changes)
 		ret = STORE_DUP;
 	return ret;
@@ -147,11 +138,7 @@ int store_stage_get(struct store *st, int64_t series_id,
 		return ret;
 	store_bind_int64(q, 1, series_id, &rc);
 	store_bind_text(q, 2, stage_kind_names[kind], &rc);
-	if (rc) {
-		store_stmt_done(q);
-		return store_sqlerr(st, rc);
-	}
-	return stage_step_row(st, q, out);
+	return stage_step_row(st, q, rc, out);
 }
 
 int store_stage_get_id(struct store *st, int64_t id, struct store_stage *out)
@@ -166,11 +153,7 @@ int store_stage_get_id(struct store *st, int64_t id, struct store_stage *out)
 	if (!q)
 		return ret;
 	store_bind_int64(q, 1, id, &rc);
-	if (rc) {
-		store_stmt_done(q);
-		return store_sqlerr(st, rc);
-	}
-	return stage_step_row(st, q, out);
+	return stage_step_row(st, q, rc, out);
 }
 
 int store_stage_next(struct store *st, struct store_stage *out)
@@ -185,13 +168,13 @@ int store_stage_next(struct store *st, struct store_stage *out)
 		       " ORDER BY " STAGE_ORDER " LIMIT 1", &ret);
 	if (!q)
 		return ret;
-	return stage_step_row(st, q, out);
+	return stage_step_row(st, q, SQLITE_OK, out);
 }
 
 int store_stage_start(struct store *st, int64_t id, int64_t now)
 {
 	sqlite3_stmt *q;
-	int rc = SQLITE_OK, ret = STORE_OK, changes = 0;
+	int rc = SQLITE_OK, ret = STORE_OK;
 
 	store_clearerr(st);
 	q = store_stmt(st, STMT_STAGE_START,
@@ -201,21 +184,14 @@ int store_stage_start(struct store *st, int64_t id, int64_t now)
 		return ret;
 	store_bind_int64(q, 1, id, &rc);
 	store_bind_int64(q, 2, store_time_or_now(now), &rc);
-	if (rc) {
-		store_stmt_done(q);
-		return store_sqlerr(st, rc);
-	}
-	ret = store_step_write(st, q, &changes, NULL);
-	if (ret == STORE_OK && !changes)
-		ret = STORE_DONE;
-	return ret;
+	return store_bound_change(st, q, rc);
 }
 
 int store_stage_finish(struct store *st, int64_t id, int verdict,
 		       const char *note, double seconds, int64_t now)
 {
 	sqlite3_stmt *q;
-	int rc = SQLITE_OK, ret = STORE_OK, changes = 0;
+	int rc = SQLITE_OK, ret = STORE_OK;
 
 	store_clearerr(st);
 	/* !(x >= 0) also catches NaN */
@@ -233,20 +209,13 @@ int store_stage_finish(struct store *st, int64_t id, int verdict,
 	if (rc == SQLITE_OK)
 		rc = sqlite3_bind_double(q, 4, seconds);
 	store_bind_int64(q, 5, store_time_or_now(now), &rc);
-	if (rc) {
-		store_stmt_done(q);
-		return store_sqlerr(st, rc);
-	}
-	ret = store_step_write(st, q, &changes, NULL);
-	if (ret == STORE_OK && !changes)
-		ret = STORE_DONE;
-	return ret;
+	return store_bound_change(st, q, rc);
 }
 
 int store_stage_set_followup(struct store *st, int64_t id, int value)
 {
 	sqlite3_stmt *q;
-	int rc = SQLITE_OK, ret = STORE_OK, changes = 0;
+	int rc = SQLITE_OK, ret = STORE_OK;
 
 	store_clearerr(st);
 	if (value < 0 || value > 2)
@@ -258,14 +227,7 @@ int store_stage_set_followup(struct store *st, int64_t id, int value)
 		return ret;
 	store_bind_int64(q, 1, id, &rc);
 	store_bind_int64(q, 2, value, &rc);
-	if (rc) {
-		store_stmt_done(q);
-		return store_sqlerr(st, rc);
-	}
-	ret = store_step_write(st, q, &changes, NULL);
-	if (ret == STORE_OK && !changes)
-		ret = STORE_DONE;
-	return ret;
+	return store_bound_change(st, q, rc);
 }
 
 int store_stage_count_queued(struct store *st, long long *n, int64_t *oldest)

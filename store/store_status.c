@@ -13,7 +13,6 @@ static int count_one(struct store *st, enum store_stmt_id id, const char *sql,
 		     int bind, int64_t v, long long *n)
 {
 	sqlite3_stmt *q;
-	int64_t c = 0;
 	int rc = SQLITE_OK, ret = STORE_OK;
 
 	store_clearerr(st);
@@ -23,21 +22,13 @@ static int count_one(struct store *st, enum store_stmt_id id, const char *sql,
 		return ret;
 	if (bind)
 		store_bind_int64(q, 1, v, &rc);
-	if (rc != SQLITE_OK) {
-		store_stmt_done(q);
-		return store_sqlerr(st, rc);
-	}
-	ret = store_step_int64(st, q, &c);
-	if (ret == STORE_DONE)
-		ret = STORE_OK;
-	*n = c;
-	return ret;
+	return store_bound_count(st, q, rc, n);
 }
 
 int store_series_count(struct store *st, long long counts[SERIES__COUNT])
 {
 	sqlite3_stmt *q;
-	int rc, ret = STORE_OK, state;
+	int ret = STORE_OK;
 
 	store_clearerr(st);
 	memset(counts, 0, sizeof(counts[0]) * SERIES__COUNT);
@@ -45,15 +36,7 @@ int store_series_count(struct store *st, long long counts[SERIES__COUNT])
 		       "SELECT state, count(*) FROM series GROUP BY state", &ret);
 	if (!q)
 		return ret;
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		state = sqlite3_column_int(q, 0);
-		if (state >= 0 && state < SERIES__COUNT)
-			counts[state] = sqlite3_column_int64(q, 1);
-	}
-	if (rc != SQLITE_DONE)
-		ret = store_sqlerr(st, rc);
-	store_stmt_done(q);
-	return ret;
+	return store_step_counts(st, q, counts, SERIES__COUNT);
 }
 
 /* the test bot/series.c series_complete() makes, in SQL */
