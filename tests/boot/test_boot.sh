@@ -32,15 +32,9 @@ CFLAGS="-std=c11 -D_GNU_SOURCE -Wall -Wextra -Wformat=2 -Wno-format-nonliteral -
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
 cc $CFLAGS $SAN -o "$W/boot_run" tests/boot/boot_run.c bot/boot.c checker/diff.c || exit 1
 
-# Host tools a careless stage would call: each records its call.
-for t in insmod modprobe rmmod; do
-	printf '#!/bin/sh\necho "%s $*" >> %s/host-calls\nexit 1\n' "$t" "$W" > "$W/bin/$t"
-	chmod 755 "$W/bin/$t"
-done
-STRACE=()
-if command -v strace >/dev/null && strace -f --seccomp-bpf -e trace=none true 2>/dev/null; then
-	STRACE=(strace -f --seccomp-bpf -qq -e trace=init_module,finit_module,delete_module -o "$W/strace")
-fi
+# Host tools a careless stage would call record their calls (host_guard.sh).
+. tests/boot/host_guard.sh
+host_guard "$W"
 
 # run NAME SRC [strace]: the stage on one module, output in $W/NAME.out;
 # LeakSanitizer cannot run under ptrace, so leaks are checked on the runs

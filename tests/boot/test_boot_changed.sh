@@ -42,14 +42,9 @@ sum0=$(sha256sum "$tree/$drv")
 W=$(mktemp -d /tmp/rb-boot-changed.XXXXXX)
 trap 'rm -rf "$W"' EXIT
 mkdir -p "$W/bin" "$W/list/cur" "$W/list/new" "$W/list/tmp" "$W/db"
-for t in insmod modprobe rmmod; do
-	printf '#!/bin/sh\necho "%s $*" >> %s/host-calls\nexit 1\n' "$t" "$W" > "$W/bin/$t"
-	chmod 755 "$W/bin/$t"
-done
-STRACE=()
-if command -v strace >/dev/null && strace -f --seccomp-bpf -e trace=none true 2>/dev/null; then
-	STRACE=(strace -f --seccomp-bpf -qq -e trace=init_module,finit_module,delete_module -o "$W/strace")
-fi
+# Host tools a careless stage would call record their calls (host_guard.sh).
+. tests/boot/host_guard.sh
+host_guard "$W"
 
 # mkpatch N SUBJECT SED-SCRIPT: a patch to dummy.c made with diff -u
 # against a copy of the tree's (never in the tree), mailed to the list

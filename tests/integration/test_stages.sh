@@ -58,11 +58,9 @@ printf '%s\n' "$DC_PASS" >"$IT/imap.pass"
 chmod 600 "$IT/imap.pass"
 dc_doveadm mailbox create -u "$DC_USER" Later
 
-# Host tools a careless stage would call: each records its call.
-for t in insmod modprobe rmmod; do
-	printf '#!/bin/sh\necho "%s $*" >> %s/host-calls\nexit 1\n' "$t" "$IT" >"$IT/bin/$t"
-	chmod 755 "$IT/bin/$t"
-done
+# Host tools a careless stage would call record their calls.
+. "$repo/tests/boot/host_guard.sh"
+host_guard "$IT"
 
 # mkpatch ID FILE-IN-TREE SOURCE SUBJECT: a one-patch series adding a file
 mkpatch() {
