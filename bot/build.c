@@ -1014,6 +1014,8 @@ int build_series(const struct config *cfg, const struct build_patch *p, size_t n
 		set_note(res, "another compile test held the test tree too long");
 		goto out;
 	}
+	res->wait_s = now_s() - t0;
+	t0 = now_s();
 	if (prepare(&c, err, sizeof(err))) {
 		set_note(res, "the test tree could not be prepared: %s", err);
 		goto out;

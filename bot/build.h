@@ -66,6 +66,7 @@ struct build_result {
 	struct build_issue *issues;	/* owned */
 	size_t nissues;
 	size_t objects;			/* objects compared */
+	double wait_s;				/* for the work folder's lock */
 	double prepare_s, apply_s, build_s;	/* seconds spent */
 };
 

@@ -154,8 +154,8 @@ static int compile_series(struct pipeline *p, const struct store_series *s,
 	{
 		char t[64];
 
-		snprintf(t, sizeof(t), "prepare=%.1fs apply=%.1fs build=%.1fs",
-			 res.prepare_s, res.apply_s, res.build_s);
+		snprintf(t, sizeof(t), "wait=%.1fs prepare=%.1fs apply=%.1fs build=%.1fs",
+			 res.wait_s, res.prepare_s, res.apply_s, res.build_s);
 		log_event(LOG_INFO, "compile-test", "series", s->subject,
 			  "result", res.note, "cost", t, NULL);
 	}

@@ -54,5 +54,5 @@ printf '  one-time: extract %.1fs (0 when cached), prepare %.1fs, work folder %s
 	"$(echo "$t1 - $t0" | bc)" \
 	"$(grep -o 'prepare=[0-9.]*s' "$tmp/err" | head -1 | tr -dc '0-9.')" \
 	"$(du -sh "$tmp/work" | cut -f1)"
-grep -o 'cost="[^"]*"' "$tmp/err" | sed 's/cost="prepare=[0-9.]*s /  per series: /; s/"$//'
+grep -o 'cost="[^"]*"' "$tmp/err" | sed 's/cost="wait=[0-9.]*s prepare=[0-9.]*s /  per series: /; s/"$//'
 printf '  run --once for 3 series, preparation included: %.1fs\n' "$(echo "$t2 - $t1" | bc)"
