@@ -15,46 +15,16 @@
 
 #define STORE_FIXTURE_DIR "/tmp/test_store_stage.XXXXXX"
 #include "store_fixture.h"
+#include "store_rows.h"
 
 /* ---- helpers ------------------------------------------------------------- */
 
-static int64_t add_msg(struct store *st, const char *msgid, const char *from,
-		       int64_t date)
+/* a one-part v1 series of author on netdev, thread root root */
+static int64_t add_series1(struct store *st, const char *author, const char *root,
+			   int64_t created)
 {
-	struct store_msg m = {
-		.message_id = (char *)msgid,
-		.source = (char *)"test",
-		.list = (char *)"netdev@vger.kernel.org",
-		.from_addr = (char *)from,
-		.subject = (char *)"[PATCH] x",
-		.date = date,
-		.received = date + 5,
-	};
-	int64_t id = 0;
-
-	assert_int_equal(store_msg_add(st, &m, "raw", 3, &id), STORE_OK);
-	return id;
-}
-
-static int64_t add_series(struct store *st, const char *author,
-			  const char *root, int64_t created)
-{
-	struct store_series s = {
-		.list = (char *)"netdev@vger.kernel.org",
-		.author_addr = (char *)author,
-		.author_name = (char *)"Author Name",
-		.subject = (char *)"foo: bar",
-		.root = (char *)root,
-		.version = 1,
-		.total = 1,
-		.created = created,
-		.last_part_at = created,
-	};
-	int64_t id = 0;
-
-	assert_int_equal(store_series_add(st, &s, &id), STORE_OK);
-	assert_true(id > 0);
-	return id;
+	return add_series(st, "netdev@vger.kernel.org", author, root, 1, 0, 1, NULL,
+			  "foo: bar", created);
 }
 
 static int64_t stage_id(struct store *st, int64_t series,
@@ -69,16 +39,16 @@ static int64_t stage_id(struct store *st, int64_t series,
 	return id;
 }
 
-struct ids {
+struct marks {
 	int64_t v[16];
 	size_t n;
 	int stop_at;		/* return 7 at this call (1-based), 0: never */
 	struct store *st;	/* when set, the callback marks the follow-up made */
 };
 
-static int collect_id(void *arg, int64_t id)
+static int collect_mark(void *arg, int64_t id)
 {
-	struct ids *c = arg;
+	struct marks *c = arg;
 
 	if (c->n < 16)
 		c->v[c->n] = id;
@@ -105,7 +75,7 @@ static void test_store_stage__enqueue_twice_is_dup_queued_or_done(void **state)
 	struct store_stage s;
 	int64_t sid, id;
 
-	sid = add_series(fx->st, "dev@example.org", "r1@x", 100);
+	sid = add_series1(fx->st, "dev@example.org", "r1@x", 100);
 	assert_int_equal(store_stage_enqueue(fx->st, sid, STAGE_COMPILE, 200), STORE_OK);
 	assert_int_equal(store_stage_enqueue(fx->st, sid, STAGE_COMPILE, 300), STORE_DUP);
 	/* the first row is kept as it was */
@@ -125,7 +95,7 @@ static void test_store_stage__enqueue_twice_is_dup_queued_or_done(void **state)
 	assert_int_equal(s.queued, 200);
 	store_stage_release(&s);
 	/* a queued time of 0 is now */
-	sid = add_series(fx->st, "dev@example.org", "r2@x", 100);
+	sid = add_series1(fx->st, "dev@example.org", "r2@x", 100);
 	assert_int_equal(store_stage_enqueue(fx->st, sid, STAGE_LOAD, 0), STORE_OK);
 	assert_int_equal(store_stage_get(fx->st, sid, STAGE_LOAD, &s), STORE_OK);
 	assert_true(s.queued > 1000000000);
@@ -159,9 +129,9 @@ static void test_store_stage__next_takes_older_first_compile_before_load(void **
 	int64_t a, b, c;
 
 	assert_int_equal(store_stage_next(fx->st, &s), STORE_DONE);
-	a = add_series(fx->st, "a@x", "a@x", 100);
-	b = add_series(fx->st, "b@x", "b@x", 101);
-	c = add_series(fx->st, "c@x", "c@x", 102);
+	a = add_series1(fx->st, "a@x", "a@x", 100);
+	b = add_series1(fx->st, "b@x", "b@x", 101);
+	c = add_series1(fx->st, "c@x", "c@x", 102);
 	/* queued in an order that the rules must undo: b's load before its
 	 * compile, c before a, all but c at the same time */
 	assert_int_equal(store_stage_enqueue(fx->st, c, STAGE_COMPILE, 50), STORE_OK);
@@ -207,7 +177,7 @@ static void test_store_stage__start_finish_get_round_trip(void **state)
 	struct store_stage s, t;
 	int64_t sid, id;
 
-	sid = add_series(fx->st, "dev@example.org", "r1@x", 100);
+	sid = add_series1(fx->st, "dev@example.org", "r1@x", 100);
 	assert_int_equal(store_stage_get(fx->st, sid, STAGE_LOAD, &s), STORE_DONE);
 	assert_int_equal(store_stage_get_id(fx->st, 999, &s), STORE_DONE);
 	assert_int_equal(store_stage_start(fx->st, 999, 1), STORE_DONE);
@@ -280,12 +250,12 @@ static void test_store_stage__start_finish_get_round_trip(void **state)
 static void test_store_stage__followup_walk_owed_done_stages_in_result_order(void **state)
 {
 	struct fx *fx = *state;
-	struct ids c = { 0 };
+	struct marks c = { 0 };
 	struct store_stage s;
 	int64_t a, b, ac, al, bc, bl;
 
-	a = add_series(fx->st, "a@x", "a@x", 100);
-	b = add_series(fx->st, "b@x", "b@x", 101);
+	a = add_series1(fx->st, "a@x", "a@x", 100);
+	b = add_series1(fx->st, "b@x", "b@x", 101);
 	assert_int_equal(store_stage_enqueue(fx->st, a, STAGE_COMPILE, 10), STORE_OK);
 	assert_int_equal(store_stage_enqueue(fx->st, a, STAGE_LOAD, 10), STORE_OK);
 	assert_int_equal(store_stage_enqueue(fx->st, b, STAGE_COMPILE, 10), STORE_OK);
@@ -302,7 +272,7 @@ static void test_store_stage__followup_walk_owed_done_stages_in_result_order(voi
 	assert_int_equal(store_stage_set_followup(fx->st, al, 1), STORE_OK);
 	assert_int_equal(store_stage_set_followup(fx->st, bc, 1), STORE_OK);
 	/* queued stages owe nothing yet */
-	assert_int_equal(store_stage_each_followup(fx->st, collect_id, &c), STORE_OK);
+	assert_int_equal(store_stage_each_followup(fx->st, collect_mark, &c), STORE_OK);
 	assert_int_equal(c.n, 0);
 
 	assert_int_equal(store_stage_finish(fx->st, bc, 1, NULL, 1, 30), STORE_OK);
@@ -313,7 +283,7 @@ static void test_store_stage__followup_walk_owed_done_stages_in_result_order(voi
 
 	/* a non-zero return stops the walk and is returned */
 	c.stop_at = 2;
-	assert_int_equal(store_stage_each_followup(fx->st, collect_id, &c), 7);
+	assert_int_equal(store_stage_each_followup(fx->st, collect_mark, &c), 7);
 	assert_int_equal(c.n, 2);
 	assert_int_equal(c.v[0], al);
 	assert_int_equal(c.v[1], bc);
@@ -321,7 +291,7 @@ static void test_store_stage__followup_walk_owed_done_stages_in_result_order(voi
 	/* the callback may write: it marks each follow-up made */
 	memset(&c, 0, sizeof(c));
 	c.st = fx->st;
-	assert_int_equal(store_stage_each_followup(fx->st, collect_id, &c), STORE_OK);
+	assert_int_equal(store_stage_each_followup(fx->st, collect_mark, &c), STORE_OK);
 	assert_int_equal(c.n, 3);
 	assert_int_equal(c.v[0], al);
 	assert_int_equal(c.v[1], bc);
@@ -330,7 +300,7 @@ static void test_store_stage__followup_walk_owed_done_stages_in_result_order(voi
 	assert_int_equal(s.followup, 2);
 	store_stage_release(&s);
 	memset(&c, 0, sizeof(c));
-	assert_int_equal(store_stage_each_followup(fx->st, collect_id, &c), STORE_OK);
+	assert_int_equal(store_stage_each_followup(fx->st, collect_mark, &c), STORE_OK);
 	assert_int_equal(c.n, 0);
 }
 
@@ -343,8 +313,8 @@ static void test_store_stage__count_queued_and_oldest(void **state)
 	assert_int_equal(store_stage_count_queued(fx->st, &n, &oldest), STORE_OK);
 	assert_int_equal(n, 0);
 	assert_int_equal(oldest, 0);
-	a = add_series(fx->st, "a@x", "a@x", 100);
-	b = add_series(fx->st, "b@x", "b@x", 101);
+	a = add_series1(fx->st, "a@x", "a@x", 100);
+	b = add_series1(fx->st, "b@x", "b@x", 101);
 	assert_int_equal(store_stage_enqueue(fx->st, a, STAGE_COMPILE, 300), STORE_OK);
 	assert_int_equal(store_stage_enqueue(fx->st, a, STAGE_LOAD, 200), STORE_OK);
 	assert_int_equal(store_stage_enqueue(fx->st, b, STAGE_COMPILE, 250), STORE_OK);
@@ -372,10 +342,10 @@ static void test_store_stage__forgetting_the_author_deletes_its_stages(void **st
 	long long n;
 	int64_t mine, other, oldest, m;
 
-	m = add_msg(fx->st, "p1@x", "dev@example.org", 100);
-	mine = add_series(fx->st, "dev@example.org", "p1@x", 100);
+	m = add_msg(fx->st, "p1@x", "dev@example.org", NULL, 100);
+	mine = add_series1(fx->st, "dev@example.org", "p1@x", 100);
 	assert_int_equal(store_msg_set_series(fx->st, m, mine), STORE_OK);
-	other = add_series(fx->st, "other@example.org", "o1@x", 101);
+	other = add_series1(fx->st, "other@example.org", "o1@x", 101);
 	assert_int_equal(store_stage_enqueue(fx->st, mine, STAGE_COMPILE, 10), STORE_OK);
 	assert_int_equal(store_stage_enqueue(fx->st, mine, STAGE_LOAD, 10), STORE_OK);
 	assert_int_equal(store_stage_finish(fx->st, stage_id(fx->st, mine, STAGE_LOAD), 1,
@@ -409,8 +379,8 @@ static void test_store_stage__migration_from_v3_keeps_data_adds_table(void **sta
 	assert_int_equal(store_open_at_version(fx->path, 3, &fx->st, err,
 					       sizeof(err)), STORE_OK);
 	assert_int_equal(store_schema_version(fx->st), 3);
-	mid = add_msg(fx->st, "p1@x", "dev@example.org", 100);
-	sid = add_series(fx->st, "dev@example.org", "p1@x", 100);
+	mid = add_msg(fx->st, "p1@x", "dev@example.org", NULL, 100);
+	sid = add_series1(fx->st, "dev@example.org", "p1@x", 100);
 	assert_int_equal(store_mute_add(fx->st, "p1@x", "dev@example.org", 1), STORE_OK);
 	/* v4's table is not there yet */
 	assert_int_equal(store_stage_enqueue(fx->st, sid, STAGE_COMPILE, 10), STORE_ERR);
@@ -449,7 +419,7 @@ static void test_store_stage__series_row_delete_cascades_in_sql(void **state)
 	char sql[128];
 	int64_t sid;
 
-	sid = add_series(fx->st, "dev@example.org", "p1@x", 100);
+	sid = add_series1(fx->st, "dev@example.org", "p1@x", 100);
 	assert_int_equal(store_stage_enqueue(fx->st, sid, STAGE_LOAD, 10), STORE_OK);
 	assert_int_equal(sqlite3_open(fx->path, &db), SQLITE_OK);
 	snprintf(sql, sizeof(sql), "PRAGMA foreign_keys = ON; DELETE FROM series"
