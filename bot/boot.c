@@ -200,8 +200,24 @@ static int write_file(const char *path, const char *buf, size_t len, mode_t mode
 	return close(fd);
 }
 
-/* Reads at most max bytes of path into a malloc'd *buf (NUL-terminated). */
+/* Reads path whole into a malloc'd *buf (NUL-terminated); -1 when it is
+ * not a regular file or holds more than max bytes (boot_read_fd). */
 static int read_file(const char *path, size_t max, char **buf, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret;
+
+	*buf = NULL;
+	*len = 0;
+	if (fd < 0)
+		return -1;
+	ret = boot_read_fd(fd, max, buf, len);
+	close(fd);
+	return ret;
+}
+
+/* Reads the first max bytes of path (the console: more is cut, not an
+ * error) into a malloc'd *buf (NUL-terminated). */
+static int read_head(const char *path, size_t max, char **buf, size_t *len)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	char *b = NULL;
@@ -737,7 +753,7 @@ static int module_run(const struct boot_opts *o, const char *name,
 		not_checked(out, BOOT_QEMU " did not start");
 		return 0;
 	}
-	if (read_file(con, BOOT_MAX_CONSOLE, &text, &tlen))
+	if (read_head(con, BOOT_MAX_CONSOLE, &text, &tlen))
 		goto io;
 	boot_parse_console(text, tlen, name, out);
 	free(text);

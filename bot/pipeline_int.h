@@ -11,6 +11,7 @@
 #include "mime.h"
 #include "../checker/checker.h"
 
+#define PIPE_DEFAULT_ADDRESS	"reviewbot@localhost"	/* a dry run's own address */
 #define PIPE_FAIL_SLOTS		64
 #define PIPE_MAX_PROCESS_FAILS	3
 

@@ -27,7 +27,6 @@
 #define PIPE_RETRY_MAX		3600
 #define PIPE_MAX_ATTEMPTS	20	/* then failed for good */
 #define PIPE_MAX_RCPT		4096	/* bytes of the envelope recipient list */
-#define PIPE_DEFAULT_ADDRESS	"reviewbot@localhost"
 
 static int cmp_removed(const void *a, const void *b)
 {
@@ -512,7 +511,7 @@ static int review_one(void *arg, int64_t id)
 	struct store_series s;
 	int ret;
 
-	if (p->stop && *p->stop)
+	if (pipeline_stopping(p))
 		return 1;
 	ret = store_series_get(p->st, id, &s);
 	if (ret != STORE_OK)
@@ -617,7 +616,7 @@ static int deliver_one(void *arg, int64_t id)
 	int ret, dr;
 	int64_t wait;
 
-	if (p->stop && *p->stop)
+	if (pipeline_stopping(p))
 		return 1;	/* SIGTERM: the rest waits for the next start */
 	if (p->cfg->max_replies_per_hour > 0) {
 		ret = store_reply_count_since(p->st, rc->now - 3600, &sent);

@@ -26,7 +26,6 @@
 #include "../checker/banned.h"
 
 #define PIPE_STAGE_MAX_ATTEMPTS	3	/* attempts cut short (a crash, a kill) */
-#define PIPE_DEFAULT_ADDRESS	"reviewbot@localhost"
 
 static double stage_now(void)
 {
@@ -52,7 +51,7 @@ static int stage_commit(struct store *st, int ret)
  */
 static int stage_stopped(const struct pipeline *p, const struct store_series *s)
 {
-	if (!p->stop || !*p->stop)
+	if (!pipeline_stopping(p))
 		return 0;
 	log_event(LOG_INFO, "stage-interrupted", "series", s->subject,
 		  "result", "queued again for the next start", NULL);
@@ -279,13 +278,17 @@ int pipe_stages_wait(struct pipeline *p, const struct store_series *s, int64_t n
 
 		if (!(want & (1u << k)))
 			continue;
-		ret = store_stage_enqueue(p->st, s->id, (enum store_stage_kind)k, now);
-		if (ret < 0)
-			return ret;
-		if (ret == STORE_OK)
-			log_event(LOG_INFO, "stage-queued", "series", s->subject,
-				  "stage", store_stage_kind_name((enum store_stage_kind)k), NULL);
 		ret = store_stage_get(p->st, s->id, (enum store_stage_kind)k, &sg);
+		if (ret == STORE_DONE) {
+			/* a write only the first time a series is seen */
+			ret = store_stage_enqueue(p->st, s->id, (enum store_stage_kind)k, now);
+			if (ret < 0)
+				return ret;
+			if (ret == STORE_OK)
+				log_event(LOG_INFO, "stage-queued", "series", s->subject, "stage",
+					  store_stage_kind_name((enum store_stage_kind)k), NULL);
+			ret = store_stage_get(p->st, s->id, (enum store_stage_kind)k, &sg);
+		}
 		if (ret < 0)
 			return ret;
 		if (ret == STORE_OK && !sg.done && now - sg.queued < p->cfg->stage_wait)
@@ -384,7 +387,9 @@ int pipeline_run_stage(struct pipeline *p, int64_t now)
 							 "the series is gone", 0, now);
 		goto out_stage;
 	}
-	ret = pipe_view_load(p->st, s.id, 0, &v);
+	/* the parts only: each stage reads and parses their mails itself */
+	memset(&v, 0, sizeof(v));
+	ret = store_patch_list(p->st, s.id, &v.patches, &v.npatches);
 	if (ret == STORE_OK) {
 		if (s.cover_msg && !pipe_load_mail(p->st, s.cover_msg, &cover))
 			have_cover = 1;
@@ -548,7 +553,7 @@ static int followup_one(void *arg, int64_t id)
 	struct pipe_stages st;
 	int k, ret, have[2] = { 0, 0 }, ready = 1;
 
-	if (p->stop && *p->stop)
+	if (pipeline_stopping(p))
 		return 1;
 	ret = store_stage_get_id(p->st, id, &sg);
 	if (ret != STORE_OK)

@@ -59,8 +59,6 @@ struct tpl_known {
 
 static const struct tpl_name review_names[] = { REVIEW_NAMES(TN_MUST) };
 static const struct tpl_name clean_names[] = { REVIEW_NAMES(0) };
-/* the follow-up with the compile and load stages' results */
-static const struct tpl_name followup_names[] = { REVIEW_NAMES(0) };
 
 static const struct tpl_name footer_names[] = {
 	{ "bot_name", 0 },
@@ -86,7 +84,7 @@ static const struct tpl_known known_templates[] = {
 	KNOWN("footer.txt", footer_names),
 	KNOWN("confirm.txt", confirm_names),
 	/* needed only with [build] or [boot] (the caller checks) */
-	KNOWN_OPTIONAL("followup.txt", followup_names),
+	KNOWN_OPTIONAL("followup.txt", clean_names),
 };
 #define NKNOWN (sizeof(known_templates) / sizeof(known_templates[0]))
 

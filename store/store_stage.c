@@ -31,11 +31,14 @@ static const char *const stage_kind_names[] = {
 
 #define STAGE_NKINDS (sizeof(stage_kind_names) / sizeof(stage_kind_names[0]))
 
+static int kind_ok(enum store_stage_kind k)
+{
+	return (int)k >= 0 && (size_t)k < STAGE_NKINDS;
+}
+
 const char *store_stage_kind_name(enum store_stage_kind k)
 {
-	if ((int)k < 0 || (size_t)k >= STAGE_NKINDS)
-		return "unknown";
-	return stage_kind_names[k];
+	return kind_ok(k) ? stage_kind_names[k] : "unknown";
 }
 
 void store_stage_release(struct store_stage *s)
@@ -44,11 +47,6 @@ void store_stage_release(struct store_stage *s)
 		return;
 	free(s->note);
 	memset(s, 0, sizeof(*s));
-}
-
-static int kind_ok(enum store_stage_kind k)
-{
-	return (int)k >= 0 && (size_t)k < STAGE_NKINDS;
 }
 
 /*
@@ -60,6 +58,7 @@ static int stage_step_row(struct store *st, sqlite3_stmt *q, int rc,
 			  struct store_stage *out)
 {
 	const char *kind, *state;
+	size_t k;
 	int ret, oom = 0;
 
 	ret = store_bound_row(st, q, rc);
@@ -68,10 +67,10 @@ static int stage_step_row(struct store *st, sqlite3_stmt *q, int rc,
 	out->id = sqlite3_column_int64(q, 0);
 	out->series_id = store_col_id(q, 1);
 	kind = (const char *)sqlite3_column_text(q, 2);
-	if (kind && !strcmp(kind, "compile")) {
-		out->kind = STAGE_COMPILE;
-	} else if (kind && !strcmp(kind, "load")) {
-		out->kind = STAGE_LOAD;
+	for (k = 0; kind && k < STAGE_NKINDS && strcmp(kind, stage_kind_names[k]); k++)
+		;
+	if (kind && k < STAGE_NKINDS) {
+		out->kind = (enum store_stage_kind)k;
 	} else {
 		/* the CHECK constraint keeps anything else out */
 		ret = store_seterr(st, STORE_ERR, "stage %lld has a bad kind",

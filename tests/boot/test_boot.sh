@@ -283,15 +283,6 @@ else
 	echo "# $rb missing: end-to-end run skipped"
 fi
 
-if [ -e "$W/host-calls" ]; then
-	bad "insmod/modprobe/rmmod called on the host:"; cat "$W/host-calls"
-else
-	ok "no insmod, modprobe or rmmod run on the host"
-fi
-if [ ${#STRACE[@]} -gt 0 ]; then
-	ok "strace: no init_module/finit_module/delete_module on the host (clean module run)"
-else
-	echo "# strace unavailable: syscall check skipped"
-fi
+host_guard_report "$W" "clean module run"
 echo "# boot-tests: $(( $(date +%s) - t0 )) s in all"
 exit $fail

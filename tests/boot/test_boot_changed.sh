@@ -179,19 +179,6 @@ else
 	cat "$W/rb2.conf" "$W/e2e2.out" $m
 fi
 
-if [ -e "$W/host-calls" ]; then
-	bad "insmod/modprobe/rmmod called on the host:"; cat "$W/host-calls"
-else
-	ok "no insmod, modprobe or rmmod run on the host"
-fi
-if [ ${#STRACE[@]} -gt 0 ]; then
-	if [ -s "$W/strace" ] && grep -Eq 'init_module|delete_module' "$W/strace"; then
-		bad "strace: init_module/delete_module called on the host"; cat "$W/strace"
-	else
-		ok "strace: no init_module/finit_module/delete_module on the host (first run)"
-	fi
-else
-	echo "# strace unavailable: syscall check skipped"
-fi
+host_guard_report "$W" "first run"
 echo "# boot-changed-tests: $(( $(date +%s) - t0 )) s in all"
 exit $fail
