@@ -19,6 +19,7 @@
 
 #include "boot.h"
 #include "boot_int.h"
+#include "fileio.h"
 #include "../checker/diff.h"
 #include "../checker/banned.h"
 
@@ -182,20 +183,12 @@ static int run(char *const argv[], const char *dir, const char *out, int timeout
 static int write_file(const char *path, const char *buf, size_t len, mode_t mode)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
-	size_t off = 0;
 
 	if (fd < 0)
 		return -1;
-	while (off < len) {
-		ssize_t w = write(fd, buf + off, len - off);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			close(fd);
-			return -1;
-		}
-		off += (size_t)w;
+	if (fileio_write_all(fd, buf, len)) {
+		close(fd);
+		return -1;
 	}
 	return close(fd);
 }

@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "deliver.h"
 #include "mailbox.h"
 #include "smtp.h"
@@ -52,22 +53,6 @@ static int to_maildir(const struct config *cfg, const struct store_reply *r,
 	}
 	free(dir);
 	return DELIVER_OK;
-}
-
-static int write_all(int fd, const char *p, size_t n)
-{
-	ssize_t w;
-
-	while (n) {
-		w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
 }
 
 static int to_sendmail(const struct config *cfg, const struct store_reply *r,
@@ -119,7 +104,7 @@ static int to_sendmail(const struct config *cfg, const struct store_reply *r,
 	close(pipefd[0]);
 	pipefd[0] = -1;
 	old = signal(SIGPIPE, SIG_IGN);
-	if (write_all(pipefd[1], r->body, strlen(r->body)))
+	if (fileio_write_all(pipefd[1], r->body, strlen(r->body)))
 		snprintf(err, errlen, "writing to %s: %s", argv[0], strerror(errno));
 	signal(SIGPIPE, old);
 	close(pipefd[1]);

@@ -41,3 +41,20 @@ int fileio_read(const char *path, struct sbuf *sb)
 	}
 	return ret;
 }
+
+int fileio_write_all(int fd, const void *buf, size_t n)
+{
+	const char *p = buf;
+
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}

@@ -10,5 +10,7 @@
 /* Reads path ("-" for stdin) into sb (capped by sb->cap).  Returns 0, or
  * -1 with errno set (EFBIG when the cap is passed). */
 int fileio_read(const char *path, struct sbuf *sb);
+/* Writes buf[0, n) to fd, again after EINTR and short writes; 0 or -1. */
+int fileio_write_all(int fd, const void *buf, size_t n);
 
 #endif

@@ -13,6 +13,7 @@
  * maildir (https://cr.yp.to/proto/maildir.html): delivery writes tmp/,
  * fsyncs, renames into new/ and fsyncs new/.
  */
+#include "fileio.h"
 #include "mailbox.h"
 
 #include <dirent.h>
@@ -464,22 +465,6 @@ static int mkdir_p(const char *path)
 	return 0;
 }
 
-static int write_all(int fd, const char *p, size_t len)
-{
-	ssize_t n;
-
-	while (len) {
-		n = write(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 static int fsync_dir(const char *path)
 {
 	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -536,7 +521,7 @@ int maildir_deliver(const char *dir, const char *msg, size_t len, char **name)
 	}
 	if (fd < 0)
 		return MAILBOX_ERR_IO;
-	if (write_all(fd, msg, len) < 0 || fsync(fd) < 0)
+	if (fileio_write_all(fd, msg, len) < 0 || fsync(fd) < 0)
 		goto fail;
 	if (close(fd) < 0) {
 		fd = -1;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The cached image of reviewbot check's misspelling list (spell_cache.h). */
+#include "fileio.h"
 #include "spell_cache.h"
 
 #include <errno.h>
@@ -161,22 +162,6 @@ static int make_dir(const char *dir)
 	return 0;
 }
 
-static int write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 void spell_cache_store(struct spell_cache *c, const struct chk_spelling *sp)
 {
 	char tmp[PATH_MAX];
@@ -194,7 +179,7 @@ void spell_cache_store(struct spell_cache *c, const struct chk_spelling *sp)
 	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0)
 		goto out;
-	ok = !write_all(fd, img.buf, img.len);
+	ok = !fileio_write_all(fd, img.buf, img.len);
 	if (close(fd))
 		ok = 0;
 	if (!ok || rename(tmp, c->path))
