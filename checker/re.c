@@ -27,6 +27,15 @@ struct re_code {
 	unsigned gen;		/* generation compiled against */
 	unsigned uses;
 	unsigned char jit;
+	/*
+	 * What pcre2 itself checks before it tries a match (code_info()),
+	 * checked here without the call: the least subject length a match
+	 * needs, and for an anchored pattern the bytes a match can start
+	 * with (first, a bitmap; nofirst when any byte can).
+	 */
+	unsigned char anchored, nofirst;
+	uint32_t minlen;
+	uint8_t first[32];
 };
 
 /*
@@ -73,8 +82,17 @@ struct re_words {
 };
 
 struct re_ctx {
-	struct re_entry *tab;
-	size_t tabsz, tabused;
+	/*
+	 * The compiled patterns, dense (ent[0, nent)), and an open-addressed
+	 * index of them by the pattern's address (idx[h] is an entry number
+	 * plus one, 0 when free; tabsz slots, a power of two): the index is
+	 * small and the entries used together sit together, so a lookup
+	 * touches little memory.
+	 */
+	struct re_entry *ent;
+	size_t nent, entalloc;
+	uint32_t *idx;
+	size_t tabsz;
 	struct re_intern_entry *itab;
 	size_t itabsz, itabused;
 	pcre2_match_data *md;
@@ -138,12 +156,9 @@ const char *re_error(const struct re_ctx *rc)
 
 static size_t hash_ptr(const void *p)
 {
-	uintptr_t x = (uintptr_t)p;
+	uint64_t x = (uint64_t)(uintptr_t)p * UINT64_C(0x9E3779B97F4A7C15);
 
-	x ^= x >> 17;
-	x *= 0xed5ad4bbU;
-	x ^= x >> 11;
-	return (size_t)x;
+	return (size_t)(x >> 32);
 }
 
 static size_t hash_bytes(const char *s, size_t n)
@@ -163,8 +178,10 @@ struct re_ctx *re_ctx_new(void)
 
 	if (!rc)
 		return NULL;
-	rc->tabsz = 1024;
-	rc->tab = calloc(rc->tabsz, sizeof(*rc->tab));
+	rc->tabsz = 4096;
+	rc->idx = calloc(rc->tabsz, sizeof(*rc->idx));
+	rc->entalloc = 1024;
+	rc->ent = calloc(rc->entalloc, sizeof(*rc->ent));
 	rc->itabsz = 256;
 	rc->itab = calloc(rc->itabsz, sizeof(*rc->itab));
 	rc->md = pcre2_match_data_create(RE_MAXCAP + 1, NULL);
@@ -174,7 +191,7 @@ struct re_ctx *re_ctx_new(void)
 		sbuf_init(&rc->dyn0[i], RE_EXPAND_MAX);
 	}
 	sbuf_init(&rc->all0, RE_EXPAND_MAX);
-	if (!rc->tab || !rc->itab || !rc->md || !rc->mctx) {
+	if (!rc->idx || !rc->ent || !rc->itab || !rc->md || !rc->mctx) {
 		re_ctx_free(rc);
 		return NULL;
 	}
@@ -213,9 +230,10 @@ void re_ctx_free(struct re_ctx *rc)
 
 	if (!rc)
 		return;
-	for (i = 0; rc->tab && i < rc->tabsz; i++)
-		entry_release(&rc->tab[i]);
-	free(rc->tab);
+	for (i = 0; i < rc->nent; i++)
+		entry_release(&rc->ent[i]);
+	free(rc->ent);
+	free(rc->idx);
 	for (i = 0; rc->itab && i < rc->itabsz; i++)
 		free(rc->itab[i].s);
 	free(rc->itab);
@@ -240,8 +258,8 @@ void re_ctx_reset(struct re_ctx *rc)
 
 	rc->err[0] = '\0';
 	/* a pattern that failed to compile is tried (and reported) again */
-	for (i = 0; rc->nbad && i < rc->tabsz; i++) {
-		struct re_entry *e = &rc->tab[i];
+	for (i = 0; rc->nbad && i < rc->nent; i++) {
+		struct re_entry *e = &rc->ent[i];
 		const char *pat = e->pat;
 
 		if (!pat || !e->bad)
@@ -753,44 +771,73 @@ static int lits_in(const struct re_entry *e, const char *s, size_t n)
 
 /* ---- the cache ---- */
 
-static int tab_grow(struct re_ctx *rc)
+/* Indexes every entry in idx, of nsz slots (zeroed). */
+static void tab_fill(struct re_ctx *rc, uint32_t *idx, size_t nsz)
 {
-	size_t nsz = rc->tabsz * 2, i;
-	struct re_entry *nt = calloc(nsz, sizeof(*nt));
+	size_t i;
 
-	if (!nt)
-		return -1;
-	for (i = 0; i < rc->tabsz; i++) {
-		size_t h;
+	for (i = 0; i < rc->nent; i++) {
+		size_t h = hash_ptr(rc->ent[i].pat) & (nsz - 1);
 
-		if (!rc->tab[i].pat)
-			continue;
-		h = hash_ptr(rc->tab[i].pat) & (nsz - 1);
-		while (nt[h].pat)
+		while (idx[h])
 			h = (h + 1) & (nsz - 1);
-		nt[h] = rc->tab[i];
+		idx[h] = (uint32_t)(i + 1);
 	}
-	free(rc->tab);
-	rc->tab = nt;
+}
+
+/* The index again with nsz slots (more than now). */
+static int tab_grow(struct re_ctx *rc, size_t nsz)
+{
+	uint32_t *ni = calloc(nsz, sizeof(*ni));
+
+	if (!ni)
+		return -1;
+	tab_fill(rc, ni, nsz);
+	free(rc->idx);
+	rc->idx = ni;
 	rc->tabsz = nsz;
 	return 0;
 }
 
+/*
+ * The entry of pat, added when new.  A pointer it returns is valid until
+ * the next call adds an entry.
+ */
 static struct re_entry *tab_get(struct re_ctx *rc, const char *pat)
 {
-	size_t h;
+	struct re_entry *e;
+	size_t h = hash_ptr(pat) & (rc->tabsz - 1);
+	uint32_t k;
 
-	if (rc->tabused * 2 >= rc->tabsz && tab_grow(rc))
-		return NULL;
-	h = hash_ptr(pat) & (rc->tabsz - 1);
-	while (rc->tab[h].pat && rc->tab[h].pat != pat)
+	while ((k = rc->idx[h])) {
+		if (rc->ent[k - 1].pat == pat)
+			return &rc->ent[k - 1];
 		h = (h + 1) & (rc->tabsz - 1);
-	if (!rc->tab[h].pat) {
-		rc->tab[h].pat = pat;
-		rc->tab[h].nlit = -1;
-		rc->tabused++;
 	}
-	return &rc->tab[h];
+	if (rc->nent >= UINT32_MAX - 1)
+		return NULL;
+	if (rc->nent == rc->entalloc) {
+		size_t na = rc->entalloc * 2;
+		struct re_entry *ne = realloc(rc->ent, na * sizeof(*ne));
+
+		if (!ne)
+			return NULL;
+		rc->ent = ne;
+		rc->entalloc = na;
+	}
+	if ((rc->nent + 1) * 2 > rc->tabsz) {
+		if (tab_grow(rc, rc->tabsz * 2))
+			return NULL;
+		h = hash_ptr(pat) & (rc->tabsz - 1);
+		while (rc->idx[h])
+			h = (h + 1) & (rc->tabsz - 1);
+	}
+	e = &rc->ent[rc->nent];
+	memset(e, 0, sizeof(*e));
+	e->pat = pat;
+	e->nlit = -1;
+	rc->idx[h] = (uint32_t)(++rc->nent);
+	return e;
 }
 
 /* The precompiled code of a literal pattern, when valid in this state. */
@@ -823,6 +870,54 @@ static pcre2_code *precompiled(struct re_ctx *rc, const char *pat, int *dyn)
 	return NULL;
 }
 
+/* Reads what pcre2 checks before a match from c's code (struct re_code). */
+static void code_info(struct re_code *c)
+{
+	uint32_t opts = 0, fct = 0, fcu = 0, minlen = 0;
+	const uint8_t *bm = NULL;
+
+	c->anchored = 0;
+	c->nofirst = 1;
+	c->minlen = 0;
+	if (pcre2_pattern_info(c->code, PCRE2_INFO_MINLENGTH, &minlen) == 0)
+		c->minlen = minlen;
+	if (pcre2_pattern_info(c->code, PCRE2_INFO_ALLOPTIONS, &opts) ||
+	    !(opts & PCRE2_ANCHORED))
+		return;
+	c->anchored = 1;
+	if (pcre2_pattern_info(c->code, PCRE2_INFO_FIRSTBITMAP, &bm) == 0 &&
+	    bm) {
+		memcpy(c->first, bm, sizeof(c->first));
+		c->nofirst = 0;
+	} else if (pcre2_pattern_info(c->code, PCRE2_INFO_FIRSTCODETYPE,
+				      &fct) == 0 && fct == 1 &&
+		   pcre2_pattern_info(c->code, PCRE2_INFO_FIRSTCODEUNIT,
+				      &fcu) == 0 && fcu < 256) {
+		/* the unit may be caseless: both cases of a letter pass */
+		memset(c->first, 0, sizeof(c->first));
+		c->first[fcu / 8] |= (uint8_t)(1u << (fcu % 8));
+		if ((fcu | 32) >= 'a' && (fcu | 32) <= 'z') {
+			fcu ^= 32;
+			c->first[fcu / 8] |= (uint8_t)(1u << (fcu % 8));
+		}
+		c->nofirst = 0;
+	}
+}
+
+/* Whether pcre2 would fail s[0, n) from start without trying (code_info()). */
+static int code_cannot(const struct re_code *c, const char *s, size_t n,
+		       size_t start)
+{
+	unsigned char b;
+
+	if (n - start < c->minlen)
+		return 1;
+	if (!c->anchored || c->nofirst || start >= n)
+		return 0;
+	b = (unsigned char)s[start];
+	return !(c->first[b / 8] & (1u << (b % 8)));
+}
+
 /*
  * Compiles e's pattern into c: with no learned words (full 0), or with
  * every word learned so far.  Sets e->dyn.
@@ -842,6 +937,7 @@ static int compile_code(struct re_ctx *rc, struct re_entry *e,
 	if (!full) {
 		c->code = precompiled(rc, e->pat, &dyn);
 		if (c->code) {
+			code_info(c);
 			e->dyn = (unsigned char)dyn;
 			e->known = 1;
 			return 0;
@@ -870,6 +966,7 @@ static int compile_code(struct re_ctx *rc, struct re_entry *e,
 		rc->nbad++;
 		return -1;
 	}
+	code_info(c);
 	e->dyn = (unsigned char)dyn;
 	e->known = 1;
 	if (full) {
@@ -953,21 +1050,21 @@ static int words_in(const struct re_ctx *rc, const char *s, size_t n,
 	return any;
 }
 
-static pcre2_code *code_use(struct re_code *c)
+static struct re_code *code_use(struct re_code *c)
 {
 	if (++c->uses == RE_JIT_AFTER && !c->jit) {
 		c->jit = 1;
 		pcre2_jit_compile(c->code, PCRE2_JIT_COMPLETE);
 	}
-	return c->code;
+	return c;
 }
 
 /*
  * The compiled form of pat to run on the subject s[0, n), from start; NULL
  * when it cannot match there.
  */
-static pcre2_code *re_code(struct re_ctx *rc, const char *pat, const char *s,
-			   size_t n, size_t start)
+static struct re_code *re_code(struct re_ctx *rc, const char *pat,
+			       const char *s, size_t n, size_t start)
 {
 	struct re_entry *e = tab_get(rc, pat);
 	size_t nt, nm;
@@ -1003,14 +1100,15 @@ static pcre2_code *re_code(struct re_ctx *rc, const char *pat, const char *s,
 int re_find(struct re_ctx *rc, const char *pat, const char *s, size_t n,
 	    size_t start, struct re_m *m)
 {
-	pcre2_code *code = re_code(rc, pat, s, n, start);
+	struct re_code *c;
+	pcre2_code *code;
 	PCRE2_SIZE *ov;
-	int rc2, i;
+	int rc2;
 
-	if (!code)
+	c = re_code(rc, pat, s, n, start);
+	if (!c || start > n || code_cannot(c, s, n, start))
 		return 0;
-	if (start > n)
-		return 0;
+	code = c->code;
 	rc2 = pcre2_match(code, (PCRE2_SPTR)s, n, start, 0, rc->md, rc->mctx);
 	if (rc2 == PCRE2_ERROR_JIT_STACKLIMIT)
 		rc2 = pcre2_match(code, (PCRE2_SPTR)s, n, start,
@@ -1044,8 +1142,10 @@ int re_find(struct re_ctx *rc, const char *pat, const char *s, size_t n,
 	if (rc2 == 0 || rc2 > RE_MAXCAP + 1)
 		rc2 = RE_MAXCAP + 1;
 	m->ncap = rc2;
-	for (i = 0; i < 2 * (RE_MAXCAP + 1); i++)
-		m->ov[i] = i < 2 * rc2 ? ov[i] : PCRE2_UNSET;
+	memcpy(m->ov, ov, 2 * (size_t)rc2 * sizeof(m->ov[0]));
+	/* PCRE2_UNSET is ~0 in every byte */
+	memset(m->ov + 2 * rc2, 0xff,
+	       (size_t)(2 * (RE_MAXCAP + 1 - rc2)) * sizeof(m->ov[0]));
 	return 1;
 }
 
@@ -1343,8 +1443,8 @@ int re_set_typedefs(struct re_ctx *rc, const char *words)
 	rc->base_gen++;
 	rc->epoch++;
 	/* the literals of a pattern naming $typeTypedefs change */
-	for (i = 0; i < rc->tabsz; i++)
-		rc->tab[i].nlit = -1;
+	for (i = 0; i < rc->nent; i++)
+		rc->ent[i].nlit = -1;
 	return 0;
 }
 
@@ -1363,34 +1463,23 @@ static int is_interned(const struct re_ctx *rc, const char *p)
 
 int re_intern_trim(struct re_ctx *rc, size_t max)
 {
-	size_t i, nsz = rc->tabsz, dropped = 0;
-	struct re_entry *nt;
+	size_t i, kept = 0;
 
 	if (rc->itabused <= max)
 		return 0;
 	/* drop the compiled patterns keyed by interned text, then the text */
-	nt = calloc(nsz, sizeof(*nt));
-	if (!nt)
-		return -1;
-	for (i = 0; i < rc->tabsz; i++) {
-		struct re_entry *e = &rc->tab[i];
-		size_t h;
+	for (i = 0; i < rc->nent; i++) {
+		struct re_entry *e = &rc->ent[i];
 
-		if (!e->pat)
-			continue;
 		if (is_interned(rc, e->pat)) {
 			entry_release(e);
-			dropped++;
 			continue;
 		}
-		h = hash_ptr(e->pat) & (nsz - 1);
-		while (nt[h].pat)
-			h = (h + 1) & (nsz - 1);
-		nt[h] = *e;
+		rc->ent[kept++] = *e;
 	}
-	free(rc->tab);
-	rc->tab = nt;
-	rc->tabused -= dropped;
+	rc->nent = kept;
+	memset(rc->idx, 0, rc->tabsz * sizeof(*rc->idx));
+	tab_fill(rc, rc->idx, rc->tabsz);
 	for (i = 0; i < rc->itabsz; i++) {
 		free(rc->itab[i].s);
 		rc->itab[i].s = NULL;
@@ -1427,14 +1516,14 @@ int re_export(struct re_ctx *rc,
 	int n = 0;
 
 	re_types_reset(rc);
-	for (i = 0; i < rc->tabsz; i++) {
-		struct re_entry *e = &rc->tab[i];
+	for (i = 0; i < rc->nent; i++) {
+		struct re_entry *e = &rc->ent[i];
 		const pcre2_code *codes[1];
 		uint8_t *bytes;
 		PCRE2_SIZE size;
 		int ret;
 
-		if (!e->pat || !e->base.code || is_interned(rc, e->pat))
+		if (!e->base.code || is_interned(rc, e->pat))
 			continue;
 		codes[0] = e->base.code;
 		if (pcre2_serialize_encode(codes, 1, &bytes, &size, NULL) != 1)
