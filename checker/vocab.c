@@ -47,9 +47,16 @@ static const char *const type_list[] = {
 	"(?^:struct\\s+$Ident)",
 	"(?^:union\\s+$Ident)",
 	"(?^:enum\\s+$Ident)",
-	"(?^:${Ident}_t)",
-	"(?^:${Ident}_handler)",
-	"(?^:${Ident}_handler_fn)",
+	/*
+	 * checkpatch.pl's ${Ident}_t, ${Ident}_handler and ${Ident}_handler_fn,
+	 * in that order, behind a look-ahead every one of them implies (an
+	 * identifier's characters, then "_t" or "_handler"): the same matches
+	 * and groups, but a word that ends otherwise is passed over in one
+	 * scan instead of three walks back along it (the type patterns spent
+	 * half their time there).
+	 */
+	"(?^:(?=[\\w\\s#]*?_(?:t|handler))"
+	"(?:(?^:${Ident}_t)|(?^:${Ident}_handler)|(?^:${Ident}_handler_fn)))",
 	TYPELIST_MISORDERED,
 };
 

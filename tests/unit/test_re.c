@@ -272,6 +272,114 @@ static void test_re__reset_reports_bad_patterns_again(void **state)
 	assert_null(re_error(rc));
 }
 
+/*
+ * vocab.c puts checkpatch.pl's ${Ident}_t|${Ident}_handler|${Ident}_handler_fn
+ * behind a look-ahead.  Compiled without it (as checkpatch.pl has them), the
+ * type patterns must give the same result and groups on every subject:
+ * tricky ones and thousands of random ones made of the pieces that matter.
+ */
+static char *unguarded(const char *x)
+{
+	static const char guard[] = "(?=[\\w\\s#]*?_(?:t|handler))";
+	const char *g = strstr(x, guard);
+	struct sbuf sb;
+
+	sbuf_init(&sb, 1 << 22);
+	while (g) {
+		sbuf_add(&sb, x, (size_t)(g - x));
+		x = g + strlen(guard);
+		g = strstr(x, guard);
+	}
+	sbuf_addstr(&sb, x);
+	return sbuf_detach(&sb, NULL);
+}
+
+static void test_re__type_guard_changes_no_match(void **state)
+{
+	struct re_ctx *rc = *state;
+	static const char *const hosts[] = {
+		"^($Type)\\s*(?:$Ident|,|\\)|\\(|\\s*$)",
+		"(\\b$NonptrType(\\s*(?:$Modifier\\b\\s*|\\*\\s*)+)($Ident))",
+		"^(\\(\\s*$Type\\s*)\\)",
+		"(?s)^.\\s*(?:$Storage\\s+)?$Type\\s*($Ident)\\s*\\(",
+		"^($Type)(.*)$",
+		"($BasicType)\\s*(\\w*)",
+	};
+	static const char *const fixed[] = {
+		"foo_t x", "foo_handler_fn(", "a ## b_t *p", "a##b_handler",
+		"x_t_t", "_t", "__t y", "foo_handlerx", "foo_handler_fnx y",
+		"struct foo_t", "const bar_t *", "u8_t", "t_t_t_t_t",
+		"a ##\tb ## c_handler_fn z", "abc_ta", "x_t##y_t", "",
+	};
+	static const char *const pieces[] = {
+		"a", "b", "_t", "_handler", "_fn", "_", "t", "##", " ", "\t",
+		"*", "(", ")", ",", "x_t", "u8", "struct ", "const ", "int",
+		";", "#", "h", "_handler_fn", "9", "\n",
+	};
+	pcre2_match_data *m1 = pcre2_match_data_create(32, NULL);
+	pcre2_match_data *m2 = pcre2_match_data_create(32, NULL);
+	uint32_t seed = 12345;
+	size_t h, k, i;
+
+	for (h = 0; h < sizeof(hosts) / sizeof(hosts[0]); h++) {
+		char *x = re_expand(rc, hosts[h]);
+		char *y;
+		pcre2_code *c1, *c2;
+		int err;
+		PCRE2_SIZE off;
+
+		assert_non_null(x);
+		assert_non_null(strstr(x, "_handler_fn"));
+		y = unguarded(x);
+		assert_null(strstr(y, "(?=[\\w\\s#]"));
+		c1 = pcre2_compile((PCRE2_SPTR)x, PCRE2_ZERO_TERMINATED, 0, &err, &off, NULL);
+		c2 = pcre2_compile((PCRE2_SPTR)y, PCRE2_ZERO_TERMINATED, 0, &err, &off, NULL);
+		assert_non_null(c1);
+		assert_non_null(c2);
+		for (k = 0; k < 4000 + sizeof(fixed) / sizeof(fixed[0]); k++) {
+			char subj[256];
+			size_t n = 0;
+			int r1, r2;
+
+			if (k < sizeof(fixed) / sizeof(fixed[0])) {
+				n = strlen(fixed[k]);
+				memcpy(subj, fixed[k], n);
+			} else {
+				size_t np = 1 + (seed = seed * 1103515245u + 12345u) % 12;
+
+				for (i = 0; i < np; i++) {
+					const char *pc;
+					size_t l;
+
+					seed = seed * 1103515245u + 12345u;
+					pc = pieces[(seed >> 16) % (sizeof(pieces) / sizeof(pieces[0]))];
+					l = strlen(pc);
+					if (n + l >= sizeof(subj))
+						break;
+					memcpy(subj + n, pc, l);
+					n += l;
+				}
+			}
+			subj[n] = '\0';
+			r1 = pcre2_match(c1, (PCRE2_SPTR)subj, n, 0, 0, m1, NULL);
+			r2 = pcre2_match(c2, (PCRE2_SPTR)subj, n, 0, 0, m2, NULL);
+			assert_int_equal(r1, r2);
+			if (r1 > 0) {
+				PCRE2_SIZE *o1 = pcre2_get_ovector_pointer(m1);
+				PCRE2_SIZE *o2 = pcre2_get_ovector_pointer(m2);
+
+				assert_memory_equal(o1, o2, 2 * (size_t)r1 * sizeof(*o1));
+			}
+		}
+		pcre2_code_free(c1);
+		pcre2_code_free(c2);
+		free(x);
+		free(y);
+	}
+	pcre2_match_data_free(m1);
+	pcre2_match_data_free(m2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -286,6 +394,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_re__literal_pretest_never_changes_a_result, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_re__learned_words_only_matter_where_they_occur, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_re__hot_patterns_stay_exact_once_jit_compiled, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_re__type_guard_changes_no_match, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("re", tests, NULL, NULL);
