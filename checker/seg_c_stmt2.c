@@ -281,8 +281,15 @@ int seg_c_stmt2(struct eng *e)
 	 */
 	if (M(e, "^\\+\\s*(?:$Declare)?([A-Za-z_][A-Za-z\\d_]*)\\s*=", line)) {
 		const char *var = eng_cap(e, 1);
+		const char *first = strstr(line, var);
 
-		if (MQ(e, eng_pat(e, "^\\+\\s*(?:$Declare)?%s\\s*=\\s*(?:%s|\\*\\s*\\(?\\s*&\\s*\\(?\\s*%s\\s*\\)?\\s*\\)?)\\s*[;,]",
+		/*
+		 * Every match holds var twice, the second after the end of
+		 * the first: without that, not the pattern (compiled anew for
+		 * every name, with all of $Declare) but this says no.
+		 */
+		if (first && strstr(first + strlen(var), var) &&
+		    MQ(e, eng_pat(e, "^\\+\\s*(?:$Declare)?%s\\s*=\\s*(?:%s|\\*\\s*\\(?\\s*&\\s*\\(?\\s*%s\\s*\\)?\\s*\\)?)\\s*[;,]",
 				  var, var, var), line))
 			WARN(e, R_SELF_ASSIGNMENT,
 			     eng_cat(e, "Do not use self-assignments to avoid compiler warnings\n",
