@@ -174,6 +174,13 @@ static void join_list(struct sbuf *sb, const char *const *a, size_t na,
 	sbuf_addstr(sb, "\n)");
 }
 
+static void put3(struct sbuf *sb, const char *a, const char *b, const char *c)
+{
+	sbuf_addstr(sb, a);
+	sbuf_addstr(sb, b);
+	sbuf_addstr(sb, c);
+}
+
 void vocab_build_types(const char *const *mods, size_t nmods,
 		       const char *const *types, size_t ntypes,
 		       struct sbuf *out)
@@ -197,17 +204,18 @@ void vocab_build_types(const char *const *mods, size_t nmods,
 	for (i = 0; i < VDYN__COUNT; i++)
 		sbuf_reset(&out[i]);
 
-	sbuf_addf(&out[VDYN_MODIFIER], "(?:$Attribute|$Sparse|%s)", m.buf);
-	sbuf_addf(&out[VDYN_BASICTYPE], "(?:$typeTypedefs\\b)|(?:%s\\b)", all.buf);
-	sbuf_addf(&out[VDYN_NONPTRTYPE],
-		  "(?:$Modifier\\s+|const\\s+)*(?:(?:typeof|__typeof__)\\s*\\([^\\)]*\\)|(?:$typeTypedefs\\b)|(?:%s\\b))(?:\\s+$Modifier|\\s+const)*",
-		  all.buf);
-	sbuf_addf(&out[VDYN_NONPTRTYPEMISORDERED],
-		  "(?:$Modifier\\s+|const\\s+)*(?:(?:%s\\b))(?:\\s+$Modifier|\\s+const)*",
-		  mis.buf);
-	sbuf_addf(&out[VDYN_NONPTRTYPEWITHATTR],
-		  "(?:$Modifier\\s+|const\\s+)*(?:(?:typeof|__typeof__)\\s*\\([^\\)]*\\)|(?:$typeTypedefs\\b)|(?:%s\\b))(?:\\s+$Modifier|\\s+const)*",
-		  wattr.buf);
+	/* (sbuf_addf's %s copies a byte at a time: these are long) */
+	put3(&out[VDYN_MODIFIER], "(?:$Attribute|$Sparse|", m.buf, ")");
+	put3(&out[VDYN_BASICTYPE], "(?:$typeTypedefs\\b)|(?:", all.buf, "\\b)");
+	put3(&out[VDYN_NONPTRTYPE],
+	     "(?:$Modifier\\s+|const\\s+)*(?:(?:typeof|__typeof__)\\s*\\([^\\)]*\\)|(?:$typeTypedefs\\b)|(?:",
+	     all.buf, "\\b))(?:\\s+$Modifier|\\s+const)*");
+	put3(&out[VDYN_NONPTRTYPEMISORDERED],
+	     "(?:$Modifier\\s+|const\\s+)*(?:(?:", mis.buf,
+	     "\\b))(?:\\s+$Modifier|\\s+const)*");
+	put3(&out[VDYN_NONPTRTYPEWITHATTR],
+	     "(?:$Modifier\\s+|const\\s+)*(?:(?:typeof|__typeof__)\\s*\\([^\\)]*\\)|(?:$typeTypedefs\\b)|(?:",
+	     wattr.buf, "\\b))(?:\\s+$Modifier|\\s+const)*");
 	sbuf_addstr(&out[VDYN_TYPE],
 		    "$NonptrType(?:(?:\\s|\\*|\\[\\])+\\s*const|(?:\\s|\\*\\s*(?:const\\s*)?|\\[\\])+|(?:\\s*\\[\\s*\\])+){0,4}(?:\\s+$Inline|\\s+$Modifier)*");
 	sbuf_addstr(&out[VDYN_TYPEMISORDERED],
