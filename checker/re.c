@@ -6,15 +6,19 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "vocab.h"
 #include "banned.h"
 
 /*
- * Uses of a compiled form before it is JIT-compiled: a JIT compile costs
- * about as much as 50-100 interpreted matches of a line.
+ * A compiled form is JIT-compiled once its interpreted matches have taken
+ * as long as its JIT compile would (struct re_code): what a JIT compile
+ * costs is learned from the ones made, RE_JIT_PRIOR_NS for
+ * RE_JIT_PRIOR_BYTES of code before any.
  */
-#define RE_JIT_AFTER	64
+#define RE_JIT_PRIOR_NS		150000
+#define RE_JIT_PRIOR_BYTES	1000
 #define RE_MATCH_LIMIT	5000000		/* backtracking steps per match */
 #define RE_MATCH_LIMIT_RETRY 200000000	/* ... for the one retry */
 #define RE_EXPAND_MAX	(4u << 20)	/* bytes of one expanded pattern */
@@ -25,8 +29,17 @@
 struct re_code {
 	pcre2_code *code;
 	unsigned gen;		/* generation compiled against */
-	unsigned uses;
-	unsigned char jit;
+	unsigned char jit;	/* JIT-compiled (or tried) */
+	/*
+	 * A pattern used a few times costs more to JIT-compile than its
+	 * interpreted matches; one used often, less.  Which is which is not
+	 * known in advance (one patch or thousands, short lines or long
+	 * statements), so the time the interpreter spends on it is summed
+	 * and it is JIT-compiled when that reaches what a JIT compile of its
+	 * size costs: never more than twice the better of the two.
+	 */
+	uint64_t interp_ns;
+	size_t size;		/* bytes of compiled code */
 	/*
 	 * What pcre2 itself checks before it tries a match (code_info()),
 	 * checked here without the call: the least subject length a match
@@ -119,6 +132,8 @@ struct re_ctx {
 	char *typedefs_extra;	/* --typedefsfile words, '|'-joined */
 	const struct re_precompiled_set *pre;
 	unsigned long compiles, decodes;
+	uint64_t jit_ns, jit_bytes;	/* JIT compiles so far (with the prior) */
+	unsigned long jits;		/* ... that succeeded */
 	size_t nbad;		/* entries marked bad (an upper bound) */
 	unsigned gen;		/* bumped when learned words or typedefs
 				 * change */
@@ -196,6 +211,8 @@ struct re_ctx *re_ctx_new(void)
 		return NULL;
 	}
 	pcre2_set_match_limit(rc->mctx, RE_MATCH_LIMIT);
+	rc->jit_ns = RE_JIT_PRIOR_NS;
+	rc->jit_bytes = RE_JIT_PRIOR_BYTES;
 	vocab_build_types(NULL, 0, NULL, 0, rc->dyn0);
 	rc->expand_dyn = rc->dyn;
 	memset(rc->word_head, -1, sizeof(rc->word_head));
@@ -875,7 +892,9 @@ static void code_info(struct re_code *c)
 {
 	uint32_t opts = 0, fct = 0, fcu = 0, minlen = 0;
 	const uint8_t *bm = NULL;
+	size_t size = 0;
 
+	c->size = pcre2_pattern_info(c->code, PCRE2_INFO_SIZE, &size) ? 0 : size;
 	c->anchored = 0;
 	c->nofirst = 1;
 	c->minlen = 0;
@@ -932,7 +951,7 @@ static int compile_code(struct re_ctx *rc, struct re_entry *e,
 	pcre2_code_free(c->code);
 	c->code = NULL;
 	c->jit = 0;
-	c->uses = 0;
+	c->interp_ns = 0;
 	c->gen = full ? rc->epoch : rc->base_gen;
 	if (!full) {
 		c->code = precompiled(rc, e->pat, &dyn);
@@ -1050,13 +1069,32 @@ static int words_in(const struct re_ctx *rc, const char *s, size_t n,
 	return any;
 }
 
-static struct re_code *code_use(struct re_code *c)
+static uint64_t now_ns(void)
 {
-	if (++c->uses == RE_JIT_AFTER && !c->jit) {
-		c->jit = 1;
-		pcre2_jit_compile(c->code, PCRE2_JIT_COMPLETE);
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_MONOTONIC, &ts))
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Counts an interpreted match of c that took ns; JIT-compiles c when due. */
+static void code_interpreted(struct re_ctx *rc, struct re_code *c, uint64_t ns)
+{
+	uint64_t t0;
+
+	c->interp_ns += ns;
+	if ((double)c->interp_ns * (double)rc->jit_bytes <
+	    (double)c->size * (double)rc->jit_ns)
+		return;
+	c->jit = 1;	/* tried once: under MemoryDenyWriteExecute it fails */
+	t0 = now_ns();
+	if (pcre2_jit_compile(c->code, PCRE2_JIT_COMPLETE) == 0)
+		rc->jits++;
+	if (rc->jit_ns < UINT64_MAX / 2 && rc->jit_bytes < UINT64_MAX / 2) {
+		rc->jit_ns += now_ns() - t0;
+		rc->jit_bytes += c->size;
 	}
-	return c;
 }
 
 /*
@@ -1088,13 +1126,13 @@ static struct re_code *re_code(struct re_ctx *rc, const char *pat,
 		return NULL;
 	if (!e->dyn || (!rc->mods.n && !rc->types.n) ||
 	    !words_in(rc, s, n, &nt, &nm))
-		return code_use(&e->base);
+		return &e->base;
 	if (!e->full.code || e->full.gen != rc->epoch || nt > e->full_nt ||
 	    nm > e->full_nm) {
 		if (compile_code(rc, e, &e->full, 1))
 			return NULL;
 	}
-	return code_use(&e->full);
+	return &e->full;
 }
 
 int re_find(struct re_ctx *rc, const char *pat, const char *s, size_t n,
@@ -1109,7 +1147,16 @@ int re_find(struct re_ctx *rc, const char *pat, const char *s, size_t n,
 	if (!c || start > n || code_cannot(c, s, n, start))
 		return 0;
 	code = c->code;
-	rc2 = pcre2_match(code, (PCRE2_SPTR)s, n, start, 0, rc->md, rc->mctx);
+	if (c->jit) {
+		rc2 = pcre2_match(code, (PCRE2_SPTR)s, n, start, 0, rc->md,
+				  rc->mctx);
+	} else {
+		uint64_t t0 = now_ns();
+
+		rc2 = pcre2_match(code, (PCRE2_SPTR)s, n, start, 0, rc->md,
+				  rc->mctx);
+		code_interpreted(rc, c, now_ns() - t0);
+	}
 	if (rc2 == PCRE2_ERROR_JIT_STACKLIMIT)
 		rc2 = pcre2_match(code, (PCRE2_SPTR)s, n, start,
 				  PCRE2_NO_JIT, rc->md, rc->mctx);
@@ -1505,6 +1552,11 @@ void re_use_precompiled(struct re_ctx *rc, const struct re_precompiled_set *set)
 unsigned long re_compiles(const struct re_ctx *rc)
 {
 	return rc->compiles;
+}
+
+unsigned long re_jits(const struct re_ctx *rc)
+{
+	return rc->jits;
 }
 
 int re_export(struct re_ctx *rc,

@@ -13,7 +13,8 @@
  * compile per process.  Patterns that interpolate the learned type lists
  * ($Type, $Declare, ...) are recompiled when those lists change, but only
  * for subjects that hold a learned word (re.c: struct re_entry).  A
- * pattern that is used often is JIT-compiled.  A subject that lacks a
+ * pattern is JIT-compiled once pcre2's interpreter has spent on it what
+ * the JIT compile costs.  A subject that lacks a
  * literal string every match needs is not matched at all.
  *
  * Subjects are byte strings with an explicit length (they may hold NUL);
@@ -80,6 +81,9 @@ int re_export(struct re_ctx *rc,
 
 /* Compiles so far, for tests and the benchmark. */
 unsigned long re_compiles(const struct re_ctx *rc);
+/* JIT compiles so far (see re.c: a pattern is JIT-compiled once its
+ * interpreted matches took as long as that would). */
+unsigned long re_jits(const struct re_ctx *rc);
 
 /*
  * Matches pat against s[0, n) starting at offset start.  Returns 1 on a
