@@ -10,8 +10,10 @@
  * and is followed by B or the end.  So at a key position p the winner is
  * the smallest key (in Perl's sort order) among those that match there
  * with a boundary after them.  Keys are indexed by their lowercased text;
- * for each key length that occurs, one lookup tells whether some key of
- * that length matches at p, and which of them sorts first.
+ * for each key length that can match at p, one lookup tells whether some
+ * key of that length matches there, and which of them sorts first.  Only
+ * the word at p is such a length, unless the key holds a boundary byte
+ * (see alternation()), and two small filters spare most lookups.
  */
 #include "spelling.h"
 
@@ -28,6 +30,7 @@
 #define SP_NOFIX	UINT32_MAX	/* no fix: Perl's undef */
 #define SP_WIN		1u		/* first key in sorted order among its
 					 * case variants */
+#define PRE_WORDS	64u		/* 4096 bits of the prefix filter */
 
 /*
  * 12 bytes an entry and 8 a slot, so that the dictionary of codespell
@@ -51,6 +54,46 @@ _Static_assert(sizeof(struct sp_entry) == 12, "sp_entry is 12 bytes");
 _Static_assert(sizeof(struct sp_slot) == 8, "sp_slot is 8 bytes");
 
 /*
+ * Two filters spare the search most probes of the table, which is too
+ * large for the cache: a probe of a word that is no key (nearly every
+ * word) would miss it.  Both are bit sets that may say yes wrongly but
+ * never say no wrongly, so consulting them changes no answer.
+ *
+ * The bloom filter holds every slot's hash, two bits of one 64-bit word
+ * (4 bits a slot, 32 KB for codespell's dictionary): a hash that lacks
+ * either bit is in no slot, so tab_find() would return 0.
+ *
+ * The prefix filter holds, for each key with a boundary byte ([^\w\-'`])
+ * in it, one bit for the hash of its bytes up to and with the first one
+ * (see alternation()).  Few keys have one ("an union", "can;t").
+ */
+static uint32_t bloom_words(uint32_t size)
+{
+	return size / 16;	/* a power of two: size is one, >= TAB_MIN */
+}
+
+static uint64_t bloom_bits(uint32_t h)
+{
+	return 1ull << (h & 63) | 1ull << (h >> 6 & 63);
+}
+
+/* h >> 12 has 20 bits: enough for bloom_words(TAB_MAX) */
+static uint32_t bloom_at(uint32_t h, uint32_t words)
+{
+	return h >> 12 & (words - 1);
+}
+
+static uint64_t pre_bit(uint32_t h)
+{
+	return 1ull << (h & 63);
+}
+
+static uint32_t pre_at(uint32_t h)
+{
+	return h >> 6 & (PRE_WORDS - 1);
+}
+
+/*
  * One open-addressing table (linear probing, at most 3/4 full, so that
  * a probe always meets an empty slot) holds every key under the hash of
  * its lowercased text.  An exact lookup compares the bytes; a
@@ -64,9 +107,11 @@ struct chk_spelling {
 	uint32_t nent, ent_alloc;
 	struct sp_slot *slot;
 	uint32_t size;		/* slots: a power of two, or 0 */
+	uint64_t *bloom;	/* bloom_words(size) words, when size */
+	uint64_t pre[PRE_WORDS];	/* the prefix filter */
 	uint32_t maxlen;
 	uint64_t input;		/* bytes read so far */
-	int borrowed;		/* pool, ent and slot point into an image */
+	int borrowed;		/* pool, ent, slot, bloom: in an image */
 	unsigned char lens[CHK_SPELLING_MAX_KEY + 1];	/* key lengths seen */
 };
 
@@ -82,12 +127,28 @@ static int is_space(int c)
 	       c == '\v';
 }
 
+/*
+ * [\w\-'`] as two 64-bit masks of the bytes 0-63 and 64-127: ' - 0-9,
+ * then A-Z _ ` a-z.  (The unit tests hold is_bound() to the regex.)
+ */
+#define WORD_LO	(1ull << '\'' | 1ull << '-' | 0x3ffull << '0')
+#define WORD_HI	(0x3ffffffull << ('A' - 64) | 1ull << ('_' - 64) | \
+		 1ull << ('`' - 64) | 0x3ffffffull << ('a' - 64))
+
 /* not in [\w\-'`]: may stand before and after a typo */
-static int is_bound(int c)
+static inline int is_bound(int c)
 {
-	return !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		 (c >= '0' && c <= '9') || c == '_' || c == '-' ||
-		 c == '\'' || c == '`');
+	return c > 127 || !((c < 64 ? WORD_LO : WORD_HI) >> (c & 63) & 1);
+}
+
+/* The index of the first boundary byte in s[0, n), or n. */
+static size_t first_bound(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && !is_bound((unsigned char)s[i]); i++)
+		;
+	return i;
 }
 
 /* FNV-1a over the lowercased bytes, folded to 32 bits (part of the image
@@ -169,17 +230,39 @@ static uint32_t tab_find(const struct chk_spelling *sp, uint32_t h,
 	return 0;
 }
 
+static void bloom_add(struct chk_spelling *sp, uint32_t h)
+{
+	sp->bloom[bloom_at(h, bloom_words(sp->size))] |= bloom_bits(h);
+}
+
+static int bloom_has(const struct chk_spelling *sp, uint32_t h)
+{
+	uint64_t b = bloom_bits(h);
+
+	return (sp->bloom[bloom_at(h, bloom_words(sp->size))] & b) == b;
+}
+
+static int pre_has(const struct chk_spelling *sp, uint32_t h)
+{
+	return (sp->pre[pre_at(h)] & pre_bit(h)) != 0;
+}
+
 /* Rehashes into ns slots (a power of two above the entries). */
 static int tab_resize(struct chk_spelling *sp, uint32_t ns)
 {
 	struct sp_slot *slot;
+	uint64_t *bloom;
 	uint32_t i;
 
 	if (ns > TAB_MAX)
 		return -1;
 	slot = calloc(ns, sizeof(*slot));
-	if (!slot)
+	bloom = calloc(bloom_words(ns), sizeof(*bloom));
+	if (!slot || !bloom) {
+		free(slot);
+		free(bloom);
 		return -1;
+	}
 	for (i = 0; i < sp->size; i++) {
 		uint32_t j;
 
@@ -190,8 +273,13 @@ static int tab_resize(struct chk_spelling *sp, uint32_t ns)
 		slot[j] = sp->slot[i];
 	}
 	free(sp->slot);
+	free(sp->bloom);
 	sp->slot = slot;
+	sp->bloom = bloom;
 	sp->size = ns;
+	for (i = 0; i < ns; i++)
+		if (slot[i].v)
+			bloom_add(sp, slot[i].h);
 	return 0;
 }
 
@@ -251,6 +339,7 @@ static int set_entry(struct chk_spelling *sp, const char *key, size_t klen,
 {
 	uint32_t h, v, w, at, other;
 	struct sp_entry *e;
+	size_t fb;
 
 	if (klen > CHK_SPELLING_MAX_KEY)
 		return 0;
@@ -282,6 +371,13 @@ static int set_entry(struct chk_spelling *sp, const char *key, size_t klen,
 		}
 		sp->slot[at].v = ++sp->nent;
 		sp->slot[at].h = h;
+		bloom_add(sp, h);
+		fb = first_bound(key, klen);
+		if (fb < klen) {
+			uint32_t ph = hash_fold(key, fb + 1);
+
+			sp->pre[pre_at(ph)] |= pre_bit(ph);
+		}
 		sp->lens[klen] = 1;
 		if (klen > sp->maxlen)
 			sp->maxlen = (uint32_t)klen;
@@ -416,21 +512,25 @@ static int sp_own(struct chk_spelling *sp)
 	char *pool = malloc(sp->pool_len ? sp->pool_len : 1);
 	struct sp_entry *ent = malloc(sp->nent ? sp->nent * sizeof(*ent) : 1);
 	struct sp_slot *slot = malloc(sp->size * sizeof(*slot));
+	uint64_t *bloom = malloc(bloom_words(sp->size) * sizeof(*bloom));
 
-	if (!pool || !ent || !slot) {
+	if (!pool || !ent || !slot || !bloom) {
 		free(pool);
 		free(ent);
 		free(slot);
+		free(bloom);
 		return -1;
 	}
 	memcpy(pool, sp->pool, sp->pool_len);
 	memcpy(ent, sp->ent, sp->nent * sizeof(*ent));
 	memcpy(slot, sp->slot, sp->size * sizeof(*slot));
+	memcpy(bloom, sp->bloom, bloom_words(sp->size) * sizeof(*bloom));
 	sp->pool = pool;
 	sp->pool_alloc = sp->pool_len;
 	sp->ent = ent;
 	sp->ent_alloc = sp->nent;
 	sp->slot = slot;
+	sp->bloom = bloom;
 	sp->borrowed = 0;
 	return 0;
 }
@@ -483,6 +583,7 @@ void chk_spelling_free(struct chk_spelling *sp)
 		free(sp->pool);
 		free(sp->ent);
 		free(sp->slot);
+		free(sp->bloom);
 	}
 	free(sp);
 }
@@ -492,26 +593,64 @@ size_t chk_spelling_count(const struct chk_spelling *sp)
 	return sp ? sp->nent : 0;
 }
 
+/* tab_find(), case-insensitively, past the bloom filter */
+static uint32_t probe(const struct chk_spelling *sp, uint32_t h, const char *s,
+		      size_t n)
+{
+	uint32_t at;
+
+	return bloom_has(sp, h) ? tab_find(sp, h, s, n, 1, &at) : 0;
+}
+
 /*
  * The alternation at p: the first key in sorted order matching s[p, ...)
  * case-insensitively and followed by a boundary or the end.  Returns the
  * entry index + 1, or 0.
+ *
+ * The candidates are the key lengths l <= max after which s has a
+ * boundary or ends.  Let r be the length of the run of non-boundary bytes
+ * at p.  No l < r is one (s[p + l] is not a boundary); l = r is.  A key
+ * of length l > r that matches has at r a byte that folds to s[p + r], a
+ * boundary (lc() moves no byte across [\w\-'`]), and none before: so its
+ * first boundary byte is at r, its first r + 1 bytes hash as
+ * s[p, p + r + 1) and the prefix filter holds that hash.  Hence l = r is
+ * tried (when the bloom filter lets it through, else tab_find() would
+ * miss), and the lengths past r are tried one by one only when the prefix
+ * filter admits s[p, p + r + 1).  A run longer than max leaves no
+ * candidate at all.  *run is set to r (at most max): s[p, p + r) holds
+ * no boundary byte.
  */
 static uint32_t alternation(const struct chk_spelling *sp, const char *s,
-			    size_t n, size_t p)
+			    size_t n, size_t p, size_t *run)
 {
 	uint64_t h = FNV_OFF;
-	uint32_t best = 0, v, at;
-	size_t l, max = n - p < sp->maxlen ? n - p : sp->maxlen;
+	uint32_t best = 0, v;
+	size_t l, r, max = n - p < sp->maxlen ? n - p : sp->maxlen;
 
-	for (l = 0; l <= max; l++) {
-		if (l) {
+	for (r = 0; r < max && !is_bound((unsigned char)s[p + r]); r++) {
+		h ^= (unsigned char)lc((unsigned char)s[p + r]);
+		h *= FNV_PRIME;
+	}
+	*run = r;
+	if (p + r != n && !is_bound((unsigned char)s[p + r]))
+		return 0;
+	if (sp->lens[r])
+		best = probe(sp, fold32(h), s + p, r);
+	if (r == max)
+		return best;
+	/* s[p + r] is a boundary byte, which lc() leaves alone */
+	h ^= (unsigned char)s[p + r];
+	h *= FNV_PRIME;
+	if (!pre_has(sp, fold32(h)))
+		return best;
+	for (l = r + 1; l <= max; l++) {
+		if (l > r + 1) {
 			h ^= (unsigned char)lc((unsigned char)s[p + l - 1]);
 			h *= FNV_PRIME;
 		}
 		if (!sp->lens[l] || (p + l != n && !is_bound((unsigned char)s[p + l])))
 			continue;
-		v = tab_find(sp, fold32(h), s + p, l, 1, &at);
+		v = probe(sp, fold32(h), s + p, l);
 		if (v && (!best ||
 			  perl_cmp(ent_key(sp, v - 1), l, ent_key(sp, best - 1),
 				   sp->ent[best - 1].klen) < 0))
@@ -520,34 +659,42 @@ static uint32_t alternation(const struct chk_spelling *sp, const char *s,
 	return best;
 }
 
+/* The match of entry v - 1 at p, tried from st (st == p or st + 1 == p). */
+static int found(const struct chk_spelling *sp, size_t n, size_t st, size_t p,
+		 uint32_t v, size_t *pos, size_t *start, size_t *len)
+{
+	*start = p;
+	*len = sp->ent[v - 1].klen;
+	/* (?:[^\w\-'`]|$) eats the boundary character */
+	*pos = p + *len < n ? p + *len + 1 : n;
+	/* an empty match at the end: Perl's /g stops after it */
+	if (*pos == st)
+		*pos = n + 1;
+	return 1;
+}
+
 int chk_spelling_next(const struct chk_spelling *sp, const char *s, size_t n,
 		      size_t *pos, size_t *start, size_t *len)
 {
-	size_t st, p;
+	size_t st, run;
 	uint32_t v;
 
 	if (!sp || !sp->nent || *pos > n)
 		return 0;
-	for (st = *pos; st <= n; st++) {
-		/* (?:^|[^\w\-'`]): ^ first, then the boundary character */
-		for (int alt = 0; alt < 2; alt++) {
-			if (alt == 0 && st != 0)
-				continue;
-			if (alt == 1 && (st == n || !is_bound((unsigned char)s[st])))
-				continue;
-			p = st + (size_t)alt;
-			v = alternation(sp, s, n, p);
-			if (!v)
-				continue;
-			*start = p;
-			*len = sp->ent[v - 1].klen;
-			/* (?:[^\w\-'`]|$) eats the boundary character */
-			*pos = p + *len < n ? p + *len + 1 : n;
-			/* an empty match at the end: Perl's /g stops after it */
-			if (*pos == st)
-				*pos = n + 1;
-			return 1;
+	/* (?:^|[^\w\-'`]) at st: ^ first (only at 0), then the boundary byte */
+	st = *pos;
+	if (st == 0 && (v = alternation(sp, s, n, 0, &run)))
+		return found(sp, n, 0, 0, v, pos, start, len);
+	while (st < n) {
+		if (!is_bound((unsigned char)s[st])) {
+			st++;
+			continue;
 		}
+		v = alternation(sp, s, n, st + 1, &run);
+		if (v)
+			return found(sp, n, st, st + 1, v, pos, start, len);
+		/* s[st + 1, st + 1 + run) has no boundary byte to start at */
+		st += 1 + run;
 	}
 	return 0;
 }
@@ -573,9 +720,10 @@ const char *chk_spelling_fix(const struct chk_spelling *sp, const char *typo,
 
 /*
  * The image: this header, the entries, zeros up to a multiple of 8, the
- * slots, the pool.  Native byte order, checked on load with the sizes of
- * the structs; every offset is relative, so the image works wherever it
- * is mapped.
+ * slots, the bloom filter (bloom_words(size) words), the prefix filter
+ * (PRE_WORDS words), the pool.  Native byte order, checked on load with
+ * the sizes of the structs; every offset is relative, so the image works
+ * wherever it is mapped.
  */
 #define IMG_MAGIC	"RBSPELL\n"
 #define IMG_ORDER	0x01020304u
@@ -601,6 +749,12 @@ static uint64_t img_ent_bytes(uint32_t nent)
 	return ((uint64_t)nent * sizeof(struct sp_entry) + 7) & ~(uint64_t)7;
 }
 
+/* the two filters, after the slots */
+static uint64_t img_filter_bytes(uint32_t size)
+{
+	return ((uint64_t)bloom_words(size) + PRE_WORDS) * sizeof(uint64_t);
+}
+
 int chk_spelling_image(const struct chk_spelling *sp, struct sbuf *out)
 {
 	static const char zero[8];
@@ -620,11 +774,13 @@ int chk_spelling_image(const struct chk_spelling *sp, struct sbuf *out)
 	hdr.pool_len = sp->pool_len;
 	hdr.input = sp->input;
 	hdr.total = sizeof(hdr) + eb + (uint64_t)sp->size * sizeof(struct sp_slot) +
-		    sp->pool_len;
+		    img_filter_bytes(sp->size) + sp->pool_len;
 	sbuf_add(out, &hdr, sizeof(hdr));
 	sbuf_add(out, sp->ent, (size_t)sp->nent * sizeof(struct sp_entry));
 	sbuf_add(out, zero, (size_t)(eb - (uint64_t)sp->nent * sizeof(struct sp_entry)));
 	sbuf_add(out, sp->slot, (size_t)sp->size * sizeof(struct sp_slot));
+	sbuf_add(out, sp->bloom, bloom_words(sp->size) * sizeof(uint64_t));
+	sbuf_add(out, sp->pre, sizeof(sp->pre));
 	sbuf_add(out, sp->pool, sp->pool_len);
 	return out->err ? -1 : 0;
 }
@@ -636,15 +792,16 @@ int chk_spelling_image(const struct chk_spelling *sp, struct sbuf *out)
  * full (as many slots used as there are entries, so that a probe ends),
  * each slot naming an entry, each entry's key inside the pool and its
  * fix NUL-terminated there (the pool ends with a NUL).  What only makes
- * answers wrong is not looked for: hashes are not recomputed and an
- * entry named by two slots is not noticed.
+ * answers wrong is not looked for: hashes are not recomputed, an entry
+ * named by two slots is not noticed, and the filters' bits are taken as
+ * they are (their size follows from the table's).
  */
 struct chk_spelling *chk_spelling_from_image(const void *buf, size_t len)
 {
 	const unsigned char *b = buf;
 	struct sp_image hdr;
 	struct chk_spelling *sp = NULL;
-	uint64_t eb, slot_off, pool_off;
+	uint64_t eb, slot_off, bloom_off, pool_off;
 	uint32_t i, used = 0;
 	int bad = 0;
 
@@ -662,7 +819,8 @@ struct chk_spelling *chk_spelling_from_image(const void *buf, size_t len)
 		return NULL;
 	eb = img_ent_bytes(hdr.nent);
 	slot_off = sizeof(hdr) + eb;
-	pool_off = slot_off + (uint64_t)hdr.size * sizeof(struct sp_slot);
+	bloom_off = slot_off + (uint64_t)hdr.size * sizeof(struct sp_slot);
+	pool_off = bloom_off + img_filter_bytes(hdr.size);
 	if (hdr.total != pool_off + hdr.pool_len || hdr.total != len)
 		return NULL;
 	for (i = (uint32_t)(sizeof(hdr) + (uint64_t)hdr.nent * sizeof(struct sp_entry));
@@ -676,6 +834,8 @@ struct chk_spelling *chk_spelling_from_image(const void *buf, size_t len)
 		return NULL;
 	sp->ent = (struct sp_entry *)(b + sizeof(hdr));
 	sp->slot = (struct sp_slot *)(b + slot_off);
+	sp->bloom = (uint64_t *)(b + bloom_off);	/* never written */
+	memcpy(sp->pre, sp->bloom + bloom_words(hdr.size), sizeof(sp->pre));
 	sp->pool = (char *)(b + pool_off);	/* never written: borrowed */
 	sp->borrowed = 1;
 	sp->nent = sp->ent_alloc = hdr.nent;

@@ -11,8 +11,9 @@
  *
  * This module keeps the keys in a hash table and finds exactly the matches
  * that loop finds, in the same order, without building the regex: at each
- * place the regex engine would try, every key length is looked up and the
- * first key in sorted order wins, as Perl's ordered alternation does.
+ * place the regex engine would try, every key length that can match there
+ * is looked up and the first key in sorted order wins, as Perl's ordered
+ * alternation does.
  *
  * Bytes, not characters: \w and case folding are ASCII-only, as in Perl on
  * byte strings.  Keys are literal text (checkpatch.pl interpolates them as
@@ -59,7 +60,7 @@ void chk_spelling_free(struct chk_spelling *sp);
  * number); it holds the byte order and the word size of the machine that
  * wrote it and loads only on a machine that agrees.
  */
-#define CHK_SPELLING_IMAGE_VERSION	1u
+#define CHK_SPELLING_IMAGE_VERSION	2u
 
 /* Appends the image of sp to out; 0, or -1 when out refused it. */
 int chk_spelling_image(const struct chk_spelling *sp, struct sbuf *out);

@@ -390,6 +390,79 @@ static void test_spelling__same_matches_with_spelling_txt(void **state)
 	free(buf);
 }
 
+/*
+ * Keys holding boundary bytes ([^\w\-'`]) are matched past the run of
+ * word bytes at a position, so the search tries longer lengths there:
+ * keys with one first (codespell has "\xc3\xa9valuate"), inside, twice,
+ * and one key longer than any other.
+ */
+static const char bounded[] =
+	"teh||the\n"
+	"can;t||can't\n"
+	"an user||a user\n"
+	";teh||the\n"
+	"\xc3\xa9valuate||evaluate\n"
+	"a b c||abc\n"
+	"x: y||x\n"
+	"teh teh teh||teh\n"
+	"an||a\n"
+	"longwordlongwordlongword||x\n";
+
+static void test_spelling__keys_with_boundaries_as_regex(void **state)
+{
+	static const char *const fixed[] = {
+		";teh", " ;teh", "x;teh", ";;teh", "can;t can;t", "can;tx",
+		"\xc3\xa9valuate", "x\xc3\xa9valuate", " \xc3\xa9valuate.",
+		"a b c", "a b cd", "a b a b c", "x: y x:y", "teh teh teh teh",
+		"an user an", "longwordlongwordlongword",
+		"longwordlongwordlongwordlongword longwordlongwordlongword",
+		"xlongwordlongwordlongword", " longwordlongwordlongwor",
+	};
+	struct chk_spelling *sp;
+	struct keyv kv;
+	pcre2_code *re;
+	size_t i;
+
+	(void)state;
+	sp = chk_spelling_new(bounded, sizeof(bounded) - 1);
+	keys_of(bounded, &kv);
+	re = perl_regex(&kv);
+	assert_non_null(re);
+	for (i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+		assert_true(same_matches(re, sp, fixed[i], strlen(fixed[i])));
+	pcre2_code_free(re);
+	keys_free(&kv);
+	chk_spelling_free(sp);
+	equivalence_on(bounded, sizeof(bounded) - 1, 200000);
+}
+
+/* Every byte before and after a typo: a boundary exactly as in the regex. */
+static void test_spelling__every_byte_bounds_as_regex(void **state)
+{
+	struct chk_spelling *sp = chk_spelling_new(tricky, sizeof(tricky) - 1);
+	struct keyv kv;
+	pcre2_code *re;
+	char line[8];
+	int c;
+
+	(void)state;
+	keys_of(tricky, &kv);
+	re = perl_regex(&kv);
+	assert_non_null(re);
+	for (c = 0; c < 256; c++) {
+		memcpy(line, "xteh", 4);
+		line[0] = (char)c;
+		assert_true(same_matches(re, sp, line, 4));
+		memcpy(line, "tehxteh", 7);
+		line[3] = (char)c;
+		assert_true(same_matches(re, sp, line, 4));
+		assert_true(same_matches(re, sp, line, 7));
+	}
+	pcre2_code_free(re);
+	keys_free(&kv);
+	chk_spelling_free(sp);
+}
+
 /* TYPO_SPELLING through the checker, against checkpatch.pl's own output
  * for the same patch (with scripts/spelling.txt, whose entries for these
  * typos are the list below) */
@@ -813,6 +886,8 @@ int main(void)
 		cmocka_unit_test(test_spelling__empty_key_and_empty_line),
 		cmocka_unit_test(test_spelling__same_matches_as_the_regex),
 		cmocka_unit_test(test_spelling__same_matches_with_spelling_txt),
+		cmocka_unit_test(test_spelling__keys_with_boundaries_as_regex),
+		cmocka_unit_test(test_spelling__every_byte_bounds_as_regex),
 		cmocka_unit_test(test_spelling__typo_spelling_reports),
 		cmocka_unit_test(test_spelling__image_answers_as_the_list),
 		cmocka_unit_test(test_spelling__image_add_copies_the_image),
