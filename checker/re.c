@@ -1559,6 +1559,11 @@ unsigned long re_jits(const struct re_ctx *rc)
 	return rc->jits;
 }
 
+size_t re_learned_modifiers(const struct re_ctx *rc)
+{
+	return rc->mods.n;
+}
+
 int re_export(struct re_ctx *rc,
 	      int (*cb)(void *arg, const char *text, int dyn,
 			const unsigned char *bytes, size_t len),

@@ -140,6 +140,8 @@ int re_intern_trim(struct re_ctx *rc, size_t max);
 /* The learned type lists: checkpatch's possible() and build_types(). */
 void re_types_reset(struct re_ctx *rc);
 int re_types_add(struct re_ctx *rc, int modifier, const char *word, size_t n);
+/* Modifiers learned from the current file so far. */
+size_t re_learned_modifiers(const struct re_ctx *rc);
 
 /* Extra typedef names ('|'-joined) appended to $typeTypedefs. */
 int re_set_typedefs(struct re_ctx *rc, const char *words);

@@ -8,6 +8,7 @@
  * seg_c_stmt() for lines being added.
  */
 #include "eng.h"
+#include "vocab.h"
 
 #include <string.h>
 
@@ -102,6 +103,10 @@ static void pointer_location(struct eng *e)
 	size_t pos = 0;
 	struct re_m m;
 
+	/* both patterns need a '*' or a modifier after the type */
+	if (!strchr(line, '*') && !re_learned_modifiers(e->rc) &&
+	    !vocab_may_hold_modifier(line))
+		return;
 	/* (char*[ const]) */
 	while (next_match(e, "(\\($NonptrType(\\s*(?:$Modifier\\b\\s*|\\*\\s*)+)\\))",
 			  line, &pos, &m)) {
@@ -198,7 +203,8 @@ static void unnecessary_int(struct eng *e)
 	size_t pos = 0;
 	struct re_m m;
 
-	while (next_match(e, "\\b($TypeMisordered(\\s*\\*)*|$C90_int_types)\\b",
+	while (vocab_may_hold_misordered(e->sline, 1) &&
+	       next_match(e, "\\b($TypeMisordered(\\s*\\*)*|$C90_int_types)\\b",
 			  e->sline, &pos, &m)) {
 		const char *type = trim(e, eng_mcap(e, &m, 1));
 		const char *new_type;
@@ -386,7 +392,8 @@ int seg_c_stmt2(struct eng *e)
 
 	/* check for misordered declarations of char/short/int/long with signed/unsigned */
 	pos = 0;
-	while (next_match(e, "(\\b$TypeMisordered\\b)", sline, &pos, &m))
+	while (vocab_may_hold_misordered(sline, 0) &&
+	       next_match(e, "(\\b$TypeMisordered\\b)", sline, &pos, &m))
 		WARN(e, R_MISORDERED_TYPE,
 		     eng_printf(e, "type '%s' should be specified in [[un]signed] [short|int|long|long long] order\n%s",
 				trim(e, eng_mcap(e, &m, 1)), e->herecurr));

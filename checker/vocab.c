@@ -236,3 +236,16 @@ void vocab_type_all0(struct sbuf *out)
 {
 	join_list(out, type_list, ARRAY_SIZE(type_list), NULL, 0);
 }
+
+int vocab_may_hold_modifier(const char *s)
+{
+	return strstr(s, "__") || strstr(s, "const") ||
+	       strstr(s, "volatile") || strstr(s, "fastcall");
+}
+
+int vocab_may_hold_misordered(const char *s, int c90)
+{
+	return strstr(s, "signed") || strstr(s, "short") ||
+	       (c90 && (strstr(s, "int") || strstr(s, "long")));
+}
+

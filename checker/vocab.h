@@ -49,4 +49,20 @@ void vocab_build_types(const char *const *mods, size_t nmods,
 		       const char *const *types, size_t ntypes,
 		       struct sbuf *out);
 
+/*
+ * Necessary conditions for the modifier and misordered-type words, to pass
+ * over a subject before a long pattern is tried on it (each is exact: it
+ * says no only when no match is possible).
+ *
+ * vocab_may_hold_modifier: whether s can hold a $Modifier word that is
+ * not learned from the file: every one holds "__" or is const, volatile or
+ * fastcall.  With learned modifiers, ask the pattern.
+ * vocab_may_hold_misordered: whether s can hold a $NonptrTypeMisordered
+ * match: every one holds "signed" or "short".  With c90 set, or a
+ * $C90_int_types match: every one holds "int" or "long".
+ * (tests/unit/test_re.c checks both against the patterns.)
+ */
+int vocab_may_hold_modifier(const char *s);
+int vocab_may_hold_misordered(const char *s, int c90);
+
 #endif

@@ -11,6 +11,7 @@
 #include <pcre2.h>
 
 #include "../../checker/re.h"
+#include "../../checker/vocab.h"
 
 static int setup(void **state)
 {
@@ -390,6 +391,61 @@ static void test_re__type_guard_changes_no_match(void **state)
 	pcre2_match_data_free(m2);
 }
 
+/*
+ * vocab_may_hold_modifier() and vocab_may_hold_misordered() let callers pass
+ * over a line before a long pattern: they must never say no where the
+ * pattern can match.  Random lines made of the words and their pieces.
+ */
+static void test_re__vocab_guards_never_hide_a_match(void **state)
+{
+	struct re_ctx *rc = *state;
+	static const char *const pieces[] = {
+		"int", "long", "char", "short", "un", "sig", "ned", "signed",
+		"sho", "rt", "_", "__", "init", "cons", "t", "const", "volat",
+		"ile", "fast", "call", "u8", "*", " ", "\t", "(", ")", ",", "x",
+		"__iomem", "static", "foo_t", "in", "lo", "ng", "\n", "s",
+	};
+	uint32_t seed = 4321;
+	int k, said_no[3] = { 0, 0, 0 };
+
+	for (k = 0; k < 30000; k++) {
+		char subj[256];
+		size_t n = 0, i, np;
+
+		seed = seed * 1103515245u + 12345u;
+		np = 1 + (seed >> 16) % 10;
+		for (i = 0; i < np; i++) {
+			const char *pc;
+			size_t l;
+
+			seed = seed * 1103515245u + 12345u;
+			pc = pieces[(seed >> 16) % (sizeof(pieces) / sizeof(pieces[0]))];
+			l = strlen(pc);
+			if (n + l >= sizeof(subj))
+				break;
+			memcpy(subj + n, pc, l);
+			n += l;
+		}
+		subj[n] = '\0';
+		if (!vocab_may_hold_modifier(subj)) {
+			said_no[0]++;
+			assert_false(re_match(rc, "$Modifier", subj, NULL));
+		}
+		if (!vocab_may_hold_misordered(subj, 0)) {
+			said_no[1]++;
+			assert_false(re_match(rc, "$TypeMisordered", subj, NULL));
+		}
+		if (!vocab_may_hold_misordered(subj, 1)) {
+			said_no[2]++;
+			assert_false(re_match(rc, "\\b($TypeMisordered(\\s*\\*)*|$C90_int_types)\\b",
+					      subj, NULL));
+		}
+	}
+	/* the lines tried both ways */
+	assert_true(said_no[0] > 1000 && said_no[1] > 1000 && said_no[2] > 1000);
+	assert_null(re_error(rc));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -405,6 +461,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_re__learned_words_only_matter_where_they_occur, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_re__hot_patterns_stay_exact_once_jit_compiled, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_re__type_guard_changes_no_match, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_re__vocab_guards_never_hide_a_match, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("re", tests, NULL, NULL);
