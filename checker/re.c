@@ -29,7 +29,7 @@
 struct re_code {
 	pcre2_code *code;
 	unsigned gen;		/* generation compiled against */
-	unsigned char jit;	/* JIT-compiled (or tried) */
+	unsigned char jit;	/* JIT compile tried (RE_JIT_OK: it worked) */
 	/*
 	 * A pattern used a few times costs more to JIT-compile than its
 	 * interpreted matches; one used often, less.  Which is which is not
@@ -51,6 +51,9 @@ struct re_code {
 	uint8_t first[32];
 };
 
+#define RE_JIT_TRIED	1
+#define RE_JIT_OK	2
+
 /*
  * A pattern that interpolates the learned types ("dyn") is compiled in two
  * forms: base, with no learned words (it lives across files), and full,
@@ -69,19 +72,21 @@ struct re_code {
  * base form only.
  */
 struct re_entry {
+	/* what every match reads first, together: one or two cache lines */
 	const char *pat;	/* key: the pattern literal's address */
-	struct re_code base, full;
-	size_t full_nt, full_nm;	/* the words full was compiled with */
-	/*
-	 * Up to two literal strings every match contains (lits_scan());
-	 * nlit is -1 until the pattern is scanned.
-	 */
-	char lit[2][RE_LIT_MAX];
 	unsigned char litn[2];
 	signed char nlit;
 	unsigned char known;	/* dyn below is set */
 	unsigned char dyn;	/* interpolates the learned types */
 	unsigned char bad;	/* failed to compile: never retried */
+	struct re_code base;
+	/*
+	 * Up to two literal strings every match contains (lits_scan());
+	 * nlit is -1 until the pattern is scanned.
+	 */
+	char lit[2][RE_LIT_MAX];
+	struct re_code full;
+	size_t full_nt, full_nm;	/* the words full was compiled with */
 };
 
 struct re_intern_entry {
@@ -1087,10 +1092,12 @@ static void code_interpreted(struct re_ctx *rc, struct re_code *c, uint64_t ns)
 	if ((double)c->interp_ns * (double)rc->jit_bytes <
 	    (double)c->size * (double)rc->jit_ns)
 		return;
-	c->jit = 1;	/* tried once: under MemoryDenyWriteExecute it fails */
+	c->jit = RE_JIT_TRIED;	/* once: under MemoryDenyWriteExecute it fails */
 	t0 = now_ns();
-	if (pcre2_jit_compile(c->code, PCRE2_JIT_COMPLETE) == 0)
+	if (pcre2_jit_compile(c->code, PCRE2_JIT_COMPLETE) == 0) {
+		c->jit = RE_JIT_OK;
 		rc->jits++;
+	}
 	if (rc->jit_ns < UINT64_MAX / 2 && rc->jit_bytes < UINT64_MAX / 2) {
 		rc->jit_ns += now_ns() - t0;
 		rc->jit_bytes += c->size;
@@ -1147,7 +1154,11 @@ int re_find(struct re_ctx *rc, const char *pat, const char *s, size_t n,
 	if (!c || start > n || code_cannot(c, s, n, start))
 		return 0;
 	code = c->code;
-	if (c->jit) {
+	if (c->jit == RE_JIT_OK) {
+		/* pcre2_match() would check again what is known here */
+		rc2 = pcre2_jit_match(code, (PCRE2_SPTR)s, n, start, 0, rc->md,
+				      rc->mctx);
+	} else if (c->jit) {
 		rc2 = pcre2_match(code, (PCRE2_SPTR)s, n, start, 0, rc->md,
 				  rc->mctx);
 	} else {
