@@ -402,6 +402,38 @@ static struct chk_spelling *load_spelling(const char *spellingfile, int codespel
 	return sp;
 }
 
+/*
+ * chk_format_text() written to stdout as it goes: each finding's text as
+ * it is, not copied into one buffer with all the others first (a patch
+ * with many findings held its report twice).  The same bytes: the
+ * findings stop, and nothing follows, where that buffer would have
+ * reached its cap (sbuf_add()'s test).
+ */
+static void print_text(const struct chk_opts *o, const struct chk_result *res,
+		       const char *filename, const char *vname)
+{
+	struct chk_result tail = *res;
+	struct sbuf out;
+	size_t i, used = 0;
+
+	if (res->empty || res->silent)
+		return;
+	for (i = 0; i < res->n; i++) {
+		size_t l = strlen(res->f[i].text);
+
+		if (l > CHK_MAX_REPORT || used > CHK_MAX_REPORT - l)
+			return;
+		fwrite(res->f[i].text, 1, l, stdout);
+		used += l;
+	}
+	/* the rest: total line, notes, verdict, in what is left of the cap */
+	tail.n = 0;
+	sbuf_init(&out, CHK_MAX_REPORT - used);
+	chk_format_text(o, &tail, filename, vname, &out);
+	fwrite(out.buf, 1, out.len, stdout);
+	sbuf_release(&out);
+}
+
 int cmd_check(int argc, char **argv)
 {
 	struct chk_opts o;
@@ -702,7 +734,8 @@ int cmd_check(int argc, char **argv)
 				goto out;
 			}
 		}
-		chk_check(checker, name, in.buf, in.len, &res);
+		/* in is ours to give up: the lines are split in place */
+		chk_check_buf(checker, name, in.buf, in.len, &res);
 		sbuf_release(&in);
 		if (res.error) {
 			progress_clear(&pr);
@@ -731,18 +764,18 @@ int cmd_check(int argc, char **argv)
 			exit_code = 0;
 			goto out_noexit;
 		}
-		sbuf_init(&out, CHK_MAX_REPORT);
 		if (json) {
+			sbuf_init(&out, CHK_MAX_REPORT);
 			chk_format_json(&o, &res, name, &out);
+			fwrite(out.buf, 1, out.len, stdout);
+			sbuf_release(&out);
 		} else {
 			struct chk_opts o2 = o;
 
 			o2.quiet = quiet;
 			o2.terse = 0;
-			chk_format_text(&o2, &res, name, vname, &out);
+			print_text(&o2, &res, name, vname);
 		}
-		fwrite(out.buf, 1, out.len, stdout);
-		sbuf_release(&out);
 		if (!res.clean)
 			exit_code = 1;
 		if (res.error && !exit_code)

@@ -79,6 +79,10 @@ struct chk_finding {
 	long line;		/* line in the new file, 0 when none */
 	long patch_line;	/* checkpatch's #N, 0 when none */
 	char *text;		/* the report exactly as checkpatch.pl prints it */
+	/*
+	 * text, msg and file are one allocation, starting at text: only
+	 * chk_result_release() frees them.
+	 */
 };
 
 struct chk_result {
@@ -105,6 +109,14 @@ struct chk_checker *chk_new(const struct chk_opts *o);
 void chk_free(struct chk_checker *c);
 int chk_check(struct chk_checker *c, const char *name, const char *buf,
 	      size_t len, struct chk_result *res);
+/*
+ * chk_check() on a buffer the caller gives up for the call: buf must hold
+ * len + 1 bytes, all of which the checker may overwrite (it splits the
+ * lines in place instead of copying them).  No pointer into buf is kept
+ * after the call.
+ */
+int chk_check_buf(struct chk_checker *c, const char *name, char *buf,
+		  size_t len, struct chk_result *res);
 /* For the build tool: every literal pattern the checker compiled so far,
  * serialized (see re_export()). */
 int chk_export_patterns(struct chk_checker *c,

@@ -29,6 +29,7 @@
 enum { SEG_GO = 0, SEG_NEXT = 1 };
 
 struct arena_chunk;
+struct line_chunk;
 struct camelcase_set;
 struct sig_set;
 
@@ -44,10 +45,18 @@ struct eng {
 	struct re_m m;		/* the last successful match: $1, $2, ... */
 	const char *filename;
 
-	/* the input: rawlines[i] and sanitised lines[i], 0-based */
-	char **rawlines;
-	char **lines;
+	/*
+	 * the input: rawlines[i] and sanitised lines[i], 0-based.  A raw
+	 * line points into the input's one buffer (rawbuf, or the caller's
+	 * for chk_check_buf()), its newline overwritten by a NUL; a
+	 * sanitised line is its raw line itself when sanitising changed
+	 * nothing, else a copy in line_pool.  Both are read-only.
+	 */
+	const char **rawlines;
+	const char **lines;
 	size_t nlines;
+	char *rawbuf;		/* owned copy of the input, or NULL */
+	struct line_chunk *line_pool;
 
 	/* per-line scratch */
 	struct arena_chunk *arena;

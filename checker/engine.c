@@ -453,17 +453,6 @@ int eng_show_type(struct eng *e, enum rule_id id)
 	return !o->ignore[id];
 }
 
-static char *xstrndup(const char *s, size_t n)
-{
-	char *p = malloc(n + 1);
-
-	if (p) {
-		memcpy(p, s, n);
-		p[n] = '\0';
-	}
-	return p;
-}
-
 int eng_report(struct eng *e, enum rule_sev sev, enum rule_id id,
 	       const char *msg)
 {
@@ -471,6 +460,9 @@ int eng_report(struct eng *e, enum rule_sev sev, enum rule_id id,
 	struct chk_finding *f;
 	struct sbuf out;
 	const char *nl;
+	char *blk;
+	size_t msglen, filelen;
+	int has_loc;
 
 	if (!eng_show_type(e, id))
 		return 0;
@@ -560,27 +552,41 @@ int eng_report(struct eng *e, enum rule_sev sev, enum rule_id id,
 		return 0;
 	}
 
+	/*
+	 * one allocation per finding: text, then msg, then file (see
+	 * struct chk_finding); the location is only taken when the message
+	 * quotes the current line's $here
+	 */
+	nl = strchr(msg, '\n');
+	msglen = nl ? (size_t)(nl - msg) : strlen(msg);
+	has_loc = e->in_loop && e->here.len && strstr(msg, e->here.buf);
+	filelen = has_loc && e->realfile.len && e->here_has_file ?
+		  e->realfile.len + 1 : 0;
+	blk = malloc(out.len + 1 + msglen + 1 + filelen);
+	if (!blk) {
+		sbuf_release(&out);
+		e->failed = 1;
+		return 0;
+	}
 	f = &res->f[res->n];
 	memset(f, 0, sizeof(*f));
 	f->rule = id;
 	f->sev = sev;
-	nl = strchr(msg, '\n');
-	f->msg = xstrndup(msg, nl ? (size_t)(nl - msg) : strlen(msg));
-	f->text = sbuf_detach(&out, NULL);
-	/* location: only when the message quotes the current line's $here */
-	if (e->in_loop && e->here.len && strstr(msg, e->here.buf)) {
+	memcpy(blk, out.buf, out.len + 1);
+	f->text = blk;
+	blk += out.len + 1;
+	sbuf_release(&out);
+	memcpy(blk, msg, msglen);
+	blk[msglen] = '\0';
+	f->msg = blk;
+	blk += msglen + 1;
+	if (has_loc) {
 		f->patch_line = e->linenr;
-		if (e->realfile.len && e->here_has_file) {
-			f->file = xstrndup(e->realfile.buf, e->realfile.len);
+		if (filelen) {
+			memcpy(blk, e->realfile.buf, filelen);
+			f->file = blk;
 			f->line = e->realline;
 		}
-	}
-	if (!f->msg || !f->text) {
-		free(f->msg);
-		free(f->text);
-		free(f->file);
-		e->failed = 1;
-		return 0;
 	}
 	res->n++;
 	return 1;

@@ -87,11 +87,9 @@ void chk_result_release(struct chk_result *res)
 {
 	size_t i;
 
-	for (i = 0; i < res->n; i++) {
-		free(res->f[i].msg);
-		free(res->f[i].file);
+	/* a finding's msg and file live in its text's allocation */
+	for (i = 0; i < res->n; i++)
 		free(res->f[i].text);
-	}
 	free(res->f);
 	free(res->error);
 	memset(res, 0, sizeof(*res));
@@ -112,7 +110,12 @@ static long hunk_num(const char *s)
 	return v > HUNK_NUM_MAX ? HUNK_NUM_MAX : v;
 }
 
-static int split_lines(struct eng *e, const char *buf, size_t len)
+/*
+ * buf[0, len) split in place: each newline becomes a NUL and rawlines[i]
+ * points at line i; buf[len] must be writable.  A NUL byte inside a line
+ * ends it for the rules, as a copy of the line up to its newline would.
+ */
+static int split_lines(struct eng *e, char *buf, size_t len)
 {
 	size_t n = 0, i, start;
 
@@ -127,22 +130,66 @@ static int split_lines(struct eng *e, const char *buf, size_t len)
 	e->lines = calloc(n ? n : 1, sizeof(char *));
 	if (!e->rawlines || !e->lines)
 		return -1;
+	if (len && buf[len - 1] != '\n')
+		buf[len] = '\0';
 	start = 0;
 	for (i = 0; i <= len && e->nlines < n; i++) {
 		if (i == len || buf[i] == '\n') {
-			size_t l = i - start;
-			char *p = malloc(l + 1);
-
-			if (!p)
-				return -1;
-			memcpy(p, buf + start, l);
-			p[l] = '\0';
-			/* a NUL byte ends the line for the rules */
-			e->rawlines[e->nlines++] = p;
+			buf[i] = '\0';
+			e->rawlines[e->nlines++] = buf + start;
 			start = i + 1;
 		}
 	}
 	return 0;
+}
+
+/*
+ * The sanitised lines that differ from their raw line, packed in chunks
+ * (a malloc per line would cost more than most lines).  Freed with the
+ * input, in eng_release().
+ */
+struct line_chunk {
+	struct line_chunk *next;
+	size_t size, used;
+	char data[];
+};
+
+#define LINE_CHUNK (64u << 10)
+
+static const char *line_pool_strdup(struct eng *e, const char *s)
+{
+	size_t n = strlen(s) + 1;
+	struct line_chunk *c = e->line_pool;
+	char *p;
+
+	if (!c || c->size - c->used < n) {
+		size_t sz = n > LINE_CHUNK ? n : LINE_CHUNK;
+
+		c = malloc(sizeof(*c) + sz);
+		if (!c)
+			return NULL;
+		c->size = sz;
+		c->used = 0;
+		c->next = e->line_pool;
+		e->line_pool = c;
+	}
+	p = c->data + c->used;
+	memcpy(p, s, n);
+	c->used += n;
+	return p;
+}
+
+static void line_pool_free(struct eng *e)
+{
+	struct line_chunk *c = e->line_pool;
+
+	while (c) {
+		struct line_chunk *next = c->next;
+
+		free(c);
+		c = next;
+	}
+	e->line_pool = NULL;
 }
 
 /* -f: what "diff -u /dev/null FILE" prints, as checkpatch.pl reads it. */
@@ -235,7 +282,9 @@ static void prescan(struct eng *e)
 		} else if (realcnt && re_match(e->rc, "^(?:\\+| |$)", rawline, NULL)) {
 			line = sanitise_line(e, rawline);
 		}
-		e->lines[i] = line ? strdup(line) : strdup(rawline);
+		/* the same text either way: share the raw line when equal */
+		e->lines[i] = line && strcmp(line, rawline) ?
+			      line_pool_strdup(e, line) : rawline;
 		if (!e->lines[i]) {
 			e->failed = 1;
 			return;
@@ -550,15 +599,10 @@ static void process_end(struct eng *e)
 
 static void eng_release(struct eng *e)
 {
-	size_t i;
-
-	for (i = 0; i < e->nlines; i++) {
-		free(e->rawlines[i]);
-		if (e->lines)
-			free(e->lines[i]);
-	}
 	free(e->rawlines);
 	free(e->lines);
+	free(e->rawbuf);
+	line_pool_free(e);
 	arena_free_all(e);
 	sbuf_release(&e->av_paren_type);
 	sbuf_release(&e->author);
@@ -718,8 +762,13 @@ int chk_run_reuse(const struct chk_opts *o, const char *name, const char *buf,
 	return chk_check(c, name, buf, len, res);
 }
 
-int chk_check(struct chk_checker *c, const char *name, const char *buf,
-	      size_t len, struct chk_result *res)
+/*
+ * One input: buf[0, len) when wbuf is NULL (copied before it is split),
+ * else wbuf[0, len), split in place (see chk_check_buf()).
+ */
+static int check_input(struct chk_checker *c, const char *name,
+		       const char *buf, char *wbuf, size_t len,
+		       struct chk_result *res)
 {
 	const struct chk_opts *o = c->o;
 	struct eng e;
@@ -767,10 +816,22 @@ int chk_check(struct chk_checker *c, const char *name, const char *buf,
 			ret = -1;
 			goto out;
 		}
-		buf = diff.buf;
+		/* diff is ours: split it in place */
+		wbuf = diff.buf;
 		len = diff.len;
+	} else if (!wbuf) {
+		e.rawbuf = malloc(len + 1);
+		if (!e.rawbuf) {
+			res->error = strdup("too many lines or out of memory");
+			ret = -1;
+			goto out;
+		}
+		if (len)
+			memcpy(e.rawbuf, buf, len);
+		e.rawbuf[len] = '\0';
+		wbuf = e.rawbuf;
 	}
-	if (split_lines(&e, buf, len)) {
+	if (split_lines(&e, wbuf, len)) {
 		res->error = strdup("too many lines or out of memory");
 		ret = -1;
 		goto out;
@@ -805,4 +866,16 @@ out:
 	sbuf_release(&diff);
 	eng_release(&e);
 	return ret;
+}
+
+int chk_check(struct chk_checker *c, const char *name, const char *buf,
+	      size_t len, struct chk_result *res)
+{
+	return check_input(c, name, buf, NULL, len, res);
+}
+
+int chk_check_buf(struct chk_checker *c, const char *name, char *buf,
+		  size_t len, struct chk_result *res)
+{
+	return check_input(c, name, buf, buf, len, res);
 }
