@@ -608,6 +608,8 @@ int cmd_import(int argc, char **argv)
 	privdrop_limits();
 	if (session_open(&s, config_file, database, PIPE_IMPORT, "import", 0))
 		goto out_session;
+	/* a transaction a batch, a savepoint a message (store_set_bulk) */
+	store_set_bulk(s.st);
 	for (k = 0; source && k < s.cfg.nsources; k++)
 		if (!strcmp(s.cfg.sources[k].name, source))
 			src = &s.cfg.sources[k];

@@ -94,6 +94,11 @@ int pipeline_stopping(const struct pipeline *p)
 	return p->stop && *p->stop;
 }
 
+int pipeline_history_only(const struct pipeline *p)
+{
+	return p->mode == PIPE_IMPORT;
+}
+
 void pipeline_set_config(struct pipeline *p, const struct config *cfg,
 			 const struct template_set *t)
 {

@@ -57,6 +57,8 @@ void pipeline_free(struct pipeline *p);
  * after the one in hand; what is left waits for the next start. */
 void pipeline_set_stop(struct pipeline *p, const volatile sig_atomic_t *stop);
 const struct pipeline_stats *pipeline_stats(const struct pipeline *p);
+/* Non-zero for import: history only, no mail and no stages. */
+int pipeline_history_only(const struct pipeline *p);
 /* Non-zero once the stop flag is set (sources stop between messages). */
 int pipeline_stopping(const struct pipeline *p);
 /* SIGHUP: a new configuration and templates (both must outlive p);

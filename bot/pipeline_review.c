@@ -346,6 +346,7 @@ struct review_ctx {
 	int64_t now;
 	int force;
 	int failed;		/* series whose review failed (logged) */
+	int batch;		/* one transaction, a savepoint a series */
 };
 
 static int review_series(struct pipeline *p, struct store_series *s, int64_t now)
@@ -527,20 +528,24 @@ static int review_one(void *arg, int64_t id)
 		store_series_release(&s);
 		return ret < 0 ? ret : 0;
 	}
-	ret = store_begin(p->st);
+	ret = rc->batch ? store_savepoint(p->st) : store_begin(p->st);
 	if (ret) {
 		store_series_release(&s);
 		return ret;
 	}
 	ret = review_series(p, &s, rc->now);
 	if (ret >= 0)
-		ret = store_commit(p->st);
+		ret = rc->batch ? store_savepoint_end(p->st, ret) :
+			store_commit(p->st);
 	if (ret < 0) {
 		char sid[24], why[256];
 
 		/* the reason, before the rollback clears it */
 		snprintf(why, sizeof(why), "%s", store_errmsg(p->st));
-		store_rollback(p->st);
+		if (rc->batch)
+			store_savepoint_end(p->st, ret);
+		else
+			store_rollback(p->st);
 		/* a busy or full database: the walk ends and waits; a series
 		 * that fails on its own must not hold up the others */
 		if (ret != STORE_ERR_BUSY && ret != STORE_ERR_FULL &&
@@ -558,10 +563,26 @@ static int review_one(void *arg, int64_t id)
 
 int pipeline_review(struct pipeline *p, int64_t now, int force)
 {
-	struct review_ctx rc = { p, now, force, 0 };
+	struct review_ctx rc = { p, now, force, 0, 0 };
 	int ret;
 
+	/*
+	 * Import records reviews and sends nothing: the walk is one
+	 * transaction (one sync, not one a series); what a crash undoes is
+	 * done again at the next start.
+	 */
+	if (pipeline_history_only(p) && store_begin(p->st) == STORE_OK)
+		rc.batch = 1;
 	ret = store_series_each_open(p->st, review_one, &rc);
+	if (rc.batch) {
+		int r = ret < 0 ? ret : store_commit(p->st);
+
+		if (r < 0) {
+			store_rollback(p->st);
+			if (ret >= 0)
+				ret = r;
+		}
+	}
 	if (ret > 0)
 		ret = 0;	/* stopped by a signal */
 	/* the stages' results owed to reviews that went without them */
@@ -664,7 +685,7 @@ static int deliver_one(void *arg, int64_t id)
 
 int pipeline_deliver(struct pipeline *p, int64_t now)
 {
-	struct review_ctx rc = { p, now, 0, 0 };
+	struct review_ctx rc = { p, now, 0, 0, 0 };
 	int ret;
 
 	ret = store_reply_each_due(p->st, now, deliver_one, &rc);

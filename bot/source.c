@@ -71,7 +71,7 @@ int source_batch_full(const struct source_batch *b)
 int source_batch_flush(struct source_batch *b, const char *checkpoint)
 {
 	size_t i;
-	int ret = 0;
+	int ret = 0, batch;
 
 	if (!b->open && !checkpoint)
 		return 0;
@@ -93,27 +93,53 @@ int source_batch_flush(struct source_batch *b, const char *checkpoint)
 	b->open = 0;
 	/* the checker's work on every core, then the store's in order */
 	pipeline_check_many(b->p, b->mails, b->checks, b->n, 0);
+	/*
+	 * A review may go out after each message, so each is committed (and
+	 * synced) before the next.  Import sends nothing: its batch is one
+	 * transaction, a savepoint a message, one sync instead of hundreds;
+	 * a crash leaves the messages stored and new, processed again at the
+	 * next start.
+	 */
+	batch = pipeline_history_only(b->p);
+	if (batch && store_begin(b->st) < 0) {
+		log_event(LOG_WARN, "process-deferred", "error",
+			  store_errmsg(b->st), NULL);
+		goto out;
+	}
 	for (i = 0; i < b->n; i++) {
 		/* SIGTERM: the rest is stored (state new) and processed at
 		 * the next start */
 		if (pipeline_stopping(b->p))
 			break;
-		ret = store_begin(b->st);
+		ret = batch ? store_savepoint(b->st) : store_begin(b->st);
 		if (ret < 0)
 			break;
 		ret = pipeline_process(b->p, b->ids[i], &b->mails[i], &b->checks[i], b->now);
-		if (ret >= 0)
+		if (batch) {
+			int r = store_savepoint_end(b->st, ret);
+
+			if (ret >= 0)
+				ret = r;
+		} else if (ret >= 0) {
 			ret = store_commit(b->st);
+		}
 		if (ret < 0) {
 			/* stored and committed: the message stays new, and
 			 * pipeline_process_pending tries it again with the
 			 * rest of the batch, so the source reads on */
 			log_event(LOG_WARN, "process-deferred", "error",
 				  store_errmsg(b->st), NULL);
-			store_rollback(b->st);
+			if (!batch)
+				store_rollback(b->st);
 			ret = 0;
 			break;
 		}
+	}
+	if (batch && store_commit(b->st) < 0) {
+		/* the batch's processing is undone: its messages stay new */
+		log_event(LOG_WARN, "process-deferred", "error",
+			  store_errmsg(b->st), NULL);
+		store_rollback(b->st);
 	}
 out:
 	for (i = 0; i < b->n; i++) {

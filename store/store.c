@@ -554,6 +554,32 @@ int store_rollback(struct store *st)
 	return run_simple(st, STMT_ROLLBACK, "ROLLBACK");
 }
 
+int store_savepoint(struct store *st)
+{
+	store_clearerr(st);
+	if (sqlite3_get_autocommit(st->db))
+		return store_seterr(st, STORE_ERR, "no transaction is open");
+	return run_simple(st, STMT_SAVEPOINT, "SAVEPOINT part");
+}
+
+int store_savepoint_end(struct store *st, int ok)
+{
+	char keep[STORE_ERRMSG_MAX];
+	int r;
+
+	if (sqlite3_get_autocommit(st->db))
+		return STORE_OK;	/* SQLite rolled the transaction back */
+	if (ok >= 0)
+		return run_simple(st, STMT_RELEASE, "RELEASE part");
+	/* keep the error that made the caller undo the part */
+	memcpy(keep, st->errmsg, sizeof(keep));
+	r = run_simple(st, STMT_ROLLBACK_TO, "ROLLBACK TO part");
+	if (r >= 0)
+		r = run_simple(st, STMT_RELEASE, "RELEASE part");
+	memcpy(st->errmsg, keep, sizeof(keep));
+	return r;
+}
+
 int store_tx_enter(struct store *st, int *own)
 {
 	*own = 0;
@@ -767,6 +793,11 @@ int store_open(const char *path, struct store **out, char *err, size_t errlen)
 {
 	return store_open_at_version(path, STORE_SCHEMA_VERSION, out, err,
 				     errlen);
+}
+
+int store_set_bulk(struct store *st)
+{
+	return exec_sql(st, "PRAGMA temp_store = MEMORY");
 }
 
 void store_set_busy_timeout(struct store *st, int ms)

@@ -238,6 +238,33 @@ static void test_store__transactions_commit_and_roll_back(void **state)
 	store_msg_release(&m);
 }
 
+/* A savepoint inside a transaction: kept, or undone alone (import's batches). */
+static void test_store__savepoints_keep_or_undo_one_part(void **state)
+{
+	struct fx *fx = *state;
+	struct store_msg m;
+
+	assert_int_equal(store_savepoint(fx->st), STORE_ERR);	/* no transaction */
+	assert_int_equal(store_set_bulk(fx->st), STORE_OK);
+	assert_int_equal(store_begin(fx->st), STORE_OK);
+	assert_int_equal(store_savepoint(fx->st), STORE_OK);
+	add_msg(fx->st, "one@x", "a@x", NULL, 1);
+	assert_int_equal(store_savepoint_end(fx->st, 0), STORE_OK);
+	assert_int_equal(store_savepoint(fx->st), STORE_OK);
+	add_msg(fx->st, "two@x", "a@x", NULL, 2);
+	assert_int_equal(store_savepoint_end(fx->st, -1), STORE_OK);
+	assert_int_equal(store_msg_find(fx->st, "two@x", &m), STORE_DONE);
+	assert_int_equal(store_savepoint(fx->st), STORE_OK);
+	add_msg(fx->st, "three@x", "a@x", NULL, 3);
+	assert_int_equal(store_savepoint_end(fx->st, 1), STORE_OK);
+	assert_int_equal(store_commit(fx->st), STORE_OK);
+	assert_int_equal(store_msg_find(fx->st, "one@x", &m), STORE_OK);
+	store_msg_release(&m);
+	assert_int_equal(store_msg_find(fx->st, "three@x", &m), STORE_OK);
+	store_msg_release(&m);
+	assert_int_equal(store_msg_find(fx->st, "two@x", &m), STORE_DONE);
+}
+
 static void test_store__second_writer_gets_busy_after_timeout(void **state)
 {
 	struct fx *fx = *state;
@@ -699,6 +726,7 @@ int main(void)
 		TD(test_store__newer_schema_is_refused_untouched),
 		TD(test_store__not_a_database_is_an_error),
 		T(test_store__transactions_commit_and_roll_back),
+		T(test_store__savepoints_keep_or_undo_one_part),
 		T(test_store__second_writer_gets_busy_after_timeout),
 		T(test_store__msg_add_dup_get_find_raw),
 		T(test_store__msg_received_defaults_to_now_and_empty_raw),
