@@ -284,6 +284,33 @@ static void test_re__reset_reports_bad_patterns_again(void **state)
 }
 
 /*
+ * A random line of up to maxp of the pieces (a linear congruential
+ * generator from *seed): sz bytes at most with its NUL; returns its length.
+ */
+static size_t random_line(uint32_t *seed, const char *const *pieces,
+			  size_t npieces, size_t maxp, char *out, size_t sz)
+{
+	size_t n = 0, i, np;
+
+	*seed = *seed * 1103515245u + 12345u;
+	np = 1 + (*seed >> 16) % maxp;
+	for (i = 0; i < np; i++) {
+		const char *pc;
+		size_t l;
+
+		*seed = *seed * 1103515245u + 12345u;
+		pc = pieces[(*seed >> 16) % npieces];
+		l = strlen(pc);
+		if (n + l >= sz)
+			break;
+		memcpy(out + n, pc, l);
+		n += l;
+	}
+	out[n] = '\0';
+	return n;
+}
+
+/*
  * vocab.c puts checkpatch.pl's ${Ident}_t|${Ident}_handler|${Ident}_handler_fn
  * behind a look-ahead.  Compiled without it (as checkpatch.pl has them), the
  * type patterns must give the same result and groups on every subject:
@@ -330,7 +357,7 @@ static void test_re__type_guard_changes_no_match(void **state)
 	pcre2_match_data *m1 = pcre2_match_data_create(32, NULL);
 	pcre2_match_data *m2 = pcre2_match_data_create(32, NULL);
 	uint32_t seed = 12345;
-	size_t h, k, i;
+	size_t h, k;
 
 	for (h = 0; h < sizeof(hosts) / sizeof(hosts[0]); h++) {
 		char *x = re_expand(rc, hosts[h]);
@@ -354,24 +381,12 @@ static void test_re__type_guard_changes_no_match(void **state)
 
 			if (k < sizeof(fixed) / sizeof(fixed[0])) {
 				n = strlen(fixed[k]);
-				memcpy(subj, fixed[k], n);
+				memcpy(subj, fixed[k], n + 1);
 			} else {
-				size_t np = 1 + (seed = seed * 1103515245u + 12345u) % 12;
-
-				for (i = 0; i < np; i++) {
-					const char *pc;
-					size_t l;
-
-					seed = seed * 1103515245u + 12345u;
-					pc = pieces[(seed >> 16) % (sizeof(pieces) / sizeof(pieces[0]))];
-					l = strlen(pc);
-					if (n + l >= sizeof(subj))
-						break;
-					memcpy(subj + n, pc, l);
-					n += l;
-				}
+				n = random_line(&seed, pieces,
+						sizeof(pieces) / sizeof(pieces[0]),
+						12, subj, sizeof(subj));
 			}
-			subj[n] = '\0';
 			r1 = pcre2_match(c1, (PCRE2_SPTR)subj, n, 0, 0, m1, NULL);
 			r2 = pcre2_match(c2, (PCRE2_SPTR)subj, n, 0, 0, m2, NULL);
 			assert_int_equal(r1, r2);
@@ -410,23 +425,9 @@ static void test_re__vocab_guards_never_hide_a_match(void **state)
 
 	for (k = 0; k < 30000; k++) {
 		char subj[256];
-		size_t n = 0, i, np;
 
-		seed = seed * 1103515245u + 12345u;
-		np = 1 + (seed >> 16) % 10;
-		for (i = 0; i < np; i++) {
-			const char *pc;
-			size_t l;
-
-			seed = seed * 1103515245u + 12345u;
-			pc = pieces[(seed >> 16) % (sizeof(pieces) / sizeof(pieces[0]))];
-			l = strlen(pc);
-			if (n + l >= sizeof(subj))
-				break;
-			memcpy(subj + n, pc, l);
-			n += l;
-		}
-		subj[n] = '\0';
+		random_line(&seed, pieces, sizeof(pieces) / sizeof(pieces[0]), 10,
+			    subj, sizeof(subj));
 		if (!vocab_may_hold_modifier(subj)) {
 			said_no[0]++;
 			assert_false(re_match(rc, "$Modifier", subj, NULL));

@@ -17,6 +17,7 @@
 #include "../../checker/checker.h"
 #include "../../checker/re.h"
 #include "../../checker/spelling.h"
+#include "check_fixture.h"
 
 extern const struct re_precompiled_set reviewbot_patterns;
 
@@ -31,54 +32,6 @@ struct inputs {
 
 static struct inputs in;
 
-static char *slurp(const char *path, size_t *n)
-{
-	FILE *f = fopen(path, "rb");
-	struct sbuf sb;
-	char tmp[4096];
-	size_t got;
-	char *p;
-
-	*n = 0;
-	if (!f)
-		return NULL;
-	sbuf_init(&sb, 1u << 24);
-	while ((got = fread(tmp, 1, sizeof(tmp), f)) > 0)
-		sbuf_add(&sb, tmp, got);
-	fclose(f);
-	p = malloc(sb.len + 1);
-	if (p) {
-		memcpy(p, sb.buf, sb.len);
-		p[sb.len] = '\0';
-		*n = sb.len;
-	}
-	sbuf_release(&sb);
-	return p;
-}
-
-/* Everything a caller can see of a result, as one string. */
-static char *render(const struct chk_opts *o, int ret, const struct chk_result *r)
-{
-	struct sbuf sb;
-	size_t i;
-	char *p;
-
-	sbuf_init(&sb, 1u << 26);
-	sbuf_addf(&sb, "%d %zu %ld %ld %ld %ld %d %d %d %d %d %d %s\n", ret,
-		  r->n, r->errors, r->warnings, r->checks, r->lines_checked,
-		  r->clean, r->is_patch, r->empty, r->silent, r->rpt_cleaners,
-		  r->show_checks, r->error ? r->error : "-");
-	for (i = 0; i < r->n; i++)
-		sbuf_addf(&sb, "%d %d %ld %ld %s %s\n%s", (int)r->f[i].rule,
-			  (int)r->f[i].sev, r->f[i].line, r->f[i].patch_line,
-			  r->f[i].file ? r->f[i].file : "-", r->f[i].msg,
-			  r->f[i].text);
-	chk_format_text(o, r, "in.patch", "in.patch", &sb);
-	chk_format_json(o, r, "in.patch", &sb);
-	p = strndup(sb.buf, sb.len);
-	sbuf_release(&sb);
-	return p;
-}
 
 static char *run_fresh(const struct chk_opts *o, size_t i)
 {

@@ -344,6 +344,26 @@ static void equivalence_on(const char *list, size_t len, int rounds)
 	chk_spelling_free(sp);
 }
 
+/* The keys of list against the regex on the fixed lines, then on random ones. */
+static void same_as_regex_on(const char *list, size_t len,
+			     const char *const *fixed, size_t nfixed)
+{
+	struct chk_spelling *sp = chk_spelling_new(list, len);
+	struct keyv kv;
+	pcre2_code *re;
+	size_t i;
+
+	keys_of(list, &kv);
+	re = perl_regex(&kv);
+	assert_non_null(re);
+	for (i = 0; i < nfixed; i++)
+		assert_true(same_matches(re, sp, fixed[i], strlen(fixed[i])));
+	pcre2_code_free(re);
+	keys_free(&kv);
+	chk_spelling_free(sp);
+	equivalence_on(list, len, 200000);
+}
+
 static void test_spelling__same_matches_as_the_regex(void **state)
 {
 	/* no empty key: pcre2's loop and Perl's differ only on empty
@@ -353,21 +373,10 @@ static void test_spelling__same_matches_as_the_regex(void **state)
 		"cant' cant'", "re-use re-use", "tehy teh", "\tteh\n", "teh\n",
 		"an union\n", "x an union an user", "(teh)", "TEH", "wont`",
 	};
-	struct chk_spelling *sp = chk_spelling_new(tricky, sizeof(tricky) - 1);
-	struct keyv kv;
-	pcre2_code *re;
-	size_t i;
 
 	(void)state;
-	keys_of(tricky, &kv);
-	re = perl_regex(&kv);
-	assert_non_null(re);
-	for (i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
-		assert_true(same_matches(re, sp, fixed[i], strlen(fixed[i])));
-	pcre2_code_free(re);
-	keys_free(&kv);
-	chk_spelling_free(sp);
-	equivalence_on(tricky, sizeof(tricky) - 1, 200000);
+	same_as_regex_on(tricky, sizeof(tricky) - 1, fixed,
+			 sizeof(fixed) / sizeof(fixed[0]));
 }
 
 /* checkpatch's own list, when the build has extracted it */
@@ -418,22 +427,10 @@ static void test_spelling__keys_with_boundaries_as_regex(void **state)
 		"longwordlongwordlongwordlongword longwordlongwordlongword",
 		"xlongwordlongwordlongword", " longwordlongwordlongwor",
 	};
-	struct chk_spelling *sp;
-	struct keyv kv;
-	pcre2_code *re;
-	size_t i;
 
 	(void)state;
-	sp = chk_spelling_new(bounded, sizeof(bounded) - 1);
-	keys_of(bounded, &kv);
-	re = perl_regex(&kv);
-	assert_non_null(re);
-	for (i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
-		assert_true(same_matches(re, sp, fixed[i], strlen(fixed[i])));
-	pcre2_code_free(re);
-	keys_free(&kv);
-	chk_spelling_free(sp);
-	equivalence_on(bounded, sizeof(bounded) - 1, 200000);
+	same_as_regex_on(bounded, sizeof(bounded) - 1, fixed,
+			 sizeof(fixed) / sizeof(fixed[0]));
 }
 
 /* Every byte before and after a typo: a boundary exactly as in the regex. */
