@@ -87,7 +87,28 @@ struct re_entry {
 	char lit[2][RE_LIT_MAX];
 	struct re_code full;
 	size_t full_nt, full_nm;	/* the words full was compiled with */
+	struct re_code call;	/* learned types through a callout (RE_FORM_CALL) */
 };
+
+/*
+ * The forms of a pattern that interpolates the learned lists: none learned
+ * (base), every word learned so far written in (full, compiled again as
+ * the file teaches more), or the learned types asked of a callout
+ * (call, compiled once: see learned_callout()).
+ */
+enum { RE_FORM_BASE, RE_FORM_FULL, RE_FORM_CALL };
+
+/*
+ * In the call form the learned types, the last alternatives of the type
+ * list, are this one alternative: the word that starts here, whole (\w++),
+ * if it is a learned type.  Exact: the list is always followed by \b, so
+ * of plain words (\w+) only the one that is the whole run can match at a
+ * place, the one \w++ takes; no groups are inside; and like the words it
+ * replaces it comes last.  A learned type that is not a plain word, or a
+ * learned modifier (not followed by \b), still takes the full form.
+ */
+#define RE_CALL_ALT	"(?C1)\\w++(?C2)"
+#define RE_TSET		(2 * RE_MAX_WORDS)	/* learned types' hash slots */
 
 struct re_intern_entry {
 	char *s;
@@ -118,6 +139,10 @@ struct re_ctx {
 	struct re_words mods, types;
 	struct sbuf dyn[VDYN__COUNT];
 	struct sbuf dyn0[VDYN__COUNT];	/* ... with no learned words */
+	struct sbuf dync[VDYN__COUNT];	/* ... with RE_CALL_ALT for the types */
+	/* the plain learned types by hash (type number + 1, 0 free) */
+	uint32_t tset[RE_TSET];
+	size_t call_start;	/* learned_callout(): where the word starts */
 	const struct sbuf *expand_dyn;	/* the one expand_into() reads */
 	struct sbuf all0;
 	/*
@@ -191,6 +216,41 @@ static size_t hash_bytes(const char *s, size_t n)
 	return h;
 }
 
+/* The learned type that is s[0, n), if one is (type number), else -1. */
+static int learned_type(const struct re_ctx *rc, const char *s, size_t n)
+{
+	size_t h = hash_bytes(s, n) & (RE_TSET - 1);
+	uint32_t k;
+
+	while ((k = rc->tset[h])) {
+		const char *w = rc->types.w[k - 1];
+
+		if (strlen(w) == n && !memcmp(w, s, n))
+			return (int)(k - 1);
+		h = (h + 1) & (RE_TSET - 1);
+	}
+	return -1;
+}
+
+/*
+ * RE_CALL_ALT's callouts: 1 notes where the word starts, 2 lets the match
+ * go on (0) when the word up to here is a learned type, else fails it (1).
+ * Nothing but \w++ lies between them, so the start 2 reads is its own.
+ */
+static int learned_callout(pcre2_callout_block *cb, void *data)
+{
+	struct re_ctx *rc = data;
+
+	if (cb->callout_number == 1) {
+		rc->call_start = cb->current_position;
+		return 0;
+	}
+	if (cb->callout_number != 2 || rc->call_start > cb->current_position)
+		return 1;
+	return learned_type(rc, (const char *)cb->subject + rc->call_start,
+			    cb->current_position - rc->call_start) < 0;
+}
+
 struct re_ctx *re_ctx_new(void)
 {
 	struct re_ctx *rc = calloc(1, sizeof(*rc));
@@ -209,6 +269,7 @@ struct re_ctx *re_ctx_new(void)
 	for (i = 0; i < VDYN__COUNT; i++) {
 		sbuf_init(&rc->dyn[i], RE_EXPAND_MAX);
 		sbuf_init(&rc->dyn0[i], RE_EXPAND_MAX);
+		sbuf_init(&rc->dync[i], RE_EXPAND_MAX);
 	}
 	sbuf_init(&rc->all0, RE_EXPAND_MAX);
 	if (!rc->idx || !rc->ent || !rc->itab || !rc->md || !rc->mctx) {
@@ -219,6 +280,12 @@ struct re_ctx *re_ctx_new(void)
 	rc->jit_ns = RE_JIT_PRIOR_NS;
 	rc->jit_bytes = RE_JIT_PRIOR_BYTES;
 	vocab_build_types(NULL, 0, NULL, 0, rc->dyn0);
+	{
+		static const char *const call_alt[] = { RE_CALL_ALT };
+
+		vocab_build_types(NULL, 0, call_alt, 1, rc->dync);
+	}
+	pcre2_set_callout(rc->mctx, learned_callout, rc);
 	rc->expand_dyn = rc->dyn;
 	memset(rc->word_head, -1, sizeof(rc->word_head));
 
@@ -235,6 +302,7 @@ static void entry_release(struct re_entry *e)
 {
 	pcre2_code_free(e->base.code);
 	pcre2_code_free(e->full.code);
+	pcre2_code_free(e->call.code);
 }
 
 static void words_clear(struct re_words *w)
@@ -268,6 +336,7 @@ void re_ctx_free(struct re_ctx *rc)
 	for (i = 0; i < VDYN__COUNT; i++) {
 		sbuf_release(&rc->dyn[i]);
 		sbuf_release(&rc->dyn0[i]);
+		sbuf_release(&rc->dync[i]);
 	}
 	sbuf_release(&rc->all0);
 	free(rc->typedefs_extra);
@@ -947,8 +1016,10 @@ static int code_cannot(const struct re_code *c, const char *s, size_t n,
  * every word learned so far.  Sets e->dyn.
  */
 static int compile_code(struct re_ctx *rc, struct re_entry *e,
-			struct re_code *c, int full)
+			struct re_code *c, int form)
 {
+	int full = form == RE_FORM_FULL;
+
 	struct sbuf sb;
 	int dyn = 0, errcode, ret;
 	PCRE2_SIZE erroff;
@@ -958,7 +1029,7 @@ static int compile_code(struct re_ctx *rc, struct re_entry *e,
 	c->jit = 0;
 	c->interp_ns = 0;
 	c->gen = full ? rc->epoch : rc->base_gen;
-	if (!full) {
+	if (form == RE_FORM_BASE) {
 		c->code = precompiled(rc, e->pat, &dyn);
 		if (c->code) {
 			code_info(c);
@@ -969,7 +1040,8 @@ static int compile_code(struct re_ctx *rc, struct re_entry *e,
 	}
 	rc->compiles++;
 	sbuf_init(&sb, RE_EXPAND_MAX);
-	rc->expand_dyn = full ? rc->dyn : rc->dyn0;
+	rc->expand_dyn = full ? rc->dyn : form == RE_FORM_CALL ? rc->dync :
+		rc->dyn0;
 	ret = expand_into(rc, e->pat, &sb, &dyn, 0);
 	rc->expand_dyn = rc->dyn;
 	if (ret) {
@@ -1117,7 +1189,7 @@ static struct re_code *re_code(struct re_ctx *rc, const char *pat,
 	if (!e || e->bad)
 		return NULL;
 	if (!e->base.code || (e->dyn && e->base.gen != rc->base_gen)) {
-		if (compile_code(rc, e, &e->base, 0))
+		if (compile_code(rc, e, &e->base, RE_FORM_BASE))
 			return NULL;
 	}
 	/*
@@ -1134,9 +1206,17 @@ static struct re_code *re_code(struct re_ctx *rc, const char *pat,
 	if (!e->dyn || (!rc->mods.n && !rc->types.n) ||
 	    !words_in(rc, s, n, &nt, &nm))
 		return &e->base;
+	if (!rc->mods.n && !rc->nword_odd) {
+		/* plain learned types only: the call form, compiled once */
+		if (!e->call.code || e->call.gen != rc->base_gen) {
+			if (compile_code(rc, e, &e->call, RE_FORM_CALL))
+				return NULL;
+		}
+		return &e->call;
+	}
 	if (!e->full.code || e->full.gen != rc->epoch || nt > e->full_nt ||
 	    nm > e->full_nm) {
-		if (compile_code(rc, e, &e->full, 1))
+		if (compile_code(rc, e, &e->full, RE_FORM_FULL))
 			return NULL;
 	}
 	return &e->full;
@@ -1443,6 +1523,7 @@ void re_types_reset(struct re_ctx *rc)
 	words_clear(&rc->types);
 	memset(rc->word2, 0, sizeof(rc->word2));
 	memset(rc->word_head, -1, sizeof(rc->word_head));
+	memset(rc->tset, 0, sizeof(rc->tset));
 	rc->nword_other = 0;
 	rc->nword_odd = 0;
 	rc->epoch++;
@@ -1478,6 +1559,13 @@ int re_types_add(struct re_ctx *rc, int modifier, const char *word, size_t n)
 	w->w[w->n++] = copy;
 	words_filter_add(rc, modifier ? RE_MAX_WORDS + (int)(w->n - 1) :
 			 (int)(w->n - 1));
+	if (!modifier && word_plain(copy)) {
+		size_t h = hash_bytes(copy, n) & (RE_TSET - 1);
+
+		while (rc->tset[h])
+			h = (h + 1) & (RE_TSET - 1);
+		rc->tset[h] = (uint32_t)w->n;
+	}
 	re_rebuild(rc);
 	return 1;
 }

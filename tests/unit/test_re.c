@@ -447,6 +447,52 @@ static void test_re__vocab_guards_never_hide_a_match(void **state)
 	assert_null(re_error(rc));
 }
 
+/*
+ * Learned plain types are asked of a callout (re.c: RE_CALL_ALT), not
+ * written into the pattern: the same results and groups as the pattern
+ * with every word written in (same_as_pcre2 compiles that), for words that
+ * are prefixes of one another and of other words, at any start; and more
+ * words learned compile nothing more.
+ */
+static void test_re__learned_types_by_callout_are_exact(void **state)
+{
+	struct re_ctx *rc = *state;
+	static const char *const pats[] = {
+		"^($Type)\\s*(?:$Ident|,|\\)|\\(|\\s*$)",
+		"(\\b$NonptrType(\\s*(?:$Modifier\\b\\s*|\\*\\s*)+)($Ident))",
+		"^\\+\\s+$Declare\\s*$Ident\\s*[=,;:\\[]",
+		"^(\\(\\s*$Type\\s*\\)\\s*)(\\w*)", "($BasicType)\\s+(\\w+)",
+	};
+	static const char *const words[] = {
+		"foo", "foo_bar", "foob", "x", "Ab9", "bar_t", "_q",
+	};
+	static const char *const pieces[] = {
+		"foo", "foo_bar", "foob", "fo", "x", "Ab9", "Ab", "bar_t", "_q",
+		" ", "  ", "*", "(", ")", ",", ";", "=", "+", "\t", "const ",
+		"int", "static ", "y", "__iomem", "struct s", "[", "]",
+	};
+	uint32_t seed = 777;
+	unsigned long before = 0;
+	size_t i, k, w;
+
+	for (w = 0; w < sizeof(words) / sizeof(words[0]); w++) {
+		re_types_add(rc, 0, words[w], strlen(words[w]));
+		if (w == 1)
+			before = re_compiles(rc);
+		for (k = 0; k < 400; k++) {
+			char subj[256];
+			size_t n = random_line(&seed, pieces,
+					       sizeof(pieces) / sizeof(pieces[0]),
+					       9, subj, sizeof(subj));
+
+			for (i = 0; i < sizeof(pats) / sizeof(pats[0]); i++)
+				same_as_pcre2(rc, pats[i], subj, n ? k % (n + 1) % 3 : 0);
+		}
+	}
+	/* the call forms were compiled while two words were known */
+	assert_true(re_compiles(rc) - before <= sizeof(pats) / sizeof(pats[0]));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -463,6 +509,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_re__hot_patterns_stay_exact_once_jit_compiled, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_re__type_guard_changes_no_match, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_re__vocab_guards_never_hide_a_match, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_re__learned_types_by_callout_are_exact, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("re", tests, NULL, NULL);
