@@ -203,8 +203,10 @@ static void unnecessary_int(struct eng *e)
 	size_t pos = 0;
 	struct re_m m;
 
-	while (vocab_may_hold_misordered(e->sline, 1) &&
-	       next_match(e, "\\b($TypeMisordered(\\s*\\*)*|$C90_int_types)\\b",
+	/* every match holds one of those words (asked once, not per match) */
+	if (!vocab_may_hold_misordered(e->sline, 1))
+		return;
+	while (next_match(e, "\\b($TypeMisordered(\\s*\\*)*|$C90_int_types)\\b",
 			  e->sline, &pos, &m)) {
 		const char *type = trim(e, eng_mcap(e, &m, 1));
 		const char *new_type;
@@ -392,11 +394,11 @@ int seg_c_stmt2(struct eng *e)
 
 	/* check for misordered declarations of char/short/int/long with signed/unsigned */
 	pos = 0;
-	while (vocab_may_hold_misordered(sline, 0) &&
-	       next_match(e, "(\\b$TypeMisordered\\b)", sline, &pos, &m))
-		WARN(e, R_MISORDERED_TYPE,
-		     eng_printf(e, "type '%s' should be specified in [[un]signed] [short|int|long|long long] order\n%s",
-				trim(e, eng_mcap(e, &m, 1)), e->herecurr));
+	if (vocab_may_hold_misordered(sline, 0))
+		while (next_match(e, "(\\b$TypeMisordered\\b)", sline, &pos, &m))
+			WARN(e, R_MISORDERED_TYPE,
+			     eng_printf(e, "type '%s' should be specified in [[un]signed] [short|int|long|long long] order\n%s",
+					trim(e, eng_mcap(e, &m, 1)), e->herecurr));
 
 	unnecessary_int(e);
 

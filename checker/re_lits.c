@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * re_lits: the literal strings every match of a pattern contains, found in
+ * the pattern's text, so re.c can pass over a subject that lacks one
+ * without running pcre2 (re.c: the pretest).
+ */
+#include "re_lits.h"
+
+#include <string.h>
+
+#include "banned.h"
+
+/* Bytes that stand for themselves outside a class, with no flags set. */
+static int lit_char(int c)
+{
+	return is_name_char(c) || (c && strchr(" ,;:=!<>\"'@%&/-~#`", c));
+}
+
+/* The end of the escape sequence at p (p[0] == '\\'), or NULL: too odd. */
+static const char *skip_escape(const char *p)
+{
+	const char *q;
+
+	switch (p[1]) {
+	case '\0':
+	case 'Q':
+		return NULL;
+	case 'x':
+	case 'o':
+		if (p[2] == '{') {
+			q = strchr(p + 3, '}');
+			return q ? q + 1 : NULL;
+		}
+		if (p[1] == 'o')
+			return NULL;
+		q = p + 2;
+		while (q < p + 4 && strchr("0123456789abcdefABCDEF", *q) && *q)
+			q++;
+		return q;
+	case 'c':
+		return p[2] ? p + 3 : NULL;
+	case 'p':
+	case 'P':
+	case 'g':
+	case 'k':
+	case 'N':
+		if (p[2] == '{' || p[2] == '<' || p[2] == '\'') {
+			int close = p[2] == '{' ? '}' : p[2] == '<' ? '>' : '\'';
+
+			q = strchr(p + 3, close);
+			return q ? q + 1 : NULL;
+		}
+		if (p[1] == 'N')
+			return p + 2;
+		if (p[1] == 'g') {
+			q = p + 2;
+			if (*q == '+' || *q == '-')
+				q++;
+			while (*q >= '0' && *q <= '9')
+				q++;
+			return q;
+		}
+		if (p[1] == 'k')
+			return NULL;
+		return p[2] ? p + 3 : NULL;
+	default:
+		if (p[1] >= '0' && p[1] <= '9') {
+			q = p + 1;
+			while (*q >= '0' && *q <= '9')
+				q++;
+			return q;
+		}
+		return p + 2;
+	}
+}
+
+/* The end of the class at p (p[0] == '['), or NULL. */
+static const char *skip_class(const char *p)
+{
+	const char *q = p + 1;
+
+	if (*q == '^')
+		q++;
+	if (*q == ']')
+		q++;
+	while (*q && *q != ']') {
+		if (*q == '\\') {
+			if (q[1] == 'Q' || q[1] == 'E' || !q[1])
+				return NULL;
+			q += 2;
+		} else if (*q == '[' && q[1] && strchr(":.=", q[1])) {
+			const char *e = strstr(q + 2, ":]");
+
+			if (q[1] != ':' || !e)
+				return NULL;
+			q = e + 2;
+		} else {
+			q++;
+		}
+	}
+	return *q ? q + 1 : NULL;
+}
+
+/* The end of the group at p (p[0] == '('), or NULL. */
+static const char *skip_group(const char *p)
+{
+	int depth = 0;
+
+	while (*p) {
+		if (*p == '\\') {
+			p = skip_escape(p);
+			if (!p)
+				return NULL;
+			continue;
+		}
+		if (*p == '[') {
+			p = skip_class(p);
+			if (!p)
+				return NULL;
+			continue;
+		}
+		if (*p == '(') {
+			/* comments hold anything; verbs like (*ACCEPT) end a
+			 * match early */
+			if (p[1] == '*' || (p[1] == '?' && p[2] == '#'))
+				return NULL;
+			depth++;
+		} else if (*p == ')') {
+			if (--depth == 0)
+				return p + 1;
+		}
+		p++;
+	}
+	return NULL;
+}
+
+static int is_quant(int c)
+{
+	return c == '?' || c == '*' || c == '+' || c == '{';
+}
+
+/* The literals found so far: the two longest. */
+struct lit_set {
+	char s[2][RE_LIT_MAX];
+	unsigned char n[2];
+	int cnt;
+};
+
+static void lits_add(struct lit_set *ls, const char *s, size_t n)
+{
+	int i;
+
+	if (!n)
+		return;
+	if (ls->cnt < 2) {
+		i = ls->cnt++;
+	} else {
+		i = ls->n[0] < ls->n[1] ? 0 : 1;
+		if (n <= ls->n[i])
+			return;
+	}
+	memcpy(ls->s[i], s, n);
+	ls->n[i] = (unsigned char)n;
+}
+
+/*
+ * Scans the sequence at p up to the ')' that ends its group (depth > 0)
+ * or the end of the pattern, adding the literals every match of it holds
+ * to ls: runs of characters that stand for themselves, and those of
+ * groups that are neither quantified nor lookarounds; none when the
+ * sequence has an alternation.  Returns where it stopped, or NULL to give
+ * up on the whole pattern (syntax it does not know, flags that change how
+ * literals match, verbs that end a match early).
+ */
+static const char *lits_seq(int typedefs, const char *p, int depth,
+			    struct lit_set *out)
+{
+	struct lit_set ls;
+	char run[RE_LIT_MAX];
+	size_t rn = 0;
+	int alt = 0, i;
+
+	memset(&ls, 0, sizeof(ls));
+	for (;;) {
+		const char *next;
+		int c = (unsigned char)*p;
+
+		/* an ordinary or escaped punctuation character */
+		if (c && lit_char(c)) {
+			next = p + 1;
+		} else if (c == '\\' && p[1] && (unsigned char)p[1] < 0x80 &&
+			   !is_name_char((unsigned char)p[1])) {
+			next = p + 2;
+			c = (unsigned char)p[1];
+		} else {
+			next = NULL;
+		}
+		if (next) {
+			if (is_quant((unsigned char)*next)) {
+				lits_add(&ls, run, rn);
+				rn = 0;
+			} else {
+				if (rn == RE_LIT_MAX) {
+					lits_add(&ls, run, rn);
+					rn = 0;
+				}
+				run[rn++] = (char)c;
+			}
+			p = next;
+			continue;
+		}
+		lits_add(&ls, run, rn);
+		rn = 0;
+		switch (*p) {
+		case '\0':
+			if (depth)
+				return NULL;
+			goto end;
+		case ')':
+			if (!depth)
+				return NULL;
+			goto end;
+		case '|':
+			alt = 1;
+			p++;
+			break;
+		case '\\':
+			p = skip_escape(p);
+			break;
+		case '[':
+			p = skip_class(p);
+			break;
+		case '{': {
+			/* a quantifier {n}, {n,}, {n,m} or {,m}; else a '{' */
+			const char *q = p + 1;
+
+			while ((*q >= '0' && *q <= '9') || *q == ',')
+				q++;
+			p = *q == '}' && q > p + 1 ? q + 1 : p + 1;
+			break;
+		}
+		case '$':
+			if (p[1] == '{' && is_name_start((unsigned char)p[2])) {
+				const char *q = strchr(p + 2, '}');
+
+				if (!q || (typedefs &&
+					   (size_t)(q - p - 2) == 12 &&
+					   !memcmp(p + 2, "typeTypedefs", 12)))
+					return NULL;
+				p = q + 1;
+			} else if (is_name_start((unsigned char)p[1])) {
+				const char *q = p + 1;
+
+				while (is_name_char((unsigned char)*q))
+					q++;
+				if (typedefs && q - p - 1 == 12 &&
+				    !memcmp(p + 1, "typeTypedefs", 12))
+					return NULL;
+				p = q;
+			} else {
+				p += p[1] == ';' ? 2 : 1;
+			}
+			break;
+		case '(': {
+			const char *body = NULL, *q;
+
+			if (p[1] == '*' || (p[1] == '?' && p[2] == '#'))
+				return NULL;
+			if (p[1] != '?') {
+				body = p + 1;
+			} else if (p[2] == ':' || p[2] == '>' || p[2] == '|') {
+				body = p + 3;
+			} else if ((p[2] == '<' && is_name_start((unsigned char)p[3])) ||
+				   p[2] == '\'' || (p[2] == 'P' && p[3] == '<')) {
+				q = strchr(p + 3, p[2] == '\'' ? '\'' : '>');
+				if (!q)
+					return NULL;
+				body = q + 1;
+			} else {
+				/*
+				 * Flags: s, m and ^ keep literals as they
+				 * are, others (i, x) may not: (?i) for the
+				 * rest of the group gives up, (?i:...) is a
+				 * group to pass over.
+				 */
+				const char *f = p + 2;
+				int plain = 1;
+
+				for (q = f; *q && (is_name_start((unsigned char)*q) ||
+						   *q == '-' || *q == '^'); q++)
+					if (!strchr("sm-^", *q))
+						plain = 0;
+				if (q > f && *q == ')') {
+					if (!plain)
+						return NULL;
+					p = q + 1;
+					break;
+				}
+				if (q > f && *q == ':' && plain)
+					body = q + 1;
+			}
+			if (!body) {	/* lookaround, condition, call ... */
+				p = skip_group(p);
+				break;
+			}
+			{
+				struct lit_set sub;
+
+				memset(&sub, 0, sizeof(sub));
+				q = lits_seq(typedefs, body, depth + 1, &sub);
+				if (!q)
+					return NULL;
+				p = q + 1;
+				if (!is_quant((unsigned char)*p))
+					for (i = 0; i < sub.cnt; i++)
+						lits_add(&ls, sub.s[i], sub.n[i]);
+			}
+			break;
+		}
+		default:	/* . ^ quantifiers and bytes >= 0x80 */
+			p++;
+			break;
+		}
+		if (!p)
+			return NULL;
+	}
+end:
+	if (!alt)
+		for (i = 0; i < ls.cnt; i++)
+			lits_add(out, ls.s[i], ls.n[i]);
+	return p;
+}
+
+/*
+ * Finds up to two of the longest literal strings that every match of the
+ * pattern must contain (lits_seq()).  Interpolated names are groups of
+ * their own, except $typeTypedefs with --typedefsfile words, which adds
+ * an alternation.
+ */
+int re_lits_scan(const char *pat, int typedefs, char lit[2][RE_LIT_MAX],
+		 unsigned char litn[2])
+{
+	struct lit_set ls;
+	int i;
+
+	memset(&ls, 0, sizeof(ls));
+	if (!lits_seq(typedefs, pat, 0, &ls))
+		return 0;
+	for (i = 0; i < ls.cnt; i++) {
+		memcpy(lit[i], ls.s[i], ls.n[i]);
+		litn[i] = ls.n[i];
+	}
+	return ls.cnt;
+}
+
+/* Whether s[0, n) holds the l bytes at lit (subjects are short lines). */
+static int has_lit(const char *s, size_t n, const char *lit, size_t l)
+{
+	const char *p = s, *end = s + n;
+
+	while ((size_t)(end - p) >= l) {
+		p = memchr(p, lit[0], (size_t)(end - p) - l + 1);
+		if (!p)
+			return 0;
+		if (!memcmp(p + 1, lit + 1, l - 1))
+			return 1;
+		p++;
+	}
+	return 0;
+}
+
+int re_lits_in(const char lit[2][RE_LIT_MAX], const unsigned char litn[2],
+	       int nlit, const char *s, size_t n)
+{
+	int i;
+
+	for (i = 0; i < nlit; i++)
+		if (!has_lit(s, n, lit[i], litn[i]))
+			return 0;
+	return 1;
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Internal to re.c and re_lits.c: the literal pretest, and the name
+ * characters of "$Name" both read.
+ */
+#ifndef RB_RE_LITS_H
+#define RB_RE_LITS_H
+
+#include <stddef.h>
+
+#define RE_LIT_MAX	24		/* bytes of a literal kept for a pretest */
+
+static inline int is_name_start(int c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
+}
+
+static inline int is_name_char(int c)
+{
+	return is_name_start(c) || (c >= '0' && c <= '9');
+}
+
+/*
+ * Up to two of the longest literal strings every match of pat must
+ * contain, into lit and litn; returns how many (0 when none is sure).
+ * Interpolated names are groups of their own, except $typeTypedefs when
+ * typedefs (--typedefsfile words) adds an alternation to it.
+ */
+int re_lits_scan(const char *pat, int typedefs, char lit[2][RE_LIT_MAX],
+		 unsigned char litn[2]);
+/* Whether s[0, n) holds all nlit literals. */
+int re_lits_in(const char lit[2][RE_LIT_MAX], const unsigned char litn[2],
+	       int nlit, const char *s, size_t n);
+
+#endif
