@@ -404,31 +404,49 @@ static struct chk_spelling *load_spelling(const char *spellingfile, int codespel
 
 /*
  * chk_format_text() written to stdout as it goes: each finding's text as
- * it is, not copied into one buffer with all the others first (a patch
- * with many findings held its report twice).  The same bytes: the
- * findings stop, and nothing follows, where that buffer would have
- * reached its cap (sbuf_add()'s test).
+ * the checker makes it (chk_opts.sink), not kept, then copied into one
+ * buffer with all the others (a patch with many findings held its
+ * report twice).  The same bytes: the findings stop, and nothing
+ * follows, where that buffer would have reached its cap (sbuf_add()'s
+ * test).
  */
+struct text_out {
+	size_t used;	/* bytes written for this input */
+	int full;	/* the cap was reached: nothing more is written */
+};
+
+static void text_finding(void *arg, const struct chk_finding *f)
+{
+	struct text_out *to = arg;
+	size_t l = strlen(f->text);
+
+	if (to->full || l > CHK_MAX_REPORT || to->used > CHK_MAX_REPORT - l) {
+		to->full = 1;
+		return;
+	}
+	fwrite(f->text, 1, l, stdout);
+	to->used += l;
+}
+
+/* The findings res kept (none when they went to text_finding()), then
+ * the total line, notes and verdict. */
 static void print_text(const struct chk_opts *o, const struct chk_result *res,
-		       const char *filename, const char *vname)
+		       const char *filename, const char *vname,
+		       struct text_out *to)
 {
 	struct chk_result tail = *res;
 	struct sbuf out;
-	size_t i, used = 0;
+	size_t i;
 
 	if (res->empty || res->silent)
 		return;
-	for (i = 0; i < res->n; i++) {
-		size_t l = strlen(res->f[i].text);
-
-		if (l > CHK_MAX_REPORT || used > CHK_MAX_REPORT - l)
-			return;
-		fwrite(res->f[i].text, 1, l, stdout);
-		used += l;
-	}
+	for (i = 0; i < res->n; i++)
+		text_finding(to, &res->f[i]);
+	if (to->full)
+		return;
 	/* the rest: total line, notes, verdict, in what is left of the cap */
 	tail.n = 0;
-	sbuf_init(&out, CHK_MAX_REPORT - used);
+	sbuf_init(&out, CHK_MAX_REPORT - to->used);
 	chk_format_text(o, &tail, filename, vname, &out);
 	fwrite(out.buf, 1, out.len, stdout);
 	sbuf_release(&out);
@@ -502,6 +520,7 @@ int cmd_check(int argc, char **argv)
 	char err[256];
 	struct chk_checker *checker = NULL;
 	struct progress pr = { 0 };
+	struct text_out to = { 0 };
 
 	sbuf_init(&conf, 1u << 20);
 	if (read_conf(&conf, confpath, sizeof(confpath)))
@@ -647,6 +666,12 @@ int cmd_check(int argc, char **argv)
 	if (nfiles == 0)
 		files[nfiles++] = "-";
 	progress_init(&pr, nfiles);
+	/* text reports are written as the findings are made, unless what
+	 * is printed depends on the end (--mailback, --no-patch) */
+	if (!json && !mailback && patch) {
+		o.sink = text_finding;
+		o.sink_arg = &to;
+	}
 
 	for (i = 0; i < nfiles; i++) {
 		struct sbuf in, out;
@@ -735,6 +760,8 @@ int cmd_check(int argc, char **argv)
 			}
 		}
 		/* in is ours to give up: the lines are split in place */
+		to.used = 0;
+		to.full = 0;
 		chk_check_buf(checker, name, in.buf, in.len, &res);
 		sbuf_release(&in);
 		if (res.error) {
@@ -774,7 +801,7 @@ int cmd_check(int argc, char **argv)
 
 			o2.quiet = quiet;
 			o2.terse = 0;
-			print_text(&o2, &res, name, vname);
+			print_text(&o2, &res, name, vname, &to);
 		}
 		if (!res.clean)
 			exit_code = 1;

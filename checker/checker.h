@@ -23,6 +23,7 @@
 
 struct chk_spelling;
 struct re_precompiled_set;
+struct chk_finding;
 
 struct chk_opts {
 	int strict;		/* --strict / --subjective: show CHECKs */
@@ -63,6 +64,14 @@ struct chk_opts {
 	const char *kconfig_prefix;	/* default "CONFIG_" */
 	/* patterns compiled at build time (re.h), or NULL */
 	const struct re_precompiled_set *patterns;
+	/*
+	 * When set, each finding is handed to sink as it is made, and then
+	 * dropped: the result keeps the counts but no findings (n stays 0),
+	 * so memory stays flat however many findings an input has.  f and
+	 * its strings are only valid during the call.
+	 */
+	void (*sink)(void *arg, const struct chk_finding *f);
+	void *sink_arg;
 };
 
 void chk_opts_init(struct chk_opts *o);

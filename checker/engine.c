@@ -457,7 +457,7 @@ int eng_report(struct eng *e, enum rule_sev sev, enum rule_id id,
 	       const char *msg)
 {
 	struct chk_result *res = e->res;
-	struct chk_finding *f;
+	struct chk_finding *f, one;
 	struct sbuf out;
 	const char *nl;
 	char *blk;
@@ -470,7 +470,7 @@ int eng_report(struct eng *e, enum rule_sev sev, enum rule_id id,
 		return 0;
 	if (e->o->categories && !(e->o->categories & (1u << rule_table[id].cat)))
 		return 0;
-	if (res->n == res->alloc) {
+	if (!e->o->sink && res->n == res->alloc) {
 		size_t na = res->alloc ? res->alloc * 2 : 32;
 		struct chk_finding *nf;
 
@@ -568,7 +568,7 @@ int eng_report(struct eng *e, enum rule_sev sev, enum rule_id id,
 		e->failed = 1;
 		return 0;
 	}
-	f = &res->f[res->n];
+	f = e->o->sink ? &one : &res->f[res->n];
 	memset(f, 0, sizeof(*f));
 	f->rule = id;
 	f->sev = sev;
@@ -587,6 +587,11 @@ int eng_report(struct eng *e, enum rule_sev sev, enum rule_id id,
 			f->file = blk;
 			f->line = e->realline;
 		}
+	}
+	if (e->o->sink) {
+		e->o->sink(e->o->sink_arg, f);
+		free(f->text);
+		return 1;
 	}
 	res->n++;
 	return 1;

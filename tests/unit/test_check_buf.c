@@ -3,7 +3,8 @@
  * chk_check_buf(): checking a buffer split in place gives what
  * chk_check() on a const copy gives (it copies, then splits), on every
  * golden input and on inputs with odd line ends; and a finding's msg and
- * file, kept in its text's allocation, read as before.
+ * file, kept in its text's allocation, read as before.  A sink
+ * (chk_opts.sink) is handed the findings a result would have kept.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -152,12 +153,74 @@ static void test_check_buf__finding_fields_share_one_allocation(void **state)
 	chk_free(c);
 }
 
+/* One finding as render() writes it. */
+static void finding_line(struct sbuf *sb, const struct chk_finding *f)
+{
+	sbuf_addf(sb, "%d %d %ld %ld %s %s\n%s", (int)f->rule, (int)f->sev,
+		  f->line, f->patch_line, f->file ? f->file : "-", f->msg,
+		  f->text);
+}
+
+static void to_sbuf(void *arg, const struct chk_finding *f)
+{
+	finding_line(arg, f);
+}
+
+/* The sink is handed every finding, in order, and the result keeps none
+ * of them but the same counts. */
+static void test_check_buf__sink_gets_the_findings(void **state)
+{
+	struct chk_opts o, os;
+	struct chk_result r1, r2;
+	struct sbuf kept, sunk;
+	glob_t g;
+	size_t i, k, total = 0;
+
+	(void)state;
+	assert_int_equal(glob("tests/checker/*/in.patch", 0, NULL, &g), 0);
+	opts(&o, 1, 0);
+	os = o;
+	sbuf_init(&kept, 1u << 26);
+	sbuf_init(&sunk, 1u << 26);
+	os.sink = to_sbuf;
+	os.sink_arg = &sunk;
+	for (i = 0; i < g.gl_pathc; i++) {
+		size_t n;
+		char *buf = slurp(g.gl_pathv[i], &n);
+
+		assert_non_null(buf);
+		sbuf_reset(&kept);
+		sbuf_reset(&sunk);
+		assert_int_equal(chk_run(&o, "in.patch", buf, n, &r1), 0);
+		assert_int_equal(chk_run(&os, "in.patch", buf, n, &r2), 0);
+		for (k = 0; k < r1.n; k++)
+			finding_line(&kept, &r1.f[k]);
+		assert_int_equal(r2.n, 0);
+		assert_int_equal(r2.errors, r1.errors);
+		assert_int_equal(r2.warnings, r1.warnings);
+		assert_int_equal(r2.checks, r1.checks);
+		assert_int_equal(r2.clean, r1.clean);
+		assert_int_equal(kept.len, sunk.len);
+		if (kept.len && memcmp(kept.buf, sunk.buf, kept.len))
+			fail_msg("%s: the sink's findings differ", g.gl_pathv[i]);
+		total += r1.n;
+		chk_result_release(&r1);
+		chk_result_release(&r2);
+		free(buf);
+	}
+	assert_true(total > 20);
+	sbuf_release(&kept);
+	sbuf_release(&sunk);
+	globfree(&g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_check_buf__golden_inputs_give_chk_check_results),
 		cmocka_unit_test(test_check_buf__odd_line_ends),
 		cmocka_unit_test(test_check_buf__finding_fields_share_one_allocation),
+		cmocka_unit_test(test_check_buf__sink_gets_the_findings),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
