@@ -161,6 +161,18 @@ struct re_ctx {
 	unsigned epoch;		/* bumped when learned words are reset */
 	char *typedefs_extra;	/* --typedefsfile words, '|'-joined */
 	const struct re_precompiled_set *pre;
+	/*
+	 * Decoding a precompiled pattern: the set's prefix and the code are
+	 * put together in dec, and the decoded codes share one copy of the
+	 * character tables (dec_malloc()).
+	 */
+	unsigned char *dec;
+	size_t decsz;
+	pcre2_general_context *gctx;
+	void *tables;		/* the shared tables, or NULL */
+	size_t tables_size;	/* ... the size of their allocation */
+	int want_tables;	/* in a decode, before its first allocation */
+	int no_share;		/* a decode did not allocate its tables first */
 	unsigned long compiles, decodes;
 	uint64_t jit_ns, jit_bytes;	/* JIT compiles so far (with the prior) */
 	unsigned long jits;		/* ... that succeeded */
@@ -251,6 +263,43 @@ static int learned_callout(pcre2_callout_block *cb, void *data)
 			    cb->current_position - rc->call_start) < 0;
 }
 
+/*
+ * The decoded codes' allocator.  pcre2_serialize_decode() allocates the
+ * serialization's tables first, then its code, and every pattern of a
+ * set is serialized with the same tables (tools/mkpatterns.c checks), so
+ * the decoded codes share one copy of them instead of one each (600 KB
+ * on a large patch).  pcre2_code_free() drops the tables' reference
+ * count and frees them at 0: that free is ignored here, and the copy is
+ * freed with the context.  Were a decode ever to allocate its code
+ * first, precompiled() finds the code holding the shared block and
+ * stops sharing.
+ */
+static void *dec_malloc(size_t n, void *data)
+{
+	struct re_ctx *rc = data;
+
+	if (rc->want_tables) {
+		rc->want_tables = 0;
+		if (!rc->tables) {
+			rc->tables = malloc(n);
+			rc->tables_size = n;
+			return rc->tables;
+		}
+		if (n == rc->tables_size)
+			return rc->tables;
+	}
+	return malloc(n);
+}
+
+static void dec_free(void *p, void *data)
+{
+	struct re_ctx *rc = data;
+
+	if (p && p == rc->tables)
+		return;
+	free(p);
+}
+
 struct re_ctx *re_ctx_new(void)
 {
 	struct re_ctx *rc = calloc(1, sizeof(*rc));
@@ -266,13 +315,15 @@ struct re_ctx *re_ctx_new(void)
 	rc->itab = calloc(rc->itabsz, sizeof(*rc->itab));
 	rc->md = pcre2_match_data_create(RE_MAXCAP + 1, NULL);
 	rc->mctx = pcre2_match_context_create(NULL);
+	rc->gctx = pcre2_general_context_create(dec_malloc, dec_free, rc);
 	for (i = 0; i < VDYN__COUNT; i++) {
 		sbuf_init(&rc->dyn[i], RE_EXPAND_MAX);
 		sbuf_init(&rc->dyn0[i], RE_EXPAND_MAX);
 		sbuf_init(&rc->dync[i], RE_EXPAND_MAX);
 	}
 	sbuf_init(&rc->all0, RE_EXPAND_MAX);
-	if (!rc->idx || !rc->ent || !rc->itab || !rc->md || !rc->mctx) {
+	if (!rc->idx || !rc->ent || !rc->itab || !rc->md || !rc->mctx ||
+	    !rc->gctx) {
 		re_ctx_free(rc);
 		return NULL;
 	}
@@ -329,6 +380,10 @@ void re_ctx_free(struct re_ctx *rc)
 	free(rc->itab);
 	pcre2_match_data_free(rc->md);
 	pcre2_match_context_free(rc->mctx);
+	/* after every code: they may share rc->tables */
+	pcre2_general_context_free(rc->gctx);
+	free(rc->tables);
+	free(rc->dec);
 	words_clear(&rc->mods);
 	words_clear(&rc->types);
 	free(rc->mods.w);
@@ -565,8 +620,30 @@ static pcre2_code *precompiled(struct re_ctx *rc, const char *pat, int *dyn)
 		int c = strcmp(set->v[mid].text, pat);
 
 		if (!c) {
-			if (pcre2_serialize_decode(&code, 1, set->v[mid].bytes, NULL) != 1)
+			const struct re_precompiled *p = &set->v[mid];
+			size_t need = set->prefix_len + p->len;
+			int got;
+
+			if (need > rc->decsz) {
+				unsigned char *nd = realloc(rc->dec, need);
+
+				if (!nd)
+					return NULL;
+				rc->dec = nd;
+				rc->decsz = need;
+			}
+			memcpy(rc->dec, set->prefix, set->prefix_len);
+			memcpy(rc->dec + set->prefix_len, p->bytes, p->len);
+			rc->want_tables = !rc->no_share;
+			got = pcre2_serialize_decode(&code, 1, rc->dec, rc->gctx);
+			rc->want_tables = 0;
+			if (got != 1)
 				return NULL;
+			if ((void *)code == rc->tables) {
+				/* it is the code's now, freed as any */
+				rc->tables = NULL;
+				rc->no_share = 1;
+			}
 			*dyn = set->v[mid].dyn;
 			rc->decodes++;
 			return code;

@@ -51,8 +51,9 @@ void re_ctx_reset(struct re_ctx *rc);
 /*
  * Patterns compiled ahead of time (tools/mkpatterns.c writes the table at
  * build time): each entry is a pattern's literal text and its pcre2
- * serialized code, compiled with no learned types.  Sorted by text
- * (strcmp).  A pattern found here is decoded instead of compiled.
+ * serialized code (less the set's prefix), compiled with no learned
+ * types.  Sorted by text (strcmp).  A pattern found here is decoded
+ * instead of compiled.
  */
 struct re_precompiled {
 	const char *text;
@@ -65,6 +66,12 @@ struct re_precompiled_set {
 	const struct re_precompiled *v;
 	size_t n;
 	const char *pcre2_version;	/* the serialization must match */
+	/*
+	 * What each serialization starts with, held once: pcre2's header
+	 * and character tables.  An entry's bytes are its code alone.
+	 */
+	const unsigned char *prefix;
+	size_t prefix_len;
 };
 
 void re_use_precompiled(struct re_ctx *rc, const struct re_precompiled_set *set);

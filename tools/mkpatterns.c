@@ -8,7 +8,9 @@
  * typical patch.
  *
  * Usage: mkpatterns OUT.c OUT.bin PATCH...
- * OUT.c holds the sorted table and includes OUT.bin with .incbin.
+ * OUT.c holds the sorted table and includes OUT.bin with .incbin: the
+ * serializations' common prefix (pcre2's header and tables) once, then
+ * each pattern's code.
  */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
@@ -33,7 +35,59 @@ struct pats {
 	size_t n, alloc;
 	FILE *bin;
 	size_t off;
+	/* what every serialization starts with: pcre2's header and tables */
+	unsigned char *prefix;
+	size_t plen;
 };
+
+/* Writes len bytes and pads the blob to 8 bytes. */
+static int put(struct pats *p, const unsigned char *bytes, size_t len)
+{
+	if (fwrite(bytes, 1, len, p->bin) != len)
+		return -1;
+	while ((p->off + len) % 8) {
+		fputc(0, p->bin);
+		len++;
+	}
+	p->off += len;
+	return 0;
+}
+
+/*
+ * pcre2 serializes one code as a header, its character tables and the
+ * code: the header and tables are the same for every pattern compiled
+ * with the default tables, so the blob holds them once (the prefix,
+ * first) and each pattern's code alone.  The prefix is what a one-code
+ * serialization holds before its code block (PCRE2_INFO_SIZE bytes).
+ */
+static int find_prefix(struct pats *p)
+{
+	const pcre2_code *codes[1];
+	pcre2_code *code;
+	uint8_t *bytes;
+	PCRE2_SIZE size, csize = 0;
+	int errcode;
+	PCRE2_SIZE erroff;
+
+	code = pcre2_compile((PCRE2_SPTR)"x", 1, 0, &errcode, &erroff, NULL);
+	if (!code)
+		return -1;
+	codes[0] = code;
+	if (pcre2_serialize_encode(codes, 1, &bytes, &size, NULL) != 1 ||
+	    pcre2_pattern_info(code, PCRE2_INFO_SIZE, &csize) || csize >= size) {
+		pcre2_code_free(code);
+		return -1;
+	}
+	p->plen = size - csize;
+	p->prefix = malloc(p->plen);
+	if (p->prefix)
+		memcpy(p->prefix, bytes, p->plen);
+	pcre2_serialize_free(bytes);
+	pcre2_code_free(code);
+	if (!p->prefix)
+		return -1;
+	return put(p, p->prefix, p->plen);
+}
 
 static int add(void *arg, const char *text, int dyn, const unsigned char *bytes,
 	       size_t len)
@@ -52,17 +106,16 @@ static int add(void *arg, const char *text, int dyn, const unsigned char *bytes,
 	p->v[p->n].text = strdup(text);
 	if (!p->v[p->n].text)
 		return -1;
-	p->v[p->n].dyn = dyn;
-	p->v[p->n].len = len;
-	p->v[p->n].off = p->off;
-	if (fwrite(bytes, 1, len, p->bin) != len)
+	if (len <= p->plen || memcmp(bytes, p->prefix, p->plen)) {
+		fprintf(stderr, "mkpatterns: %s: serialized with other tables\n",
+			text);
 		return -1;
-	/* keep every blob 8-byte aligned, as pcre2 reads it in place */
-	while ((p->off + len) % 8) {
-		fputc(0, p->bin);
-		len++;
 	}
-	p->off += len;
+	p->v[p->n].dyn = dyn;
+	p->v[p->n].len = len - p->plen;
+	p->v[p->n].off = p->off;
+	if (put(p, bytes + p->plen, len - p->plen))
+		return -1;
 	p->n++;
 	return 0;
 }
@@ -129,7 +182,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "mkpatterns: %s: %s\n", argv[2], strerror(errno));
 		return 1;
 	}
-	if (chk_export_patterns(c, add, &p) < 0 || fclose(p.bin)) {
+	if (find_prefix(&p) || chk_export_patterns(c, add, &p) < 0 ||
+	    fclose(p.bin)) {
 		fprintf(stderr, "mkpatterns: export failed\n");
 		return 1;
 	}
@@ -167,13 +221,15 @@ int main(int argc, char **argv)
 			p.v[k].off, p.v[k].len, p.v[k].dyn);
 	}
 	fprintf(out, "};\n\nconst struct re_precompiled_set reviewbot_patterns = {\n"
-		"\ttable, %zu, \"%s\",\n};\n", p.n, ver);
+		"\ttable, %zu, \"%s\", reviewbot_pattern_blob, %zu,\n};\n",
+		p.n, ver, p.plen);
 	if (fclose(out))
 		return 1;
 	fprintf(stderr, "mkpatterns: %zu patterns, %zu bytes\n", p.n, p.off);
 	for (k = 0; k < p.n; k++)
 		free(p.v[k].text);
 	free(p.v);
+	free(p.prefix);
 	free(argv[2]);
 	chk_free(c);
 	return 0;
