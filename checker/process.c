@@ -766,6 +766,9 @@ int chk_run_reuse(const struct chk_opts *o, const char *name, const char *buf,
  * One input: buf[0, len) when wbuf is NULL (copied before it is split),
  * else wbuf[0, len), split in place (see chk_check_buf()).
  */
+/* Bytes of JIT code (re_jit_budget_add()) per byte of input */
+#define CHK_JIT_PER_BYTE	4
+
 static int check_input(struct chk_checker *c, const char *name,
 		       const char *buf, char *wbuf, size_t len,
 		       struct chk_result *res)
@@ -783,6 +786,9 @@ static int check_input(struct chk_checker *c, const char *name,
 	e.rc = c->rc;
 	/* @typeListFile and @modifierListFile start empty for each file */
 	re_types_reset(e.rc);
+	/* JIT code in proportion to the text it serves: a large input may
+	 * JIT-compile more, and a checker reused over many, all it wants */
+	re_jit_budget_add(e.rc, len * CHK_JIT_PER_BYTE);
 	sbuf_init(&e.av_paren_type, 1u << 20);
 	sbuf_init(&e.author, 1u << 16);
 	sbuf_init(&e.author_sob, 1u << 16);

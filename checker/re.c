@@ -176,6 +176,7 @@ struct re_ctx {
 	unsigned long compiles, decodes;
 	uint64_t jit_ns, jit_bytes;	/* JIT compiles so far (with the prior) */
 	unsigned long jits;		/* ... that succeeded */
+	size_t jit_code, jit_budget;	/* their JIT code; what it may reach */
 	size_t nbad;		/* entries marked bad (an upper bound) */
 	unsigned gen;		/* bumped when learned words or typedefs
 				 * change */
@@ -330,6 +331,7 @@ struct re_ctx *re_ctx_new(void)
 	pcre2_set_match_limit(rc->mctx, RE_MATCH_LIMIT);
 	rc->jit_ns = RE_JIT_PRIOR_NS;
 	rc->jit_bytes = RE_JIT_PRIOR_BYTES;
+	rc->jit_budget = RE_JIT_BUDGET_BASE;
 	vocab_build_types(NULL, 0, NULL, 0, rc->dyn0);
 	{
 		static const char *const call_alt[] = { RE_CALL_ALT };
@@ -859,11 +861,18 @@ static void code_interpreted(struct re_ctx *rc, struct re_code *c, uint64_t ns)
 	if ((double)c->interp_ns * (double)rc->jit_bytes <
 	    (double)c->size * (double)rc->jit_ns)
 		return;
+	/* not tried: the budget grows with the text checked (re.h) */
+	if (rc->jit_code >= rc->jit_budget)
+		return;
 	c->jit = RE_JIT_TRIED;	/* once: under MemoryDenyWriteExecute it fails */
 	t0 = now_ns();
 	if (pcre2_jit_compile(c->code, PCRE2_JIT_COMPLETE) == 0) {
+		size_t js = 0;
+
 		c->jit = RE_JIT_OK;
 		rc->jits++;
+		if (pcre2_pattern_info(c->code, PCRE2_INFO_JITSIZE, &js) == 0)
+			rc->jit_code += js;
 	}
 	if (rc->jit_ns < UINT64_MAX / 2 && rc->jit_bytes < UINT64_MAX / 2) {
 		rc->jit_ns += now_ns() - t0;
@@ -1353,6 +1362,17 @@ unsigned long re_compiles(const struct re_ctx *rc)
 unsigned long re_jits(const struct re_ctx *rc)
 {
 	return rc->jits;
+}
+
+void re_jit_budget_add(struct re_ctx *rc, size_t bytes)
+{
+	rc->jit_budget = bytes > SIZE_MAX - rc->jit_budget ? SIZE_MAX :
+			 rc->jit_budget + bytes;
+}
+
+size_t re_jit_code(const struct re_ctx *rc)
+{
+	return rc->jit_code;
 }
 
 size_t re_learned_modifiers(const struct re_ctx *rc)

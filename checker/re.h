@@ -91,6 +91,16 @@ unsigned long re_compiles(const struct re_ctx *rc);
 /* JIT compiles so far (see re.c: a pattern is JIT-compiled once its
  * interpreted matches took as long as that would). */
 unsigned long re_jits(const struct re_ctx *rc);
+/*
+ * JIT code is memory (about twice its size resident): it is compiled
+ * while what was compiled so far is under a budget, RE_JIT_BUDGET_BASE
+ * plus what the caller adds for the text it checks, so that it grows
+ * with the text it serves.  Past the budget, patterns stay interpreted.
+ */
+#define RE_JIT_BUDGET_BASE	(256u << 10)
+void re_jit_budget_add(struct re_ctx *rc, size_t bytes);
+/* Bytes of JIT code compiled so far. */
+size_t re_jit_code(const struct re_ctx *rc);
 
 /*
  * Matches pat against s[0, n) starting at offset start.  Returns 1 on a

@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -265,6 +266,52 @@ static void test_re__hot_patterns_stay_exact_once_jit_compiled(void **state)
 	assert_int_equal(after, 0);
 }
 
+/* Matches pattern p until one more pattern is JIT-compiled (or a bound). */
+static int jit_one_more(struct re_ctx *rc, const char *p)
+{
+	static const char subj[] =
+		"+\tstatic const struct foo_bar *baz = qux(unsigned long x, u8 v7);";
+	unsigned long before = re_jits(rc);
+	int i;
+
+	for (i = 0; i < 200000 && re_jits(rc) == before; i++)
+		re_find(rc, p, subj, sizeof(subj) - 1, 0, NULL);
+	return re_jits(rc) > before;
+}
+
+/*
+ * JIT code stops at its budget (patterns stay interpreted) and goes on
+ * when the budget grows.
+ */
+static void test_re__jit_code_stays_within_its_budget(void **state)
+{
+	struct re_ctx *rc = *state;
+	uint32_t jit = 0;
+	char pat[64];
+	size_t last = 0;
+	int k;
+
+	pcre2_config(PCRE2_CONFIG_JIT, &jit);
+	if (!jit)
+		skip();
+	for (k = 0; k < 1000 && re_jit_code(rc) < RE_JIT_BUDGET_BASE; k++) {
+		size_t was = re_jit_code(rc);
+
+		/* no literal to pretest: each runs on the subject */
+		snprintf(pat, sizeof(pat), "\\b(?:$Type)\\s*\\*?\\s*\\w{1,%d}\\b", k + 1);
+		if (!jit_one_more(rc, re_intern(rc, pat, strlen(pat))))
+			fail_msg("pattern %d was never JIT-compiled", k);
+		last = re_jit_code(rc) - was;
+	}
+	assert_true(re_jit_code(rc) >= RE_JIT_BUDGET_BASE);
+	/* it stopped with the compile that reached the budget */
+	assert_true(re_jit_code(rc) - last < RE_JIT_BUDGET_BASE);
+	snprintf(pat, sizeof(pat), "\\b(?:$Type)\\s*\\*?\\s*\\w{2,%d}\\b", k + 1);
+	assert_false(jit_one_more(rc, re_intern(rc, pat, strlen(pat))));
+	re_jit_budget_add(rc, 1u << 20);
+	assert_true(jit_one_more(rc, re_intern(rc, pat, strlen(pat))));
+}
+
 /* re_ctx_reset(): no error left, and a bad pattern is reported again */
 static void test_re__reset_reports_bad_patterns_again(void **state)
 {
@@ -507,6 +554,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_re__literal_pretest_never_changes_a_result, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_re__learned_words_only_matter_where_they_occur, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_re__hot_patterns_stay_exact_once_jit_compiled, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_re__jit_code_stays_within_its_budget, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_re__type_guard_changes_no_match, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_re__vocab_guards_never_hide_a_match, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_re__learned_types_by_callout_are_exact, setup, teardown),
