@@ -4,6 +4,13 @@
  * the /x whitespace removed (so the flags below omit x).  Keep the order
  * and the alternation order of the original: Perl's alternation is ordered
  * and the first alternative that matches wins.
+ *
+ * Some alternations sit behind a look-ahead for the first bytes all of
+ * their alternatives start with ((?=[_cv]) before $Attribute|$Sparse):
+ * the same matches and groups, but a word that starts otherwise fails at
+ * once instead of trying each alternative (pcre2 tries them one by one,
+ * and the type patterns run at nearly every word).  A contiguous run of
+ * alternatives is grouped, so their order is kept.
  */
 #include "vocab.h"
 
@@ -13,40 +20,41 @@
 #include "banned.h"
 
 #define TYPELIST_MISORDERED \
-	"(?^:char\\s+(?:un)?signed)", \
-	"(?^:int\\s+(?:(?:un)?signed\\s+)?short\\s)", \
-	"(?^:int\\s+short(?:\\s+(?:un)?signed))", \
-	"(?^:short\\s+int(?:\\s+(?:un)?signed))", \
-	"(?^:(?:un)?signed\\s+int\\s+short)", \
-	"(?^:short\\s+(?:un)?signed)", \
-	"(?^:long\\s+int\\s+(?:un)?signed)", \
-	"(?^:int\\s+long\\s+(?:un)?signed)", \
-	"(?^:long\\s+(?:un)?signed\\s+int)", \
-	"(?^:int\\s+(?:un)?signed\\s+long)", \
-	"(?^:int\\s+(?:un)?signed)", \
-	"(?^:int\\s+long\\s+long\\s+(?:un)?signed)", \
-	"(?^:long\\s+long\\s+int\\s+(?:un)?signed)", \
-	"(?^:long\\s+long\\s+(?:un)?signed\\s+int)", \
-	"(?^:long\\s+long\\s+(?:un)?signed)", \
-	"(?^:long\\s+(?:un)?signed)"
+	"(?^:(?=[cislu])(?:" \
+	"(?^:char\\s+(?:un)?signed)" "|" \
+	"(?^:int\\s+(?:(?:un)?signed\\s+)?short\\s)" "|" \
+	"(?^:int\\s+short(?:\\s+(?:un)?signed))" "|" \
+	"(?^:short\\s+int(?:\\s+(?:un)?signed))" "|" \
+	"(?^:(?:un)?signed\\s+int\\s+short)" "|" \
+	"(?^:short\\s+(?:un)?signed)" "|" \
+	"(?^:long\\s+int\\s+(?:un)?signed)" "|" \
+	"(?^:int\\s+long\\s+(?:un)?signed)" "|" \
+	"(?^:long\\s+(?:un)?signed\\s+int)" "|" \
+	"(?^:int\\s+(?:un)?signed\\s+long)" "|" \
+	"(?^:int\\s+(?:un)?signed)" "|" \
+	"(?^:int\\s+long\\s+long\\s+(?:un)?signed)" "|" \
+	"(?^:long\\s+long\\s+int\\s+(?:un)?signed)" "|" \
+	"(?^:long\\s+long\\s+(?:un)?signed\\s+int)" "|" \
+	"(?^:long\\s+long\\s+(?:un)?signed)" "|" \
+	"(?^:long\\s+(?:un)?signed)" "))"
 
 static const char *const type_list[] = {
-	"(?^:void)",
-	"(?^:(?:(?:un)?signed\\s+)?char)",
-	"(?^:(?:(?:un)?signed\\s+)?short\\s+int)",
-	"(?^:(?:(?:un)?signed\\s+)?short)",
-	"(?^:(?:(?:un)?signed\\s+)?int)",
-	"(?^:(?:(?:un)?signed\\s+)?long\\s+int)",
-	"(?^:(?:(?:un)?signed\\s+)?long\\s+long\\s+int)",
-	"(?^:(?:(?:un)?signed\\s+)?long\\s+long)",
-	"(?^:(?:(?:un)?signed\\s+)?long)",
-	"(?^:(?:un)?signed)",
-	"(?^:float)",
-	"(?^:double)",
-	"(?^:bool)",
-	"(?^:struct\\s+$Ident)",
-	"(?^:union\\s+$Ident)",
-	"(?^:enum\\s+$Ident)",
+	"(?^:(?=[vcsuilfdbe])(?:(?^:void)|"
+	"(?^:(?:(?:un)?signed\\s+)?char)" "|"
+	"(?^:(?:(?:un)?signed\\s+)?short\\s+int)" "|"
+	"(?^:(?:(?:un)?signed\\s+)?short)" "|"
+	"(?^:(?:(?:un)?signed\\s+)?int)" "|"
+	"(?^:(?:(?:un)?signed\\s+)?long\\s+int)" "|"
+	"(?^:(?:(?:un)?signed\\s+)?long\\s+long\\s+int)" "|"
+	"(?^:(?:(?:un)?signed\\s+)?long\\s+long)" "|"
+	"(?^:(?:(?:un)?signed\\s+)?long)" "|"
+	"(?^:(?:un)?signed)" "|"
+	"(?^:float)" "|"
+	"(?^:double)" "|"
+	"(?^:bool)" "|"
+	"(?^:struct\\s+$Ident)" "|"
+	"(?^:union\\s+$Ident)" "|"
+	"(?^:enum\\s+$Ident)))",
 	/*
 	 * checkpatch.pl's ${Ident}_t, ${Ident}_handler and ${Ident}_handler_fn,
 	 * in that order, behind a look-ahead every one of them implies (an
@@ -105,7 +113,7 @@ static const struct vocab vocab_table[] = {
 	{ "typeOtherOSTypedefs", "(?:u_(?:char|short|int|long)|u(?:nchar|short|int|long))", "", VOCAB_QR, 0 },
 	{ "typeKernelTypedefs", "(?:(?:__)?(?:u|s|be|le)(?:8|16|32|64)|atomic_t)", "", VOCAB_QR, 0 },
 	{ "typeStdioTypedefs", "(?:FILE)", "", VOCAB_QR, 0 },
-	{ "typeTypedefs", "(?:$typeC99Typedefs\\b|$typeOtherOSTypedefs\\b|$typeKernelTypedefs\\b|$typeStdioTypedefs\\b)", "", VOCAB_QR, 0 },
+	{ "typeTypedefs", "(?=[_usiblaF])(?:$typeC99Typedefs\\b|$typeOtherOSTypedefs\\b|$typeKernelTypedefs\\b|$typeStdioTypedefs\\b)", "", VOCAB_QR, 0 },
 	{ "zero_initializer", "(?:(?:0[xX])?0+$Int_type?|NULL|false)\\b", "", VOCAB_QR, 0 },
 	{ "logFunctions", "(?:printk(?:_ratelimited|_once|_deferred_once|_deferred|)|(?:[a-z0-9]+_){1,2}(?:printk|emerg|alert|crit|err|warning|warn|notice|info|debug|dbg|vdbg|devel|cont|WARN)(?:_ratelimited|_once|)|TP_printk|WARN(?:_RATELIMIT|_ONCE|)|panic|MODULE_[A-Z_]+|seq_vprintf|seq_printf|seq_puts)", "", VOCAB_QR, 0 },
 	{ "allocFunctions", "(?:(?:(?:devm_)?(?:kv|k|v)[czm]alloc(?:_array)?(?:_node)?|kstrdup(?:_const)?|kmemdup(?:_nul)?)|(?:\\w+)?alloc_skb(?:_ip_align)?|dma_alloc_coherent)", "", VOCAB_QR, 0 },
@@ -119,7 +127,7 @@ static const struct vocab vocab_table[] = {
 	{ "allowed_asm_includes", "(?:irq|memory|time|reboot)", "", VOCAB_QR, 0 },
 	/* $Typecast and friends are compiled once, before any file's words. */
 	{ "NonptrType0", "(?:$Modifier0\\s+|const\\s+)*(?:(?:typeof|__typeof__)\\s*\\([^\\)]*\\)|(?:$typeTypedefs\\b)|(?:$typeAll0\\b))(?:\\s+$Modifier0|\\s+const)*", "", VOCAB_QR, 0 },
-	{ "Modifier0", "(?:$Attribute|$Sparse|(?x:(?^:fastcall)))", "", VOCAB_QR, 0 },
+	{ "Modifier0", "(?:(?=[_cv])(?:$Attribute|$Sparse)|(?x:(?^:fastcall)))", "", VOCAB_QR, 0 },
 	{ "Typecast", "\\s*(\\(\\s*$NonptrType0\\s*\\)){0,1}\\s*", "", VOCAB_QR, 0 },
 	{ "balanced_parens", "(\\((?:[^\\(\\)]++|(?-1))*\\))", "", VOCAB_QR, 0 },
 	{ "LvalOrFunc", "((?:[\\&\\*]\\s*)?$Lval)\\s*($balanced_parens{0,1})\\s*", "", VOCAB_QR, 0 },
@@ -205,7 +213,7 @@ void vocab_build_types(const char *const *mods, size_t nmods,
 		sbuf_reset(&out[i]);
 
 	/* (sbuf_addf's %s copies a byte at a time: these are long) */
-	put3(&out[VDYN_MODIFIER], "(?:$Attribute|$Sparse|", m.buf, ")");
+	put3(&out[VDYN_MODIFIER], "(?:(?=[_cv])(?:$Attribute|$Sparse)|", m.buf, ")");
 	put3(&out[VDYN_BASICTYPE], "(?:$typeTypedefs\\b)|(?:", all.buf, "\\b)");
 	put3(&out[VDYN_NONPTRTYPE],
 	     "(?:$Modifier\\s+|const\\s+)*(?:(?:typeof|__typeof__)\\s*\\([^\\)]*\\)|(?:$typeTypedefs\\b)|(?:",
