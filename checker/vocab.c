@@ -5,12 +5,13 @@
  * and the alternation order of the original: Perl's alternation is ordered
  * and the first alternative that matches wins.
  *
- * Some alternations sit behind a look-ahead for the first bytes all of
- * their alternatives start with ((?=[_cv]) before $Attribute|$Sparse):
- * the same matches and groups, but a word that starts otherwise fails at
- * once instead of trying each alternative (pcre2 tries them one by one,
- * and the type patterns run at nearly every word).  A contiguous run of
- * alternatives is grouped, so their order is kept.
+ * Some alternations sit behind a look-ahead for the first two bytes all
+ * of their alternatives start with (before $Attribute|$Sparse: "__",
+ * "const", "volatile"): the same matches and groups, but a word that
+ * starts otherwise fails at once instead of trying each alternative
+ * (pcre2 tries them one by one, and the type patterns run at nearly
+ * every word).  A contiguous run of alternatives is grouped, so their
+ * order is kept.
  */
 #include "vocab.h"
 
@@ -20,7 +21,7 @@
 #include "banned.h"
 
 #define TYPELIST_MISORDERED \
-	"(?^:(?=[cislu])(?:" \
+	"(?^:(?=[cislu][hnoi])(?:" \
 	"(?^:char\\s+(?:un)?signed)" "|" \
 	"(?^:int\\s+(?:(?:un)?signed\\s+)?short\\s)" "|" \
 	"(?^:int\\s+short(?:\\s+(?:un)?signed))" "|" \
@@ -39,7 +40,7 @@
 	"(?^:long\\s+(?:un)?signed)" "))"
 
 static const char *const type_list[] = {
-	"(?^:(?=[vcsuilfdbe])(?:(?^:void)|"
+	"(?^:(?=[vcsuilfdbe][ohinlt])(?:(?^:void)|"
 	"(?^:(?:(?:un)?signed\\s+)?char)" "|"
 	"(?^:(?:(?:un)?signed\\s+)?short\\s+int)" "|"
 	"(?^:(?:(?:un)?signed\\s+)?short)" "|"
@@ -57,13 +58,17 @@ static const char *const type_list[] = {
 	"(?^:enum\\s+$Ident)))",
 	/*
 	 * checkpatch.pl's ${Ident}_t, ${Ident}_handler and ${Ident}_handler_fn,
-	 * in that order, behind a look-ahead every one of them implies (an
-	 * identifier's characters, then "_t" or "_handler"): the same matches
-	 * and groups, but a word that ends otherwise is passed over in one
-	 * scan instead of three walks back along it (the type patterns spent
-	 * half their time there).
+	 * in that order, behind a look-ahead every match of them implies: the
+	 * identifier's words (joined by ##) hold a word that ends in "_t",
+	 * "_handler" or "_handler_fn".  A word must end there because the
+	 * type list is always followed by \b (vocab_build_types(),
+	 * $NonptrType0): an alternative that stops inside a word fails
+	 * there anyway.  The same matches and groups, but a word that ends
+	 * otherwise is passed over in one possessive scan instead of three
+	 * walks back along it (the type patterns spent half their time
+	 * there).
 	 */
-	"(?^:(?=[\\w\\s#]*?_(?:t|handler))"
+	"(?^:(?=(?:[^\\W_]++|_(?!(?:t|handler(?:_fn)?)\\b)|\\s*+\\#\\#\\s*+)*+_(?:t|handler(?:_fn)?)\\b)"
 	"(?:(?^:${Ident}_t)|(?^:${Ident}_handler)|(?^:${Ident}_handler_fn)))",
 	TYPELIST_MISORDERED,
 };
@@ -113,7 +118,7 @@ static const struct vocab vocab_table[] = {
 	{ "typeOtherOSTypedefs", "(?:u_(?:char|short|int|long)|u(?:nchar|short|int|long))", "", VOCAB_QR, 0 },
 	{ "typeKernelTypedefs", "(?:(?:__)?(?:u|s|be|le)(?:8|16|32|64)|atomic_t)", "", VOCAB_QR, 0 },
 	{ "typeStdioTypedefs", "(?:FILE)", "", VOCAB_QR, 0 },
-	{ "typeTypedefs", "(?=[_usiblaF])(?:$typeC99Typedefs\\b|$typeOtherOSTypedefs\\b|$typeKernelTypedefs\\b|$typeStdioTypedefs\\b)", "", VOCAB_QR, 0 },
+	{ "typeTypedefs", "(?=[_usiblaF][_isnl1368etI])(?:$typeC99Typedefs\\b|$typeOtherOSTypedefs\\b|$typeKernelTypedefs\\b|$typeStdioTypedefs\\b)", "", VOCAB_QR, 0 },
 	{ "zero_initializer", "(?:(?:0[xX])?0+$Int_type?|NULL|false)\\b", "", VOCAB_QR, 0 },
 	{ "logFunctions", "(?:printk(?:_ratelimited|_once|_deferred_once|_deferred|)|(?:[a-z0-9]+_){1,2}(?:printk|emerg|alert|crit|err|warning|warn|notice|info|debug|dbg|vdbg|devel|cont|WARN)(?:_ratelimited|_once|)|TP_printk|WARN(?:_RATELIMIT|_ONCE|)|panic|MODULE_[A-Z_]+|seq_vprintf|seq_printf|seq_puts)", "", VOCAB_QR, 0 },
 	{ "allocFunctions", "(?:(?:(?:devm_)?(?:kv|k|v)[czm]alloc(?:_array)?(?:_node)?|kstrdup(?:_const)?|kmemdup(?:_nul)?)|(?:\\w+)?alloc_skb(?:_ip_align)?|dma_alloc_coherent)", "", VOCAB_QR, 0 },
@@ -127,7 +132,7 @@ static const struct vocab vocab_table[] = {
 	{ "allowed_asm_includes", "(?:irq|memory|time|reboot)", "", VOCAB_QR, 0 },
 	/* $Typecast and friends are compiled once, before any file's words. */
 	{ "NonptrType0", "(?:$Modifier0\\s+|const\\s+)*(?:(?:typeof|__typeof__)\\s*\\([^\\)]*\\)|(?:$typeTypedefs\\b)|(?:$typeAll0\\b))(?:\\s+$Modifier0|\\s+const)*", "", VOCAB_QR, 0 },
-	{ "Modifier0", "(?:(?=[_cv])(?:$Attribute|$Sparse)|(?x:(?^:fastcall)))", "", VOCAB_QR, 0 },
+	{ "Modifier0", "(?:(?=[_cv][_o])(?:$Attribute|$Sparse)|(?x:(?^:fastcall)))", "", VOCAB_QR, 0 },
 	{ "Typecast", "\\s*(\\(\\s*$NonptrType0\\s*\\)){0,1}\\s*", "", VOCAB_QR, 0 },
 	{ "balanced_parens", "(\\((?:[^\\(\\)]++|(?-1))*\\))", "", VOCAB_QR, 0 },
 	{ "LvalOrFunc", "((?:[\\&\\*]\\s*)?$Lval)\\s*($balanced_parens{0,1})\\s*", "", VOCAB_QR, 0 },
@@ -213,7 +218,7 @@ void vocab_build_types(const char *const *mods, size_t nmods,
 		sbuf_reset(&out[i]);
 
 	/* (sbuf_addf's %s copies a byte at a time: these are long) */
-	put3(&out[VDYN_MODIFIER], "(?:(?=[_cv])(?:$Attribute|$Sparse)|", m.buf, ")");
+	put3(&out[VDYN_MODIFIER], "(?:(?=[_cv][_o])(?:$Attribute|$Sparse)|", m.buf, ")");
 	put3(&out[VDYN_BASICTYPE], "(?:$typeTypedefs\\b)|(?:", all.buf, "\\b)");
 	put3(&out[VDYN_NONPTRTYPE],
 	     "(?:$Modifier\\s+|const\\s+)*(?:(?:typeof|__typeof__)\\s*\\([^\\)]*\\)|(?:$typeTypedefs\\b)|(?:",

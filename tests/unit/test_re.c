@@ -365,11 +365,12 @@ static size_t random_line(uint32_t *seed, const char *const *pieces,
  * of the pieces that matter.
  */
 static const char *const vocab_guards[] = {
-	"(?=[\\w\\s#]*?_(?:t|handler))",	/* ${Ident}_t ... */
-	"(?=[_cv])",			/* $Attribute|$Sparse */
-	"(?=[_usiblaF])",		/* $typeTypedefs */
-	"(?=[vcsuilfdbe])",		/* void ... enum */
-	"(?=[cislu])",			/* the misordered types */
+	/* ${Ident}_t ... */
+	"(?=(?:[^\\W_]++|_(?!(?:t|handler(?:_fn)?)\\b)|\\s*+\\#\\#\\s*+)*+_(?:t|handler(?:_fn)?)\\b)",
+	"(?=[_cv][_o])",			/* $Attribute|$Sparse */
+	"(?=[_usiblaF][_isnl1368etI])",	/* $typeTypedefs */
+	"(?=[vcsuilfdbe][ohinlt])",		/* void ... enum */
+	"(?=[cislu][hnoi])",			/* the misordered types */
 };
 
 static char *unguarded(const char *x)
