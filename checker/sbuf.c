@@ -84,6 +84,12 @@ int sbuf_addch(struct sbuf *sb, int c)
 {
 	char ch = (char)c;
 
+	/* the common case without sbuf_add()'s checks and copy */
+	if (!sb->err && sb->len + 2 <= sb->alloc && sb->len < sb->cap) {
+		sb->buf[sb->len++] = ch;
+		sb->buf[sb->len] = '\0';
+		return 0;
+	}
 	return sbuf_add(sb, &ch, 1);
 }
 
@@ -99,21 +105,45 @@ int sbuf_addrep(struct sbuf *sb, int c, size_t n)
 	return 0;
 }
 
+/*
+ * Formats into the room the buffer has (some is made first), and only
+ * when the text does not fit there measures it, grows and formats again:
+ * formatting twice was most of what building a pattern cost.
+ */
 int sbuf_vaddf(struct sbuf *sb, const char *fmt, va_list ap)
 {
 	va_list cp;
+	size_t room;
 	int n;
 	int ret;
 
 	if (sb->err)
 		return sb->err;
+	if (!sb->alloc && sb->cap > sb->len)
+		sbuf_grow(sb, sb->cap - sb->len < 255 ? sb->cap - sb->len : 255);
+	if (sb->err)
+		return sb->err;
+	room = sb->alloc > sb->len ? sb->alloc - sb->len : 0;
 	va_copy(cp, ap);
-	n = vsnprintf(NULL, 0, fmt, cp);
+	n = vsnprintf(room ? sb->buf + sb->len : NULL, room, fmt, cp);
 	va_end(cp);
 	if (n < 0) {
+		if (room)
+			sb->buf[sb->len] = '\0';
 		sb->err = SBUF_ERR_NOMEM;
 		return sb->err;
 	}
+	if ((size_t)n < room) {
+		if ((size_t)n > sb->cap - sb->len) {
+			sb->buf[sb->len] = '\0';
+			sb->err = SBUF_ERR_CAP;
+			return sb->err;
+		}
+		sb->len += (size_t)n;
+		return 0;
+	}
+	if (room)
+		sb->buf[sb->len] = '\0';
 	ret = sbuf_grow(sb, (size_t)n);
 	if (ret)
 		return ret;
