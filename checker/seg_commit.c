@@ -134,6 +134,27 @@ static int is_space(int c)	/* Perl's \s */
 	       c == '\v';
 }
 
+/*
+ * rawline =~ /^\+\s*\*\s*$word / for a word of letters: that pattern has
+ * one way to match (\s takes no '*' and no letter), so it is walked here
+ * instead of compiled once for every word a file ends a comment line with.
+ */
+static int comment_line_starts_with(const char *rawline, const char *word)
+{
+	const char *p = rawline;
+	size_t n = strlen(word);
+
+	if (*p++ != '+')
+		return 0;
+	while (is_space((unsigned char)*p))
+		p++;
+	if (*p++ != '*')
+		return 0;
+	while (is_space((unsigned char)*p))
+		p++;
+	return !strncmp(p, word, n) && p[n] == ' ';
+}
+
 static int lc(int c)
 {
 	return c >= 'A' && c <= 'Z' ? c + 32 : c;
@@ -756,7 +777,7 @@ static void check_repeated_words(struct eng *e)
 	    M(e, "(\\b[A-Z]?[a-z]{2,}\\b)\\s*$", e->prevrawline)) {
 		char *last_word = eng_cap(e, 1);
 
-		if (MQ(e, eng_pat(e, "^\\+\\s*\\*\\s*%s ", last_word), rawline))
+		if (comment_line_starts_with(rawline, last_word))
 			WARN(e, R_REPEATED_WORD,
 			     eng_printf(e, "Possible repeated word: '%s'\n%s",
 					last_word, e->hereprev));
