@@ -276,6 +276,36 @@ static void printk_levels(struct eng *e)
 	}
 }
 
+static int is_pspace(int c)	/* pcre2's \s */
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
+	       c == '\v';
+}
+
+/* line holds var, \s*=\s*, then var or '*' (see SELF_ASSIGNMENT) */
+static int may_self_assign(const char *line, const char *var)
+{
+	size_t n = strlen(var);
+	const char *p = line;
+
+	if (!n)
+		return 0;
+	while ((p = strstr(p, var))) {
+		const char *q = p + n;
+
+		p++;
+		while (is_pspace((unsigned char)*q))
+			q++;
+		if (*q++ != '=')
+			continue;
+		while (is_pspace((unsigned char)*q))
+			q++;
+		if (*q == '*' || !strncmp(q, var, n))
+			return 1;
+	}
+	return 0;
+}
+
 int seg_c_stmt2(struct eng *e)
 {
 	const char *line = e->line, *sline = e->sline, *prevline = e->prevline;
@@ -289,14 +319,13 @@ int seg_c_stmt2(struct eng *e)
 	 */
 	if (M(e, "^\\+\\s*(?:$Declare)?([A-Za-z_][A-Za-z\\d_]*)\\s*=", line)) {
 		const char *var = eng_cap(e, 1);
-		const char *first = strstr(line, var);
 
 		/*
-		 * Every match holds var twice, the second after the end of
-		 * the first: without that, not the pattern (compiled anew for
-		 * every name, with all of $Declare) but this says no.
+		 * Every match holds "var\s*=\s*" then var or '*': without
+		 * that, not the pattern (compiled anew for every name, with
+		 * all of $Declare) but this says no.
 		 */
-		if (first && strstr(first + strlen(var), var) &&
+		if (may_self_assign(line, var) &&
 		    MQ(e, eng_pat(e, "^\\+\\s*(?:$Declare)?%s\\s*=\\s*(?:%s|\\*\\s*\\(?\\s*&\\s*\\(?\\s*%s\\s*\\)?\\s*\\)?)\\s*[;,]",
 				  var, var, var), line))
 			WARN(e, R_SELF_ASSIGNMENT,
