@@ -13,6 +13,7 @@
 
 #include "../../checker/re.h"
 #include "../../checker/vocab.h"
+#include "../../checker/re_lits.h"
 
 static int setup(void **state)
 {
@@ -312,6 +313,45 @@ static void test_re__jit_code_stays_within_its_budget(void **state)
 	assert_true(jit_one_more(rc, re_intern(rc, pat, strlen(pat))));
 }
 
+/*
+ * re_lits_in() looks for a literal by its rarest byte: it finds what a
+ * plain search finds, wherever the literal sits (start, end, overlapping
+ * false starts), on random subjects over a small alphabet.
+ */
+static void test_re__literal_search_finds_what_memmem_finds(void **state)
+{
+	static const char abc[] = "ab_ (x";
+	char lit[2][RE_LIT_MAX];
+	unsigned char litn[2];
+	char subj[64];
+	uint32_t seed = 777;
+	int k;
+
+	(void)state;
+	for (k = 0; k < 200000; k++) {
+		size_t n, l, i;
+		int want;
+
+		seed = seed * 1103515245u + 12345u;
+		n = (seed >> 16) % sizeof(subj);
+		seed = seed * 1103515245u + 12345u;
+		l = 1 + (seed >> 16) % 6;
+		for (i = 0; i < n; i++) {
+			seed = seed * 1103515245u + 12345u;
+			subj[i] = abc[(seed >> 16) % (sizeof(abc) - 1)];
+		}
+		for (i = 0; i < l; i++) {
+			seed = seed * 1103515245u + 12345u;
+			lit[0][i] = abc[(seed >> 16) % (sizeof(abc) - 1)];
+		}
+		litn[0] = (unsigned char)l;
+		want = memmem(subj, n, lit[0], l) != NULL;
+		if (re_lits_in(lit, litn, 1, subj, n) != want)
+			fail_msg("literal %.*s in %.*s: %d", (int)l, lit[0],
+				 (int)n, subj, !want);
+	}
+}
+
 /* re_ctx_reset(): no error left, and a bad pattern is reported again */
 static void test_re__reset_reports_bad_patterns_again(void **state)
 {
@@ -586,6 +626,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_re__learned_words_only_matter_where_they_occur, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_re__hot_patterns_stay_exact_once_jit_compiled, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_re__jit_code_stays_within_its_budget, setup, teardown),
+		cmocka_unit_test(test_re__literal_search_finds_what_memmem_finds),
 		cmocka_unit_test_setup_teardown(test_re__type_guard_changes_no_match, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_re__vocab_guards_never_hide_a_match, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_re__learned_types_by_callout_are_exact, setup, teardown),
