@@ -522,29 +522,83 @@ struct check_pool {
 	const struct mime_mail *m;
 	struct pipeline_check *pc;
 	size_t n, next;
+	unsigned char *ready;	/* pc[i] may be read (NULL: nobody waits) */
 	pthread_mutex_t mu;
+	pthread_cond_t cv;
 };
+
+/* Checks mail i into pc[i] and says it is ready. */
+static void check_one(struct check_pool *cp, size_t i)
+{
+	if (wants_check(cp->p, &cp->m[i]) &&
+	    check_compute(cp->p, &cp->m[i], &cp->pc[i]))
+		pipeline_check_release(&cp->pc[i]);	/* done later, serially */
+	if (cp->ready) {
+		pthread_mutex_lock(&cp->mu);
+		cp->ready[i] = 1;
+		pthread_cond_broadcast(&cp->cv);
+		pthread_mutex_unlock(&cp->mu);
+	}
+}
+
+/* The next mail nobody checks yet, or n. */
+static size_t take(struct check_pool *cp)
+{
+	size_t i;
+
+	pthread_mutex_lock(&cp->mu);
+	i = cp->next < cp->n ? cp->next++ : cp->n;
+	pthread_mutex_unlock(&cp->mu);
+	return i;
+}
 
 static void *check_worker(void *arg)
 {
 	struct check_pool *cp = arg;
 	size_t i;
 
-	for (;;) {
-		pthread_mutex_lock(&cp->mu);
-		i = cp->next++;
-		pthread_mutex_unlock(&cp->mu);
-		if (i >= cp->n)
-			break;
-		if (wants_check(cp->p, &cp->m[i]) &&
-		    check_compute(cp->p, &cp->m[i], &cp->pc[i]))
-			pipeline_check_release(&cp->pc[i]);	/* done later, serially */
-	}
+	while ((i = take(cp)) < cp->n)
+		check_one(cp, i);
 	return NULL;
 }
 
+/*
+ * The calling thread's part when results are taken in order: the next
+ * result as soon as it is ready, else a check of its own, else a wait.
+ */
+static void consume(struct check_pool *cp, int (*done)(void *arg, size_t i),
+		    void *arg)
+{
+	size_t k = 0, i;
+
+	while (k < cp->n) {
+		pthread_mutex_lock(&cp->mu);
+		if (cp->ready[k]) {
+			pthread_mutex_unlock(&cp->mu);
+			if (done(arg, k++)) {
+				/* nothing more is handed out */
+				pthread_mutex_lock(&cp->mu);
+				cp->next = cp->n;
+				pthread_mutex_unlock(&cp->mu);
+				return;
+			}
+			continue;
+		}
+		if (cp->next < cp->n) {
+			i = cp->next++;
+			pthread_mutex_unlock(&cp->mu);
+			check_one(cp, i);
+			continue;
+		}
+		while (!cp->ready[k])
+			pthread_cond_wait(&cp->cv, &cp->mu);
+		pthread_mutex_unlock(&cp->mu);
+	}
+}
+
 int pipeline_check_many(struct pipeline *p, const struct mime_mail *m,
-			struct pipeline_check *pc, size_t n, int threads)
+			struct pipeline_check *pc, size_t n, int threads,
+			int (*done)(void *arg, size_t i), void *arg)
 {
 	pthread_t tid[PIPE_MAX_THREADS];
 	struct check_pool cp;
@@ -565,16 +619,31 @@ int pipeline_check_many(struct pipeline *p, const struct mime_mail *m,
 	cp.pc = pc;
 	cp.n = n;
 	cp.next = 0;
-	if (pthread_mutex_init(&cp.mu, NULL))
+	cp.ready = NULL;
+	if (done && n && !(cp.ready = calloc(n, 1)))
 		return -1;
-	/* this thread works too */
+	if (pthread_mutex_init(&cp.mu, NULL)) {
+		free(cp.ready);
+		return -1;
+	}
+	if (pthread_cond_init(&cp.cv, NULL)) {
+		pthread_mutex_destroy(&cp.mu);
+		free(cp.ready);
+		return -1;
+	}
 	for (i = 1; i < threads; i++)
 		if (!pthread_create(&tid[started], NULL, check_worker, &cp))
 			started++;
-	check_worker(&cp);
+	/* this thread works too */
+	if (done)
+		consume(&cp, done, arg);
+	else
+		check_worker(&cp);
 	for (i = 0; i < started; i++)
 		pthread_join(tid[i], NULL);
+	pthread_cond_destroy(&cp.cv);
 	pthread_mutex_destroy(&cp.mu);
+	free(cp.ready);
 	return 0;
 }
 

@@ -106,12 +106,17 @@ struct pipeline_check {
 void pipeline_check_release(struct pipeline_check *pc);
 /*
  * Checks every mail of m[0, n) that is a patch into pc[i] (others are left
- * not done), with up to `threads` threads (0: one per core).  Returns 0,
- * or -1 when threads could not start (pc left not done: the checks then
- * happen in pipeline_process).
+ * not done), with up to `threads` threads (0: one per core).  When done is
+ * not NULL, the calling thread calls done(arg, i) for i = 0, 1, ... in
+ * order, each as soon as mail i is checked, and checks mails itself while
+ * the next is not ready: storing one mail's results overlaps checking the
+ * next ones.  done returns nonzero to stop (the rest are not handed out).
+ * Returns 0, or -1 when the pool could not start (pc left not done: the
+ * checks then happen in pipeline_process; done is not called).
  */
 int pipeline_check_many(struct pipeline *p, const struct mime_mail *m,
-			struct pipeline_check *pc, size_t n, int threads);
+			struct pipeline_check *pc, size_t n, int threads,
+			int (*done)(void *arg, size_t i), void *arg);
 
 /* Processes message id (state new); m is its parsed mail or NULL (parsed
  * again from the store); pc its check done ahead, or NULL. */

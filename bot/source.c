@@ -68,10 +68,56 @@ int source_batch_full(const struct source_batch *b)
 
 /* Commits the stored batch (with the checkpoint, when given), then
  * processes each message in a transaction of its own. */
+struct flush {
+	struct source_batch *b;
+	int batch;		/* one transaction, a savepoint a message */
+	int ret;
+};
+
+/* Processes the batch's message i, its check done (pipeline_check_many):
+ * nonzero stops the batch. */
+static int flush_one(void *arg, size_t i)
+{
+	struct flush *f = arg;
+	struct source_batch *b = f->b;
+	int ret;
+
+	/* SIGTERM: the rest is stored (state new) and processed at the
+	 * next start */
+	if (pipeline_stopping(b->p))
+		return 1;
+	ret = f->batch ? store_savepoint(b->st) : store_begin(b->st);
+	if (ret < 0) {
+		f->ret = ret;
+		return 1;
+	}
+	ret = pipeline_process(b->p, b->ids[i], &b->mails[i], &b->checks[i], b->now);
+	if (f->batch) {
+		int r = store_savepoint_end(b->st, ret);
+
+		if (ret >= 0)
+			ret = r;
+	} else if (ret >= 0) {
+		ret = store_commit(b->st);
+	}
+	if (ret < 0) {
+		/* stored and committed: the message stays new, and
+		 * pipeline_process_pending tries it again with the rest of
+		 * the batch, so the source reads on */
+		log_event(LOG_WARN, "process-deferred", "error",
+			  store_errmsg(b->st), NULL);
+		if (!f->batch)
+			store_rollback(b->st);
+		return 1;
+	}
+	return 0;
+}
+
 int source_batch_flush(struct source_batch *b, const char *checkpoint)
 {
+	struct flush f = { .b = b };
 	size_t i;
-	int ret = 0, batch;
+	int ret = 0;
 
 	if (!b->open && !checkpoint)
 		return 0;
@@ -91,8 +137,6 @@ int source_batch_flush(struct source_batch *b, const char *checkpoint)
 		goto out;
 	}
 	b->open = 0;
-	/* the checker's work on every core, then the store's in order */
-	pipeline_check_many(b->p, b->mails, b->checks, b->n, 0);
 	/*
 	 * A review may go out after each message, so each is committed (and
 	 * synced) before the next.  Import sends nothing: its batch is one
@@ -100,42 +144,22 @@ int source_batch_flush(struct source_batch *b, const char *checkpoint)
 	 * a crash leaves the messages stored and new, processed again at the
 	 * next start.
 	 */
-	batch = pipeline_history_only(b->p);
-	if (batch && store_begin(b->st) < 0) {
+	f.batch = pipeline_history_only(b->p);
+	if (f.batch && store_begin(b->st) < 0) {
 		log_event(LOG_WARN, "process-deferred", "error",
 			  store_errmsg(b->st), NULL);
 		goto out;
 	}
-	for (i = 0; i < b->n; i++) {
-		/* SIGTERM: the rest is stored (state new) and processed at
-		 * the next start */
-		if (pipeline_stopping(b->p))
-			break;
-		ret = batch ? store_savepoint(b->st) : store_begin(b->st);
-		if (ret < 0)
-			break;
-		ret = pipeline_process(b->p, b->ids[i], &b->mails[i], &b->checks[i], b->now);
-		if (batch) {
-			int r = store_savepoint_end(b->st, ret);
-
-			if (ret >= 0)
-				ret = r;
-		} else if (ret >= 0) {
-			ret = store_commit(b->st);
-		}
-		if (ret < 0) {
-			/* stored and committed: the message stays new, and
-			 * pipeline_process_pending tries it again with the
-			 * rest of the batch, so the source reads on */
-			log_event(LOG_WARN, "process-deferred", "error",
-				  store_errmsg(b->st), NULL);
-			if (!batch)
-				store_rollback(b->st);
-			ret = 0;
-			break;
-		}
-	}
-	if (batch && store_commit(b->st) < 0) {
+	/*
+	 * The checker's work on every core, and the store's in order on this
+	 * thread as each message's check is done (flush_one()).  Should the
+	 * pool not start, each message is checked as it is processed.
+	 */
+	if (pipeline_check_many(b->p, b->mails, b->checks, b->n, 0, flush_one, &f))
+		for (i = 0; i < b->n && !flush_one(&f, i); i++)
+			;
+	ret = f.ret;
+	if (f.batch && store_commit(b->st) < 0) {
 		/* the batch's processing is undone: its messages stay new */
 		log_event(LOG_WARN, "process-deferred", "error",
 			  store_errmsg(b->st), NULL);
