@@ -569,7 +569,8 @@ static int tab_grow(struct re_ctx *rc, size_t nsz)
  * The entry of pat, added when new.  A pointer it returns is valid until
  * the next call adds an entry.
  */
-static struct re_entry *tab_get(struct re_ctx *rc, const char *pat)
+static inline __attribute__((always_inline)) struct re_entry *
+tab_get(struct re_ctx *rc, const char *pat)
 {
 	struct re_entry *e;
 	size_t h = hash_ptr(pat) & (rc->tabsz - 1);
@@ -884,10 +885,10 @@ static void code_interpreted(struct re_ctx *rc, struct re_code *c, uint64_t ns)
  * The compiled form of pat to run on the subject s[0, n), from start; NULL
  * when it cannot match there.
  */
-static struct re_code *re_code(struct re_ctx *rc, const char *pat,
+static inline __attribute__((always_inline)) struct re_code *
+re_code(struct re_ctx *rc, struct re_entry *e,
 			       const char *s, size_t n, size_t start)
 {
-	struct re_entry *e = tab_get(rc, pat);
 	size_t nt, nm;
 
 	if (!e || e->bad)
@@ -896,6 +897,9 @@ static struct re_code *re_code(struct re_ctx *rc, const char *pat,
 		if (compile_code(rc, e, &e->base, RE_FORM_BASE))
 			return NULL;
 	}
+	/* the base form is the only one: what pcre2 checks first, first */
+	if (!e->dyn && code_cannot(&e->base, s, n, start))
+		return NULL;
 	/*
 	 * A subject without a literal every match holds: no match.  Only
 	 * once the pattern compiled (a bad pattern is reported at its first
@@ -928,15 +932,17 @@ static struct re_code *re_code(struct re_ctx *rc, const char *pat,
 	return &e->full;
 }
 
-int re_find(struct re_ctx *rc, const char *pat, const char *s, size_t n,
-	    size_t start, struct re_m *m)
+/* re_find() once the pattern's entry e is looked up */
+static inline __attribute__((always_inline)) int
+find_entry(struct re_ctx *rc, struct re_entry *e, const char *pat,
+		      const char *s, size_t n, size_t start, struct re_m *m)
 {
 	struct re_code *c;
 	pcre2_code *code;
 	PCRE2_SIZE *ov;
 	int rc2;
 
-	c = re_code(rc, pat, s, n, start);
+	c = re_code(rc, e, s, n, start);
 	if (!c || start > n || code_cannot(c, s, n, start))
 		return 0;
 	code = c->code;
@@ -993,10 +999,30 @@ int re_find(struct re_ctx *rc, const char *pat, const char *s, size_t n,
 	return 1;
 }
 
+int re_find(struct re_ctx *rc, const char *pat, const char *s, size_t n,
+	    size_t start, struct re_m *m)
+{
+	return find_entry(rc, tab_get(rc, pat), pat, s, n, start, m);
+}
+
 int re_match(struct re_ctx *rc, const char *pat, const char *s,
 	     struct re_m *m)
 {
-	return re_find(rc, pat, s, strlen(s), 0, m);
+	struct re_entry *e = tab_get(rc, pat);
+
+	/*
+	 * A compiled pattern without learned words that must start with
+	 * one of some bytes fails a subject that starts otherwise, whatever
+	 * its length: code_cannot() before strlen().
+	 */
+	if (e && !e->dyn && e->base.code && e->base.anchored &&
+	    !e->base.nofirst && s[0]) {
+		unsigned char b = (unsigned char)s[0];
+
+		if (!(e->base.first[b / 8] & (1u << (b % 8))))
+			return 0;
+	}
+	return find_entry(rc, e, pat, s, strlen(s), 0, m);
 }
 
 int re_cap_defined(const struct re_m *m, int i)
