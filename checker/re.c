@@ -168,6 +168,7 @@ struct re_ctx {
 	 */
 	unsigned char *dec;
 	size_t decsz;
+	const struct re_precompiled_set *dec_set;	/* its prefix is in dec */
 	pcre2_general_context *gctx;
 	void *tables;		/* the shared tables, or NULL */
 	size_t tables_size;	/* ... the size of their allocation */
@@ -607,9 +608,13 @@ tab_get(struct re_ctx *rc, const char *pat)
 	return e;
 }
 
-/* The precompiled code of a literal pattern, when valid in this state. */
-static pcre2_code *precompiled(struct re_ctx *rc, const char *pat, int *dyn)
+/*
+ * The precompiled code of e's literal pattern, when valid in this state;
+ * e's literal pretest is taken from the table too.
+ */
+static pcre2_code *precompiled(struct re_ctx *rc, struct re_entry *e, int *dyn)
 {
+	const char *pat = e->pat;
 	const struct re_precompiled_set *set = rc->pre;
 	size_t lo = 0, hi;
 	pcre2_code *code = NULL;
@@ -635,7 +640,11 @@ static pcre2_code *precompiled(struct re_ctx *rc, const char *pat, int *dyn)
 				rc->dec = nd;
 				rc->decsz = need;
 			}
-			memcpy(rc->dec, set->prefix, set->prefix_len);
+			/* the prefix stays in place from one decode to the next */
+			if (rc->dec_set != set) {
+				memcpy(rc->dec, set->prefix, set->prefix_len);
+				rc->dec_set = set;
+			}
 			memcpy(rc->dec + set->prefix_len, p->bytes, p->len);
 			rc->want_tables = !rc->no_share;
 			got = pcre2_serialize_decode(&code, 1, rc->dec, rc->gctx);
@@ -649,6 +658,14 @@ static pcre2_code *precompiled(struct re_ctx *rc, const char *pat, int *dyn)
 			}
 			*dyn = set->v[mid].dyn;
 			rc->decodes++;
+			if (e->nlit < 0 && p->nlit >= 0 && p->nlit <= 2 &&
+			    p->litn[0] <= RE_LIT_MAX && p->litn[1] <= RE_LIT_MAX) {
+				memcpy(e->lit[0], p->lits, p->litn[0]);
+				memcpy(e->lit[1], p->lits + p->litn[0], p->litn[1]);
+				e->litn[0] = p->litn[0];
+				e->litn[1] = p->litn[1];
+				e->nlit = p->nlit;
+			}
 			return code;
 		}
 		if (c < 0)
@@ -728,7 +745,7 @@ static int compile_code(struct re_ctx *rc, struct re_entry *e,
 	c->interp_ns = 0;
 	c->gen = full ? rc->epoch : rc->base_gen;
 	if (form == RE_FORM_BASE) {
-		c->code = precompiled(rc, e->pat, &dyn);
+		c->code = precompiled(rc, e, &dyn);
 		if (c->code) {
 			code_info(c);
 			e->dyn = (unsigned char)dyn;

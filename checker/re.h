@@ -60,6 +60,13 @@ struct re_precompiled {
 	const unsigned char *bytes;
 	unsigned int len;
 	unsigned char dyn;	/* interpolates the learned types */
+	/*
+	 * The literal pretest's strings (re_lits_scan() without typedefs):
+	 * nlit of them, litn[i] bytes each, one after the other at lits.
+	 */
+	signed char nlit;
+	unsigned char litn[2];
+	const char *lits;
 };
 
 struct re_precompiled_set {

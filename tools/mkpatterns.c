@@ -21,6 +21,7 @@
 
 #include "../checker/checker.h"
 #include "../checker/re.h"
+#include "../checker/re_lits.h"
 #include "../bot/fileio.h"
 #include "../checker/banned.h"
 
@@ -28,6 +29,9 @@ struct pat {
 	char *text;
 	int dyn;
 	size_t off, len;
+	int nlit;
+	char lit[2][RE_LIT_MAX];
+	unsigned char litn[2];
 };
 
 struct pats {
@@ -112,6 +116,10 @@ static int add(void *arg, const char *text, int dyn, const unsigned char *bytes,
 		return -1;
 	}
 	p->v[p->n].dyn = dyn;
+	/* the literal pretest, as re.c would scan it without typedefs */
+	memset(p->v[p->n].lit, 0, sizeof(p->v[p->n].lit));
+	memset(p->v[p->n].litn, 0, sizeof(p->v[p->n].litn));
+	p->v[p->n].nlit = re_lits_scan(text, 0, p->v[p->n].lit, p->v[p->n].litn);
 	p->v[p->n].len = len - p->plen;
 	p->v[p->n].off = p->off;
 	if (put(p, bytes + p->plen, len - p->plen))
@@ -125,11 +133,13 @@ static int cmp(const void *a, const void *b)
 	return strcmp(((const struct pat *)a)->text, ((const struct pat *)b)->text);
 }
 
-static void c_string(FILE *f, const char *s)
+static void c_bytes(FILE *f, const char *s, size_t n)
 {
+	size_t i;
+
 	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
 
 		if (c == '"' || c == '\\')
 			fprintf(f, "\\%c", c);
@@ -139,6 +149,11 @@ static void c_string(FILE *f, const char *s)
 			fputc(c, f);
 	}
 	fputc('"', f);
+}
+
+static void c_string(FILE *f, const char *s)
+{
+	c_bytes(f, s, strlen(s));
 }
 
 int main(int argc, char **argv)
@@ -217,8 +232,17 @@ int main(int argc, char **argv)
 	for (k = 0; k < p.n; k++) {
 		fputs("\t{ ", out);
 		c_string(out, p.v[k].text);
-		fprintf(out, ", reviewbot_pattern_blob + %zu, %zu, %d },\n",
-			p.v[k].off, p.v[k].len, p.v[k].dyn);
+		fprintf(out, ", reviewbot_pattern_blob + %zu, %zu, %d, %d, { %u, %u }, ",
+			p.v[k].off, p.v[k].len, p.v[k].dyn, p.v[k].nlit,
+			p.v[k].litn[0], p.v[k].litn[1]);
+		{
+			char both[2 * RE_LIT_MAX];
+
+			memcpy(both, p.v[k].lit[0], p.v[k].litn[0]);
+			memcpy(both + p.v[k].litn[0], p.v[k].lit[1], p.v[k].litn[1]);
+			c_bytes(out, both, (size_t)p.v[k].litn[0] + p.v[k].litn[1]);
+		}
+		fputs(" },\n", out);
 	}
 	fprintf(out, "};\n\nconst struct re_precompiled_set reviewbot_patterns = {\n"
 		"\ttable, %zu, \"%s\", reviewbot_pattern_blob, %zu,\n};\n",

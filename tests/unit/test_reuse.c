@@ -16,6 +16,7 @@
 
 #include "../../checker/checker.h"
 #include "../../checker/re.h"
+#include "../../checker/re_lits.h"
 #include "../../checker/spelling.h"
 #include "check_fixture.h"
 
@@ -229,12 +230,45 @@ static void test_reuse__one_checker_per_thread(void **state)
 	free(ref);
 }
 
+/*
+ * The precompiled table's literal pretests (written by tools/mkpatterns)
+ * are what re.c's scan of each pattern gives, and the table is sorted:
+ * precompiled() takes the first and binary-searches the second.
+ */
+static void test_reuse__precompiled_literals_are_the_scan(void **state)
+{
+	const struct re_precompiled_set *set = &reviewbot_patterns;
+	size_t i;
+
+	(void)state;
+	assert_true(set->n > 100);
+	for (i = 0; i < set->n; i++) {
+		const struct re_precompiled *p = &set->v[i];
+		char lit[2][RE_LIT_MAX];
+		unsigned char litn[2] = { 0, 0 };
+		int nlit = re_lits_scan(p->text, 0, lit, litn);
+
+		if (i)
+			assert_true(strcmp(set->v[i - 1].text, p->text) < 0);
+		assert_int_equal(p->nlit, nlit);
+		if (nlit > 0) {
+			assert_int_equal(p->litn[0], litn[0]);
+			assert_memory_equal(p->lits, lit[0], litn[0]);
+		}
+		if (nlit > 1) {
+			assert_int_equal(p->litn[1], litn[1]);
+			assert_memory_equal(p->lits + litn[0], lit[1], litn[1]);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_reuse__results_equal_chk_run_in_any_order),
 		cmocka_unit_test(test_reuse__changed_opts_are_honoured),
 		cmocka_unit_test(test_reuse__one_checker_per_thread),
+		cmocka_unit_test(test_reuse__precompiled_literals_are_the_scan),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
