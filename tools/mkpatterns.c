@@ -188,6 +188,11 @@ int main(int argc, char **argv)
 				return 1;
 			}
 			chk_check(c, argv[i], in.buf, in.len, &res);
+			if (res.error) {
+				/* a pattern that does not compile: not a build */
+				fprintf(stderr, "mkpatterns: %s: %s\n", argv[i], res.error);
+				return 1;
+			}
 			chk_result_release(&res);
 			sbuf_release(&in);
 		}
