@@ -6,6 +6,7 @@
  * Ported with its quirks; the comments name the Perl where it is subtle.
  */
 #include "eng.h"
+#include "vocab.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -548,6 +549,9 @@ void annotate_values(struct eng *e, const char *stream, char type,
 		size_t adv, rem = slen - (size_t)(cur - stream);
 		unsigned char c = (unsigned char)*cur;
 		int is_word = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
+		/* (the type and modifier patterns' necessary condition) */
+		int may_type = is_word && (vocab_may_start_type(cur) ||
+					   re_learned_word_at(e->rc, cur));
 
 /* each Perl branch matched against $cur, a new string of its own */
 #define AV(pat) re_find(e->rc, (pat), cur, rem, 0, &m)
@@ -570,9 +574,10 @@ void annotate_values(struct eng *e, const char *stream, char type,
 			   e->av_pending == '_') {
 			av_push(e, type);
 			type = 'c';
-		} else if (is_word && AV("^($Type)\\s*(?:$Ident|,|\\)|\\(|\\s*$)")) {
+		} else if (is_word && may_type &&
+			   AV("^($Type)\\s*(?:$Ident|,|\\)|\\(|\\s*$)")) {
 			type = 'T';
-		} else if (is_word && AV("^($Modifier)\\s*")) {
+		} else if (is_word && may_type && AV("^($Modifier)\\s*")) {
 			type = 'T';
 		} else if (c == '#' && AV("^(\\#\\s*define\\s*$Ident)(\\(?)")) {
 			e->av_preprocessor = 1;

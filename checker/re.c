@@ -1418,6 +1418,23 @@ size_t re_jit_code(const struct re_ctx *rc)
 	return rc->jit_code;
 }
 
+int re_learned_word_at(const struct re_ctx *rc, const char *s)
+{
+	size_t i, n = 0;
+
+	if (rc->typedefs_extra || rc->nword_odd)
+		return 1;
+	while (is_name_char((unsigned char)s[n]))
+		n++;
+	if (n && rc->types.n && learned_type(rc, s, n) >= 0)
+		return 1;
+	/* a modifier is not always followed by \b: a prefix may match */
+	for (i = 0; i < rc->mods.n; i++)
+		if (!strncmp(s, rc->mods.w[i], strlen(rc->mods.w[i])))
+			return 1;
+	return 0;
+}
+
 size_t re_learned_modifiers(const struct re_ctx *rc)
 {
 	return rc->mods.n;

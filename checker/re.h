@@ -166,6 +166,14 @@ void re_types_reset(struct re_ctx *rc);
 int re_types_add(struct re_ctx *rc, int modifier, const char *word, size_t n);
 /* Modifiers learned from the current file so far. */
 size_t re_learned_modifiers(const struct re_ctx *rc);
+/*
+ * Whether a learned word or a --typedefsfile word may be what a $Type,
+ * $NonptrType or $Modifier match starts with at s: s starts with a
+ * learned type (a whole word) or a learned modifier, or a word that is
+ * not plain (or a typedefs word) is known, which could be anywhere.
+ * With vocab_may_start_type(), a necessary condition for those matches.
+ */
+int re_learned_word_at(const struct re_ctx *rc, const char *s);
 
 /* Extra typedef names ('|'-joined) appended to $typeTypedefs. */
 int re_set_typedefs(struct re_ctx *rc, const char *words);

@@ -262,3 +262,59 @@ int vocab_may_hold_misordered(const char *s, int c90)
 	       (c90 && (strstr(s, "int") || strstr(s, "long")));
 }
 
+static int in_set(int c, const char *set)
+{
+	return c && strchr(set, c);
+}
+
+static int is_pcre_space(int c)	/* \s */
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' ||
+	       c == '\r';
+}
+
+static int is_word_byte(int c)	/* \w */
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_';
+}
+
+/* w[0, n) ends in _t, _handler or _handler_fn */
+static int type_suffix(const char *w, size_t n)
+{
+	return (n >= 2 && !memcmp(w + n - 2, "_t", 2)) ||
+	       (n >= 8 && !memcmp(w + n - 8, "_handler", 8)) ||
+	       (n >= 11 && !memcmp(w + n - 11, "_handler_fn", 11));
+}
+
+int vocab_may_start_type(const char *s)
+{
+	int a = (unsigned char)s[0], b = a ? (unsigned char)s[1] : 0;
+	const char *p = s;
+
+	/* the look-aheads' starts: keep in step with the lists above */
+	if ((in_set(a, "_cv") && in_set(b, "_o")) ||		/* $Attribute|$Sparse */
+	    (a == 'f' && b == 'a') || (a == 't' && b == 'y') ||	/* fastcall, typeof */
+	    (in_set(a, "_usiblaF") && in_set(b, "_isnl1368etI")) ||
+	    (in_set(a, "vcsuilfdbe") && in_set(b, "ohinlt")) ||
+	    (in_set(a, "cislu") && in_set(b, "hnoi")))
+		return 1;
+	/* an identifier's words, joined by ##: one ending _t, _handler... */
+	for (;;) {
+		const char *w = p;
+
+		while (is_word_byte((unsigned char)*p))
+			p++;
+		if (p == w)
+			return 0;
+		if (type_suffix(w, (size_t)(p - w)))
+			return 1;
+		while (is_pcre_space((unsigned char)*p))
+			p++;
+		if (p[0] != '#' || p[1] != '#')
+			return 0;
+		p += 2;
+		while (is_pcre_space((unsigned char)*p))
+			p++;
+	}
+}

@@ -64,5 +64,14 @@ void vocab_build_types(const char *const *mods, size_t nmods,
  */
 int vocab_may_hold_modifier(const char *s);
 int vocab_may_hold_misordered(const char *s, int c90);
+/*
+ * Whether $Type, $NonptrType or $Modifier, with no learned word and no
+ * --typedefsfile word (re_learned_word_at() answers for those), may match
+ * at the start of s: every alternative starts with one of the two-byte
+ * starts the look-aheads of vocab.c name, with "fa" (fastcall) or "ty"
+ * (typeof), or is ${Ident}_t, ${Ident}_handler or ${Ident}_handler_fn,
+ * whose identifier's words (joined by ##) hold one that ends so.
+ */
+int vocab_may_start_type(const char *s);
 
 #endif

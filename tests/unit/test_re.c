@@ -611,6 +611,59 @@ static void test_re__learned_types_by_callout_are_exact(void **state)
 	assert_true(re_compiles(rc) - before <= sizeof(pats) / sizeof(pats[0]));
 }
 
+/*
+ * vocab_may_start_type() || re_learned_word_at() says no only where
+ * ^$Type, ^$NonptrType and ^$Modifier cannot match: on random subjects,
+ * with no learned words, learned types, learned modifiers (one a prefix of
+ * other words) and a learned word that is not plain.
+ */
+static void test_re__type_start_test_never_hides_a_match(void **state)
+{
+	struct re_ctx *rc = *state;
+	static const char *const pats[] = {
+		"^$Type", "^$NonptrType", "^$Modifier", "^($Type)\\s*(?:$Ident|,|\\)|\\(|\\s*$)",
+	};
+	static const char *const pieces[] = {
+		"a", "b", "_t", "_handler", "_fn", "_", "t", "##", " ", "\t",
+		"*", "(", ")", ",", "x_t", "u8", "struct ", "const ", "int",
+		"fastcall", "typeof", "__typeof__", "volatile", "__iomem", "co",
+		"unsigned ", "signed ", "long ", "short ", "char", "void", "bool",
+		"float", "double", "union ", "enum ", "uint", "u_char", "__u8",
+		"be32", "le16", "atomic_t", "FILE", "int8_t", "__init", "mytype",
+		"MYMOD", "MYMODX", "fa", "ty", "x", "9", "s", "u", "l", "c", "i",
+	};
+	uint32_t seed = 4242;
+	int round, k, said_no = 0;
+	size_t i;
+
+	for (round = 0; round < 4; round++) {
+		re_types_reset(rc);
+		if (round >= 1)
+			re_types_add(rc, 0, "mytype", 6);
+		if (round >= 2)
+			re_types_add(rc, 1, "MYMOD", 5);
+		if (round >= 3)
+			re_types_add(rc, 0, "odd*word", 8);
+		for (k = 0; k < 6000; k++) {
+			char subj[256];
+			int may;
+
+			random_line(&seed, pieces, sizeof(pieces) / sizeof(pieces[0]),
+				    6, subj, sizeof(subj));
+			may = vocab_may_start_type(subj) || re_learned_word_at(rc, subj);
+			if (may)
+				continue;
+			said_no++;
+			for (i = 0; i < sizeof(pats) / sizeof(pats[0]); i++)
+				if (re_match(rc, pats[i], subj, NULL))
+					fail_msg("round %d: %s matches \"%s\", said no",
+						 round, pats[i], subj);
+		}
+	}
+	assert_true(said_no > 1000);	/* it does say no */
+	re_types_reset(rc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -627,6 +680,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_re__hot_patterns_stay_exact_once_jit_compiled, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_re__jit_code_stays_within_its_budget, setup, teardown),
 		cmocka_unit_test(test_re__literal_search_finds_what_memmem_finds),
+		cmocka_unit_test_setup_teardown(test_re__type_start_test_never_hides_a_match, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_re__type_guard_changes_no_match, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_re__vocab_guards_never_hide_a_match, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_re__learned_types_by_callout_are_exact, setup, teardown),
