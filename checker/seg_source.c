@@ -32,6 +32,24 @@ static char *repeat(struct eng *e, char c, int n)
 	return s;
 }
 
+/*
+ * s holds a '(' and ends, but for white space, in "&&", "||" or ","
+ * (every match of parenthesis_alignment()'s first pattern does)
+ */
+static int continues_in_parens(const char *s)
+{
+	size_t n;
+
+	if (!s || !strchr(s, '('))
+		return 0;
+	n = strlen(s);
+	while (n && strchr(" \t\n\v\f\r", s[n - 1]))
+		n--;
+	return (n >= 1 && s[n - 1] == ',') ||
+	       (n >= 2 && ((s[n - 2] == '&' && s[n - 1] == '&') ||
+			   (s[n - 2] == '|' && s[n - 1] == '|')));
+}
+
 /* check multi-line statement indentation matches previous line */
 static void parenthesis_alignment(struct eng *e)
 {
@@ -39,7 +57,8 @@ static void parenthesis_alignment(struct eng *e)
 	char *oldindent, *rest, *newindent, *goodtabindent, *goodspaceindent;
 	int pos, ts = e->o->tabsize;
 
-	if (!MQ(e, "^\\+([ \\t]*)((?:$c90_Keywords(?:\\s+if)\\s*)|(?:$Declare\\s*)?(?:$Ident|\\(\\s*\\*\\s*$Ident\\s*\\))\\s*|(?:\\*\\s*)*$Lval\\s*=\\s*$Ident\\s*)\\(.*(\\&\\&|\\|\\||,)\\s*$",
+	if (!continues_in_parens(prevline) ||
+	    !MQ(e, "^\\+([ \\t]*)((?:$c90_Keywords(?:\\s+if)\\s*)|(?:$Declare\\s*)?(?:$Ident|\\(\\s*\\*\\s*$Ident\\s*\\))\\s*|(?:\\*\\s*)*$Lval\\s*=\\s*$Ident\\s*)\\(.*(\\&\\&|\\|\\||,)\\s*$",
 		prevline))
 		return;
 	/* always matches: prevline starts with '+' */
@@ -157,6 +176,16 @@ static void missing_blank_after_decl(struct eng *e)
 	     eng_cat(e, "Missing a blank line after declarations\n", e->hereprev));
 }
 
+/* s starts "+", one or more tabs, then a space */
+static int tabs_then_space(const char *s)
+{
+	if (!s || *s++ != '+' || *s != '\t')
+		return 0;
+	while (*s == '\t')
+		s++;
+	return *s == ' ';
+}
+
 int seg_source(struct eng *e)
 {
 	const char *line = e->line, *rawline = e->rawline, *sline = e->sline;
@@ -191,8 +220,10 @@ int seg_source(struct eng *e)
 		    eng_cat(e, "Logical continuations should be on the previous line\n",
 			    e->hereprev));
 
-	/* check indentation starts on a tab stop */
-	if (M(e, "^\\+\\t+( +)(?:$c90_Keywords\\b|\\{\\s*$|\\}\\s*(?:else\\b|while\\b|\\s*$)|$Declare\\s*$Ident\\s*[;=])",
+	/* check indentation starts on a tab stop (every match starts
+	 * "+\t+ ": the long pattern only there) */
+	if (tabs_then_space(sline) &&
+	    M(e, "^\\+\\t+( +)(?:$c90_Keywords\\b|\\{\\s*$|\\}\\s*(?:else\\b|while\\b|\\s*$)|$Declare\\s*$Ident\\s*[;=])",
 	      sline)) {
 		int indent = (int)strlen(eng_cap(e, 1));
 
