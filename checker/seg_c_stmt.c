@@ -67,6 +67,13 @@ static void possible_args(struct eng *e, const char *s, size_t name_len)
 }
 
 /* Check for potential 'bare' types */
+/* s holds if, while, for, switch, do or else: the control patterns' words */
+static int may_hold_control(const char *s)
+{
+	return strstr(s, "if") || strstr(s, "for") || strstr(s, "do") ||
+	       strstr(s, "else") || strstr(s, "while") || strstr(s, "switch");
+}
+
 static void bare_types(struct eng *e)
 {
 	struct stmt_block b;
@@ -342,6 +349,7 @@ int seg_c_stmt(struct eng *e)
 {
 	const char *line = e->line;
 	char *cv, *cvars;
+	int control;
 
 	e->stat = e->cond = NULL;
 	e->has_stat = 0;
@@ -365,12 +373,15 @@ int seg_c_stmt(struct eng *e)
 
 	/* if/while/etc brace do not go on next line, unless defining a do
 	 * while loop, or if that brace on the next line is for something else */
-	if (M(e, "(.*)\\b((?:if|while|for|switch|(?:[a-z_]+|)for_each[a-z_]+)\\s*\\(|do\\b|else\\b)", line) &&
+	control = may_hold_control(line);
+	if (control &&
+	    M(e, "(.*)\\b((?:if|while|for|switch|(?:[a-z_]+|)for_each[a-z_]+)\\s*\\(|do\\b|else\\b)", line) &&
 	    !MQ(e, "^.\\s*\\#", line))
 		brace_next_line(e, eng_cat(e, eng_cap(e, 1), eng_cap(e, 2)));
 
 	/* Check relative indent for conditionals and blocks. */
-	if (MQ(e, "\\b(?:(?:if|while|for|(?:[a-z_]+|)for_each[a-z_]+)\\s*\\(|(?:do|else)\\b)", line) &&
+	if (control &&
+	    MQ(e, "\\b(?:(?:if|while|for|(?:[a-z_]+|)for_each[a-z_]+)\\s*\\(|(?:do|else)\\b)", line) &&
 	    !MQ(e, "^.\\s*#", line) && !MQ(e, "\\}\\s*while\\s*", line))
 		relative_indent(e);
 
