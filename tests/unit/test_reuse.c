@@ -232,7 +232,8 @@ static void test_reuse__one_checker_per_thread(void **state)
 
 /*
  * The precompiled table's literal pretests (written by tools/mkpatterns)
- * are what re.c's scan of each pattern gives, and the table is sorted:
+ * are what re.c's scan of each pattern gives, and the table is sorted
+ * (a text twice where the build kept two copies of a literal):
  * precompiled() takes the first and binary-searches the second.
  */
 static void test_reuse__precompiled_literals_are_the_scan(void **state)
@@ -249,7 +250,7 @@ static void test_reuse__precompiled_literals_are_the_scan(void **state)
 		int nlit = re_lits_scan(p->text, 0, lit, litn);
 
 		if (i)
-			assert_true(strcmp(set->v[i - 1].text, p->text) < 0);
+			assert_true(strcmp(set->v[i - 1].text, p->text) <= 0);
 		assert_int_equal(p->nlit, nlit);
 		if (nlit > 0) {
 			assert_int_equal(p->litn[0], litn[0]);
