@@ -570,7 +570,8 @@ void annotate_values(struct eng *e, const char *stream, char type,
 				type = av_pop(e);
 				e->av_preprocessor = 0;
 			}
-		} else if (c == '(' && AV("^(\\(\\s*$Type\\s*)\\)") &&
+		} else if (c == '(' && eng_may_type_after_first(e, cur) &&
+			   AV("^(\\(\\s*$Type\\s*)\\)") &&
 			   e->av_pending == '_') {
 			av_push(e, type);
 			type = 'c';

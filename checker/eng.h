@@ -190,6 +190,13 @@ long eng_count_nl(const char *s);
 char *eng_subst(struct eng *e, const char *pat, const char *repl,
 		const char *s, int global);
 /* a pattern built at run time (interpolating a value): interned */
+/*
+ * Whether $Type may start in s after its first byte, white space, and any
+ * run of storage, inline and typedef words (each followed by optional
+ * white space): a necessary condition for the patterns shaped
+ * ^.\s*(<those words>)*$Type (vocab_may_start_type(), re_learned_word_at()).
+ */
+int eng_may_type_after_first(struct eng *e, const char *s);
 const char *eng_pat(struct eng *e, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* \Q..\E of s */

@@ -6,6 +6,7 @@
  * after the last line, and report().
  */
 #include "eng.h"
+#include "vocab.h"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -187,6 +188,41 @@ const char *eng_pat(struct eng *e, const char *fmt, ...)
 	p = re_intern(e->rc, sb.buf, sb.len);
 	sbuf_release(&sb);
 	return p ? p : "(*FAIL)";
+}
+
+static int may_type_from(struct eng *e, const char *q, int depth)
+{
+	static const char *const words[] = {
+		"typedef", "extern", "static", "asmlinkage", "inline",
+		"__always_inline", "noinline", "__inline", "__inline__",
+	};
+	size_t i;
+
+	if (vocab_may_start_type(q) || re_learned_word_at(e->rc, q))
+		return 1;
+	if (depth >= 8)
+		return 1;
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		size_t n = strlen(words[i]);
+		const char *r = q + n;
+
+		if (strncmp(q, words[i], n))
+			continue;
+		while (*r && strchr(" \t\n\v\f\r", *r))
+			r++;
+		if (may_type_from(e, r, depth + 1))
+			return 1;
+	}
+	return 0;
+}
+
+int eng_may_type_after_first(struct eng *e, const char *s)
+{
+	if (!s || !*s++)
+		return 0;
+	while (*s && strchr(" \t\n\v\f\r", *s))
+		s++;
+	return may_type_from(e, s, 0);
 }
 
 char *eng_quote(struct eng *e, const char *s)

@@ -269,6 +269,7 @@ static void check_externs_and_functions(struct eng *e)
 
 	/* check for new externs in .c files. */
 	if (MQ(e, "\\.c$", realfile) && e->has_stat &&
+	    eng_may_type_after_first(e, stat) &&
 	    M(e, "(?s)^.\\s*(?:extern\\s+)?$Type\\s+($Ident)(\\s*)\\(", stat)) {
 		char *paren_space = eng_cap(e, 2);
 		const char *s = stat;
@@ -290,7 +291,7 @@ static void check_externs_and_functions(struct eng *e)
 	}
 
 	/* check for function declarations that have arguments without identifier names */
-	if (e->has_stat &&
+	if (e->has_stat && eng_may_type_after_first(e, stat) &&
 	    M(e, "(?s)^.\\s*(?:extern\\s+)?$Type\\s*(?:$Ident|\\(\\s*\\*\\s*$Ident\\s*\\))\\s*\\(\\s*([^{]+)\\s*\\)\\s*;", stat) &&
 	    strcmp(eng_cap(e, 1), "void")) {
 		char *args = trim(e, eng_cap(e, 1));
@@ -313,7 +314,7 @@ static void check_externs_and_functions(struct eng *e)
 	}
 
 	/* check for function definitions */
-	if (e->has_stat &&
+	if (e->has_stat && eng_may_type_after_first(e, stat) &&
 	    M(e, "(?s)^.\\s*(?:$Storage\\s+)?$Type\\s*($Ident)\\s*$balanced_parens\\s*{", stat)) {
 		int ok = 0, cnt, n;
 		struct sbuf herectx;

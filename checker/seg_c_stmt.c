@@ -153,7 +153,7 @@ static void bare_types(struct eng *e)
 	 * int foo(something bar, other baz);
 	 * void (*store_gdt)(x86_descr_ptr *);
 	 */
-	if (e->prev_values == 'E' &&
+	if (e->prev_values == 'E' && eng_may_type_after_first(e, s) &&
 	    re_match(e->rc, "(?s)^(.(?:typedef\\s*)?(?:(?:$Storage|$Inline)\\s*)*\\s*$Type\\s*(?:\\b$Ident|\\(\\*\\s*$Ident\\))\\s*)\\(",
 		     s, &m))
 		possible_args(e, s, re_end(&m, 1) - re_start(&m, 1));

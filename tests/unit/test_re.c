@@ -14,6 +14,7 @@
 #include "../../checker/re.h"
 #include "../../checker/vocab.h"
 #include "../../checker/re_lits.h"
+#include "../../checker/eng.h"
 
 static int setup(void **state)
 {
@@ -664,6 +665,61 @@ static void test_re__type_start_test_never_hides_a_match(void **state)
 	re_types_reset(rc);
 }
 
+/*
+ * eng_may_type_after_first() says no only where the statement patterns
+ * shaped ^.\s*(storage, inline, typedef words)*$Type cannot match.
+ */
+static void test_re__statement_type_test_never_hides_a_match(void **state)
+{
+	struct re_ctx *rc = *state;
+	static const char *const pats[] = {
+		"(?s)^.\\s*(?:extern\\s+)?$Type\\s+($Ident)(\\s*)\\(",
+		"(?s)^.\\s*(?:extern\\s+)?$Type\\s*(?:$Ident|\\(\\s*\\*\\s*$Ident\\s*\\))\\s*\\(\\s*([^{]+)\\s*\\)\\s*;",
+		"(?s)^.\\s*(?:$Storage\\s+)?$Type\\s*($Ident)\\s*$balanced_parens\\s*{",
+		"(?s)^(.(?:typedef\\s*)?(?:(?:$Storage|$Inline)\\s*)*\\s*$Type\\s*(?:\\b$Ident|\\(\\*\\s*$Ident\\))\\s*)\\(",
+		"^(\\(\\s*$Type\\s*)\\)",
+	};
+	static const char *const pieces[] = {
+		"extern ", "static ", "typedef", "typedef ", "inline ",
+		"asmlinkage ", "noinline ", "__inline__", "__inline", "externfoo_t",
+		"foo", "x_t", "u8", "int ", "struct s ", "(", ")", "*", ";", "{",
+		"}", ",", " ", "\n", "mytype ", "MYMOD ", "bar", "void", "const ",
+		"__always_inline ", "a_handler", "=",
+	};
+	static const char firsts[] = "+ (x\n";
+	struct eng e;
+	uint32_t seed = 99;
+	int round, k, said_no = 0;
+	size_t i;
+
+	memset(&e, 0, sizeof(e));
+	e.rc = rc;
+	for (round = 0; round < 3; round++) {
+		re_types_reset(rc);
+		if (round >= 1)
+			re_types_add(rc, 0, "mytype", 6);
+		if (round >= 2)
+			re_types_add(rc, 1, "MYMOD", 5);
+		for (k = 0; k < 6000; k++) {
+			char subj[300];
+
+			seed = seed * 1103515245u + 12345u;
+			subj[0] = firsts[(seed >> 16) % (sizeof(firsts) - 1)];
+			random_line(&seed, pieces, sizeof(pieces) / sizeof(pieces[0]),
+				    8, subj + 1, sizeof(subj) - 1);
+			if (eng_may_type_after_first(&e, subj))
+				continue;
+			said_no++;
+			for (i = 0; i < sizeof(pats) / sizeof(pats[0]); i++)
+				if (re_match(rc, pats[i], subj, NULL))
+					fail_msg("round %d: %s matches \"%s\", said no",
+						 round, pats[i], subj);
+		}
+	}
+	assert_true(said_no > 1000);
+	re_types_reset(rc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -681,6 +737,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_re__jit_code_stays_within_its_budget, setup, teardown),
 		cmocka_unit_test(test_re__literal_search_finds_what_memmem_finds),
 		cmocka_unit_test_setup_teardown(test_re__type_start_test_never_hides_a_match, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_re__statement_type_test_never_hides_a_match, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_re__type_guard_changes_no_match, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_re__vocab_guards_never_hide_a_match, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_re__learned_types_by_callout_are_exact, setup, teardown),
