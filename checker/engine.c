@@ -208,7 +208,7 @@ static int may_type_from(struct eng *e, const char *q, int depth)
 
 		if (strncmp(q, words[i], n))
 			continue;
-		while (*r && strchr(" \t\n\v\f\r", *r))
+		while (vocab_is_space((unsigned char)*r))
 			r++;
 		if (may_type_from(e, r, depth + 1))
 			return 1;
@@ -220,7 +220,7 @@ int eng_may_type_after_first(struct eng *e, const char *s)
 {
 	if (!s || !*s++)
 		return 0;
-	while (*s && strchr(" \t\n\v\f\r", *s))
+	while (vocab_is_space((unsigned char)*s))
 		s++;
 	return may_type_from(e, s, 0);
 }

@@ -276,12 +276,6 @@ static void printk_levels(struct eng *e)
 	}
 }
 
-static int is_pspace(int c)	/* pcre2's \s */
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
-	       c == '\v';
-}
-
 /* line holds var, \s*=\s*, then var or '*' (see SELF_ASSIGNMENT) */
 static int may_self_assign(const char *line, const char *var)
 {
@@ -294,11 +288,11 @@ static int may_self_assign(const char *line, const char *var)
 		const char *q = p + n;
 
 		p++;
-		while (is_pspace((unsigned char)*q))
+		while (vocab_is_space((unsigned char)*q))
 			q++;
 		if (*q++ != '=')
 			continue;
-		while (is_pspace((unsigned char)*q))
+		while (vocab_is_space((unsigned char)*q))
 			q++;
 		if (*q == '*' || !strncmp(q, var, n))
 			return 1;

@@ -11,6 +11,7 @@
  * (USE_RELATIVE_PATH), which needs $tree, never runs.
  */
 #include "eng.h"
+#include "vocab.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -128,12 +129,6 @@ void seg_commit_release(struct eng *e)
 
 /* ---- small helpers ---- */
 
-static int is_space(int c)	/* Perl's \s */
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
-	       c == '\v';
-}
-
 /*
  * rawline =~ /^\+\s*\*\s*$word / for a word of letters: that pattern has
  * one way to match (\s takes no '*' and no letter), so it is walked here
@@ -146,11 +141,11 @@ static int comment_line_starts_with(const char *rawline, const char *word)
 
 	if (*p++ != '+')
 		return 0;
-	while (is_space((unsigned char)*p))
+	while (vocab_is_space((unsigned char)*p))
 		p++;
 	if (*p++ != '*')
 		return 0;
-	while (is_space((unsigned char)*p))
+	while (vocab_is_space((unsigned char)*p))
 		p++;
 	return !strncmp(p, word, n) && p[n] == ' ';
 }
@@ -527,7 +522,7 @@ static int check_signature(struct eng *e)
 		const char *q;
 
 		for (p = sig, q = line; *q; q++)
-			if (!is_space((unsigned char)*q))
+			if (!vocab_is_space((unsigned char)*q))
 				*p++ = (char)lc((unsigned char)*q);
 		*p = '\0';
 		if (sig_seen(e, sig))
@@ -754,7 +749,7 @@ static void check_repeated_words(struct eng *e)
 			start_char = rawline[start_pos - 1];
 		if (end_pos < n)
 			end_char = rawline[end_pos];
-		if (start_char && !is_space((unsigned char)start_char))
+		if (start_char && !vocab_is_space((unsigned char)start_char))
 			continue;
 		/* index(" \t.,;?!", '') is 0: the end of the line passes */
 		if (end_char && !strchr(" \t.,;?!", end_char))

@@ -6,6 +6,7 @@
  * a valid C source file if not then ignore this hunk").
  */
 #include "eng.h"
+#include "vocab.h"
 
 #include <string.h>
 
@@ -43,7 +44,7 @@ static int continues_in_parens(const char *s)
 	if (!s || !strchr(s, '('))
 		return 0;
 	n = strlen(s);
-	while (n && strchr(" \t\n\v\f\r", s[n - 1]))
+	while (n && vocab_is_space((unsigned char)s[n - 1]))
 		n--;
 	return (n >= 1 && s[n - 1] == ',') ||
 	       (n >= 2 && ((s[n - 2] == '&' && s[n - 1] == '&') ||

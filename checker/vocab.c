@@ -267,12 +267,6 @@ static int in_set(int c, const char *set)
 	return c && strchr(set, c);
 }
 
-static int is_pcre_space(int c)	/* \s */
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' ||
-	       c == '\r';
-}
-
 static int is_word_byte(int c)	/* \w */
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
@@ -309,12 +303,12 @@ int vocab_may_start_type(const char *s)
 			return 0;
 		if (type_suffix(w, (size_t)(p - w)))
 			return 1;
-		while (is_pcre_space((unsigned char)*p))
+		while (vocab_is_space((unsigned char)*p))
 			p++;
 		if (p[0] != '#' || p[1] != '#')
 			return 0;
 		p += 2;
-		while (is_pcre_space((unsigned char)*p))
+		while (vocab_is_space((unsigned char)*p))
 			p++;
 	}
 }

@@ -74,4 +74,11 @@ int vocab_may_hold_misordered(const char *s, int c90);
  */
 int vocab_may_start_type(const char *s);
 
+/* pcre2's (and Perl's) \s: the bytes the patterns' white space means */
+static inline int vocab_is_space(int c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' ||
+	       c == '\r';
+}
+
 #endif

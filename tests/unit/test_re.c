@@ -612,6 +612,30 @@ static void test_re__learned_types_by_callout_are_exact(void **state)
 	assert_true(re_compiles(rc) - before <= sizeof(pats) / sizeof(pats[0]));
 }
 
+/* Round r's learned words: none, a type, a modifier, a word not plain. */
+static void learn_round(struct re_ctx *rc, int round)
+{
+	re_types_reset(rc);
+	if (round >= 1)
+		re_types_add(rc, 0, "mytype", 6);
+	if (round >= 2)
+		re_types_add(rc, 1, "MYMOD", 5);
+	if (round >= 3)
+		re_types_add(rc, 0, "odd*word", 8);
+}
+
+/* Fails when one of pats matches subj, where a test said none can. */
+static void none_match(struct re_ctx *rc, const char *const *pats, size_t n,
+		       const char *subj, int round)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (re_match(rc, pats[i], subj, NULL))
+			fail_msg("round %d: %s matches \"%s\", said no", round,
+				 pats[i], subj);
+}
+
 /*
  * vocab_may_start_type() || re_learned_word_at() says no only where
  * ^$Type, ^$NonptrType and ^$Modifier cannot match: on random subjects,
@@ -635,30 +659,18 @@ static void test_re__type_start_test_never_hides_a_match(void **state)
 	};
 	uint32_t seed = 4242;
 	int round, k, said_no = 0;
-	size_t i;
 
 	for (round = 0; round < 4; round++) {
-		re_types_reset(rc);
-		if (round >= 1)
-			re_types_add(rc, 0, "mytype", 6);
-		if (round >= 2)
-			re_types_add(rc, 1, "MYMOD", 5);
-		if (round >= 3)
-			re_types_add(rc, 0, "odd*word", 8);
+		learn_round(rc, round);
 		for (k = 0; k < 6000; k++) {
 			char subj[256];
-			int may;
 
 			random_line(&seed, pieces, sizeof(pieces) / sizeof(pieces[0]),
 				    6, subj, sizeof(subj));
-			may = vocab_may_start_type(subj) || re_learned_word_at(rc, subj);
-			if (may)
+			if (vocab_may_start_type(subj) || re_learned_word_at(rc, subj))
 				continue;
 			said_no++;
-			for (i = 0; i < sizeof(pats) / sizeof(pats[0]); i++)
-				if (re_match(rc, pats[i], subj, NULL))
-					fail_msg("round %d: %s matches \"%s\", said no",
-						 round, pats[i], subj);
+			none_match(rc, pats, sizeof(pats) / sizeof(pats[0]), subj, round);
 		}
 	}
 	assert_true(said_no > 1000);	/* it does say no */
@@ -690,16 +702,11 @@ static void test_re__statement_type_test_never_hides_a_match(void **state)
 	struct eng e;
 	uint32_t seed = 99;
 	int round, k, said_no = 0;
-	size_t i;
 
 	memset(&e, 0, sizeof(e));
 	e.rc = rc;
-	for (round = 0; round < 3; round++) {
-		re_types_reset(rc);
-		if (round >= 1)
-			re_types_add(rc, 0, "mytype", 6);
-		if (round >= 2)
-			re_types_add(rc, 1, "MYMOD", 5);
+	for (round = 0; round < 4; round++) {
+		learn_round(rc, round);
 		for (k = 0; k < 6000; k++) {
 			char subj[300];
 
@@ -710,10 +717,7 @@ static void test_re__statement_type_test_never_hides_a_match(void **state)
 			if (eng_may_type_after_first(&e, subj))
 				continue;
 			said_no++;
-			for (i = 0; i < sizeof(pats) / sizeof(pats[0]); i++)
-				if (re_match(rc, pats[i], subj, NULL))
-					fail_msg("round %d: %s matches \"%s\", said no",
-						 round, pats[i], subj);
+			none_match(rc, pats, sizeof(pats) / sizeof(pats[0]), subj, round);
 		}
 	}
 	assert_true(said_no > 1000);
