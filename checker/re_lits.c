@@ -357,12 +357,16 @@ int re_lits_scan(const char *pat, int typedefs, char lit[2][RE_LIT_MAX],
 static int has_lit(const char *s, size_t n, const char *lit, size_t l)
 {
 	const char *p = s, *end = s + n;
+	size_t i;
 
 	while ((size_t)(end - p) >= l) {
 		p = memchr(p, lit[0], (size_t)(end - p) - l + 1);
 		if (!p)
 			return 0;
-		if (!memcmp(p + 1, lit + 1, l - 1))
+		/* (short: compared here rather than in a memcmp() call) */
+		for (i = 1; i < l && p[i] == lit[i]; i++)
+			;
+		if (i >= l)
 			return 1;
 		p++;
 	}
