@@ -564,9 +564,15 @@ void annotate_values(struct eng *e, const char *stream, char type,
 		 * token's first character (every $Type, $Modifier and $Ident
 		 * starts with a letter or '_'; learned words are identifiers).
 		 */
-		if (c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r') {
-			AV("^(\\s+)");
-			if (memchr(cur, '\n', re_end(&m, 1)) && e->av_preprocessor) {
+		if (vocab_is_space(c)) {
+			/* ^(\s+), walked */
+			size_t k = 1;
+
+			while (k < rem && vocab_is_space((unsigned char)cur[k]))
+				k++;
+			m.ov[2] = 0;
+			m.ov[3] = k;
+			if (memchr(cur, '\n', k) && e->av_preprocessor) {
 				type = av_pop(e);
 				e->av_preprocessor = 0;
 			}
