@@ -197,6 +197,9 @@ char *eng_subst(struct eng *e, const char *pat, const char *repl,
  * ^.\s*(<those words>)*$Type (vocab_may_start_type(), re_learned_word_at()).
  */
 int eng_may_type_after_first(struct eng *e, const char *s);
+/* Whether $Type may start at some word of s (a necessary condition for
+ * the patterns that look for a type anywhere in a line). */
+int eng_may_hold_type(struct eng *e, const char *s);
 const char *eng_pat(struct eng *e, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* \Q..\E of s */

@@ -216,6 +216,27 @@ static int may_type_from(struct eng *e, const char *q, int depth)
 	return 0;
 }
 
+int eng_may_hold_type(struct eng *e, const char *s)
+{
+	const char *p;
+
+	for (p = s; p && *p; p++) {
+		unsigned char c = (unsigned char)*p;
+		int word = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			   (c >= '0' && c <= '9') || c == '_';
+
+		if (!word)
+			continue;
+		if (vocab_may_start_type(p) || re_learned_word_at(e->rc, p))
+			return 1;
+		/* the rest of this word: a type starts at a word's start */
+		while (p[1] && ((p[1] >= 'a' && p[1] <= 'z') || (p[1] >= 'A' && p[1] <= 'Z') ||
+				(p[1] >= '0' && p[1] <= '9') || p[1] == '_'))
+			p++;
+	}
+	return 0;
+}
+
 int eng_may_type_after_first(struct eng *e, const char *s)
 {
 	if (!s || !*s++)

@@ -103,9 +103,11 @@ static void pointer_location(struct eng *e)
 	size_t pos = 0;
 	struct re_m m;
 
-	/* both patterns need a '*' or a modifier after the type */
+	/* both patterns need a '*' or a modifier after the type, and a type */
 	if (!strchr(line, '*') && !re_learned_modifiers(e->rc) &&
 	    !vocab_may_hold_modifier(line))
+		return;
+	if (!eng_may_hold_type(e, line))
 		return;
 	/* (char*[ const]) */
 	while (next_match(e, "(\\($NonptrType(\\s*(?:$Modifier\\b\\s*|\\*\\s*)+)\\))",

@@ -724,6 +724,45 @@ static void test_re__statement_type_test_never_hides_a_match(void **state)
 	re_types_reset(rc);
 }
 
+/*
+ * eng_may_hold_type() says no only where the pointer-location patterns
+ * (a type anywhere in a line) cannot match.
+ */
+static void test_re__line_type_test_never_hides_a_match(void **state)
+{
+	struct re_ctx *rc = *state;
+	static const char *const pats[] = {
+		"(\\($NonptrType(\\s*(?:$Modifier\\b\\s*|\\*\\s*)+)\\))",
+		"(\\b$NonptrType(\\s*(?:$Modifier\\b\\s*|\\*\\s*)+)($Ident))",
+	};
+	static const char *const pieces[] = {
+		"foo", "bar", "x_t", "*", " ", "(", ")", "const ", "u8", "int",
+		"struct s", "=", ";", "a->b", "MYMOD ", "mytype", "9", "_",
+		"__iomem", "fastcall", "ex", "static ", "p", "q_handler",
+	};
+	struct eng e;
+	uint32_t seed = 7;
+	int round, k, said_no = 0;
+
+	memset(&e, 0, sizeof(e));
+	e.rc = rc;
+	for (round = 0; round < 4; round++) {
+		learn_round(rc, round);
+		for (k = 0; k < 6000; k++) {
+			char subj[256];
+
+			random_line(&seed, pieces, sizeof(pieces) / sizeof(pieces[0]),
+				    7, subj, sizeof(subj));
+			if (eng_may_hold_type(&e, subj))
+				continue;
+			said_no++;
+			none_match(rc, pats, sizeof(pats) / sizeof(pats[0]), subj, round);
+		}
+	}
+	assert_true(said_no > 1000);
+	re_types_reset(rc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -742,6 +781,7 @@ int main(void)
 		cmocka_unit_test(test_re__literal_search_finds_what_memmem_finds),
 		cmocka_unit_test_setup_teardown(test_re__type_start_test_never_hides_a_match, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_re__statement_type_test_never_hides_a_match, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_re__line_type_test_never_hides_a_match, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_re__type_guard_changes_no_match, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_re__vocab_guards_never_hide_a_match, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_re__learned_types_by_callout_are_exact, setup, teardown),
