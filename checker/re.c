@@ -79,6 +79,8 @@ struct re_entry {
 	unsigned char known;	/* dyn below is set */
 	unsigned char dyn;	/* interpolates the learned types */
 	unsigned char bad;	/* failed to compile: never retried */
+	int32_t prek;		/* its precompiled entry + 1 (0: not looked up,
+				 * -1: none) */
 	struct re_code base;
 	/*
 	 * Up to two literal strings every match contains (re_lits_scan());
@@ -609,71 +611,90 @@ tab_get(struct re_ctx *rc, const char *pat)
 }
 
 /*
- * The precompiled code of e's literal pattern, when valid in this state;
- * e's literal pretest is taken from the table too.
+ * e's pattern in the precompiled table, when the table is valid in this
+ * state (else NULL); the table's literal pretest is e's from then on.
+ * The search is made once (e->prek).
  */
-static pcre2_code *precompiled(struct re_ctx *rc, struct re_entry *e, int *dyn)
+static const struct re_precompiled *pre_entry(struct re_ctx *rc,
+					      struct re_entry *e)
 {
-	const char *pat = e->pat;
 	const struct re_precompiled_set *set = rc->pre;
+	const struct re_precompiled *p;
 	size_t lo = 0, hi;
-	pcre2_code *code = NULL;
 
 	/* the table was compiled with no learned words and no typedefs */
-	if (!set || rc->typedefs_extra)
+	if (!set || rc->typedefs_extra || e->prek < 0)
 		return NULL;
-	hi = set->n;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		int c = strcmp(set->v[mid].text, pat);
+	if (!e->prek) {
+		e->prek = -1;
+		hi = set->n;
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+			int c = strcmp(set->v[mid].text, e->pat);
 
-		if (!c) {
-			const struct re_precompiled *p = &set->v[mid];
-			size_t need = set->prefix_len + p->len;
-			int got;
-
-			if (need > rc->decsz) {
-				unsigned char *nd = realloc(rc->dec, need);
-
-				if (!nd)
-					return NULL;
-				rc->dec = nd;
-				rc->decsz = need;
+			if (!c) {
+				e->prek = (int32_t)mid + 1;
+				break;
 			}
-			/* the prefix stays in place from one decode to the next */
-			if (rc->dec_set != set) {
-				memcpy(rc->dec, set->prefix, set->prefix_len);
-				rc->dec_set = set;
-			}
-			memcpy(rc->dec + set->prefix_len, p->bytes, p->len);
-			rc->want_tables = !rc->no_share;
-			got = pcre2_serialize_decode(&code, 1, rc->dec, rc->gctx);
-			rc->want_tables = 0;
-			if (got != 1)
-				return NULL;
-			if ((void *)code == rc->tables) {
-				/* it is the code's now, freed as any */
-				rc->tables = NULL;
-				rc->no_share = 1;
-			}
-			*dyn = set->v[mid].dyn;
-			rc->decodes++;
-			if (e->nlit < 0 && p->nlit >= 0 && p->nlit <= 2 &&
-			    p->litn[0] <= RE_LIT_MAX && p->litn[1] <= RE_LIT_MAX) {
-				memcpy(e->lit[0], p->lits, p->litn[0]);
-				memcpy(e->lit[1], p->lits + p->litn[0], p->litn[1]);
-				e->litn[0] = p->litn[0];
-				e->litn[1] = p->litn[1];
-				e->nlit = p->nlit;
-			}
-			return code;
+			if (c < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
 		}
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
+		if (e->prek < 0)
+			return NULL;
 	}
-	return NULL;
+	p = &set->v[e->prek - 1];
+	if (e->nlit < 0 && p->nlit >= 0 && p->nlit <= 2 &&
+	    p->litn[0] <= RE_LIT_MAX && p->litn[1] <= RE_LIT_MAX) {
+		memcpy(e->lit[0], p->lits, p->litn[0]);
+		memcpy(e->lit[1], p->lits + p->litn[0], p->litn[1]);
+		e->litn[0] = p->litn[0];
+		e->litn[1] = p->litn[1];
+		e->nlit = p->nlit;
+	}
+	return p;
+}
+
+/* The precompiled code of e's literal pattern, when valid in this state. */
+static pcre2_code *precompiled(struct re_ctx *rc, struct re_entry *e, int *dyn)
+{
+	const struct re_precompiled_set *set = rc->pre;
+	const struct re_precompiled *p = pre_entry(rc, e);
+	pcre2_code *code = NULL;
+	size_t need;
+	int got;
+
+	if (!p)
+		return NULL;
+	need = set->prefix_len + p->len;
+	if (need > rc->decsz) {
+		unsigned char *nd = realloc(rc->dec, need);
+
+		if (!nd)
+			return NULL;
+		rc->dec = nd;
+		rc->decsz = need;
+	}
+	/* the prefix stays in place from one decode to the next */
+	if (rc->dec_set != set) {
+		memcpy(rc->dec, set->prefix, set->prefix_len);
+		rc->dec_set = set;
+	}
+	memcpy(rc->dec + set->prefix_len, p->bytes, p->len);
+	rc->want_tables = !rc->no_share;
+	got = pcre2_serialize_decode(&code, 1, rc->dec, rc->gctx);
+	rc->want_tables = 0;
+	if (got != 1)
+		return NULL;
+	if ((void *)code == rc->tables) {
+		/* it is the code's now, freed as any */
+		rc->tables = NULL;
+		rc->no_share = 1;
+	}
+	*dyn = p->dyn;
+	rc->decodes++;
+	return code;
 }
 
 /* Reads what pcre2 checks before a match from c's code (struct re_code). */
@@ -910,6 +931,18 @@ re_code(struct re_ctx *rc, struct re_entry *e,
 
 	if (!e || e->bad)
 		return NULL;
+	/*
+	 * Not decoded yet: the table's literal pretest first, so a pattern
+	 * whose literals a process never meets is never decoded.
+	 */
+	if (!e->base.code) {
+		const struct re_precompiled *p = pre_entry(rc, e);
+
+		if (p && e->nlit > 0 && (!p->dyn || !rc->nword_odd) &&
+		    (start > n ||
+		     !re_lits_in(e->lit, e->litn, e->nlit, s + start, n - start)))
+			return NULL;
+	}
 	if (!e->base.code || (e->dyn && e->base.gen != rc->base_gen)) {
 		if (compile_code(rc, e, &e->base, RE_FORM_BASE))
 			return NULL;
@@ -1389,17 +1422,28 @@ void re_use_precompiled(struct re_ctx *rc, const struct re_precompiled_set *set)
 	char ver[64];
 
 	/* serialized code is only valid for the library that wrote it */
+	const struct re_precompiled_set *was = rc->pre;
+	size_t i;
+
 	if (set && set->pcre2_version &&
 	    pcre2_config(PCRE2_CONFIG_VERSION, ver) > 0 &&
 	    !strcmp(ver, set->pcre2_version))
 		rc->pre = set;
 	else
 		rc->pre = NULL;
+	if (rc->pre != was)
+		for (i = 0; i < rc->nent; i++)
+			rc->ent[i].prek = 0;
 }
 
 unsigned long re_compiles(const struct re_ctx *rc)
 {
 	return rc->compiles;
+}
+
+unsigned long re_decodes(const struct re_ctx *rc)
+{
+	return rc->decodes;
 }
 
 unsigned long re_jits(const struct re_ctx *rc)

@@ -98,6 +98,8 @@ unsigned long re_compiles(const struct re_ctx *rc);
 /* JIT compiles so far (see re.c: a pattern is JIT-compiled once its
  * interpreted matches took as long as that would). */
 unsigned long re_jits(const struct re_ctx *rc);
+/* Precompiled patterns decoded so far (see re_use_precompiled()). */
+unsigned long re_decodes(const struct re_ctx *rc);
 /*
  * JIT code is memory (about twice its size resident): it is compiled
  * while what was compiled so far is under a budget, RE_JIT_BUDGET_BASE

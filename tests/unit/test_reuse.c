@@ -263,6 +263,32 @@ static void test_reuse__precompiled_literals_are_the_scan(void **state)
 	}
 }
 
+/* A precompiled pattern is decoded only once a subject holds its literals. */
+static void test_reuse__patterns_decoded_when_their_literals_show(void **state)
+{
+	const struct re_precompiled_set *set = &reviewbot_patterns;
+	const struct re_precompiled *p = NULL;
+	struct re_ctx *rc = re_ctx_new();
+	char subj[2 * RE_LIT_MAX + 8];
+	size_t i;
+
+	(void)state;
+	assert_non_null(rc);
+	re_use_precompiled(rc, set);
+	for (i = 0; i < set->n && !p; i++)
+		if (set->v[i].nlit > 0 && !set->v[i].dyn && set->v[i].litn[0] > 2)
+			p = &set->v[i];
+	assert_non_null(p);
+	assert_false(re_match(rc, p->text, "\001 nothing here \001", NULL));
+	assert_int_equal(re_decodes(rc), 0);
+	/* all its literals, one after the other: decoded (a match or not) */
+	memcpy(subj, p->lits, (size_t)p->litn[0] + p->litn[1]);
+	subj[p->litn[0] + p->litn[1]] = '\0';
+	re_match(rc, p->text, subj, NULL);
+	assert_int_equal(re_decodes(rc), 1);
+	re_ctx_free(rc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -270,6 +296,7 @@ int main(void)
 		cmocka_unit_test(test_reuse__changed_opts_are_honoured),
 		cmocka_unit_test(test_reuse__one_checker_per_thread),
 		cmocka_unit_test(test_reuse__precompiled_literals_are_the_scan),
+		cmocka_unit_test(test_reuse__patterns_decoded_when_their_literals_show),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
