@@ -76,6 +76,7 @@ struct re_entry {
 	const char *pat;	/* key: the pattern literal's address */
 	unsigned char litn[2];
 	signed char nlit;
+	unsigned char icase;	/* the literals match in either case */
 	unsigned char known;	/* dyn below is set */
 	unsigned char dyn;	/* interpolates the learned types */
 	unsigned char bad;	/* failed to compile: never retried */
@@ -652,6 +653,7 @@ static const struct re_precompiled *pre_entry(struct re_ctx *rc,
 		e->litn[0] = p->litn[0];
 		e->litn[1] = p->litn[1];
 		e->nlit = p->nlit;
+		e->icase = p->icase;
 	}
 	return p;
 }
@@ -940,7 +942,8 @@ re_code(struct re_ctx *rc, struct re_entry *e,
 
 		if (p && e->nlit > 0 && (!p->dyn || !rc->nword_odd) &&
 		    (start > n ||
-		     !re_lits_in(e->lit, e->litn, e->nlit, s + start, n - start)))
+		     !re_lits_in(e->lit, e->litn, e->nlit, e->icase, s + start,
+				 n - start)))
 			return NULL;
 	}
 	if (!e->base.code || (e->dyn && e->base.gen != rc->base_gen)) {
@@ -958,10 +961,11 @@ re_code(struct re_ctx *rc, struct re_entry *e,
 	 */
 	if (e->nlit < 0)
 		e->nlit = (signed char)re_lits_scan(e->pat, rc->typedefs_extra != NULL,
-						    e->lit, e->litn);
+						    e->lit, e->litn, &e->icase);
 	if (e->nlit && (!e->dyn || !rc->nword_odd) &&
 	    (start > n ||
-	     !re_lits_in(e->lit, e->litn, e->nlit, s + start, n - start)))
+	     !re_lits_in(e->lit, e->litn, e->nlit, e->icase, s + start,
+				 n - start)))
 		return NULL;
 	if (!e->dyn || (!rc->mods.n && !rc->types.n) ||
 	    !words_in(rc, s, n, &nt, &nm))

@@ -66,6 +66,7 @@ struct re_precompiled {
 	 */
 	signed char nlit;
 	unsigned char litn[2];
+	unsigned char icase;	/* matched in either case (lower case here) */
 	const char *lits;
 };
 

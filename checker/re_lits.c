@@ -338,19 +338,42 @@ end:
  * an alternation.
  */
 int re_lits_scan(const char *pat, int typedefs, char lit[2][RE_LIT_MAX],
-		 unsigned char litn[2])
+		 unsigned char litn[2], unsigned char *icase)
 {
 	struct lit_set ls;
-	int i;
+	int i, j;
+	size_t k;
 
+	/*
+	 * (?i) first: the whole pattern matches without case.  In pcre2's
+	 * byte mode (no PCRE2_UTF) with its default tables that folds the
+	 * ASCII letters and nothing else.
+	 */
+	*icase = !strncmp(pat, "(?i)", 4);
 	memset(&ls, 0, sizeof(ls));
-	if (!lits_seq(typedefs, pat, 0, &ls))
+	if (!lits_seq(typedefs, pat + (*icase ? 4 : 0), 0, &ls))
 		return 0;
-	for (i = 0; i < ls.cnt; i++) {
-		memcpy(lit[i], ls.s[i], ls.n[i]);
-		litn[i] = ls.n[i];
+	for (i = j = 0; i < ls.cnt; i++) {
+		int anchor = !*icase;
+
+		for (k = 0; !anchor && k < ls.n[i]; k++)
+			anchor = !is_name_start((unsigned char)ls.s[i][k]) ||
+				 ls.s[i][k] == '_';
+		/*
+		 * Without case, only a literal with a byte that is not a
+		 * letter is worth a search: that byte is found by memchr()
+		 * (a search letter by letter costs more than pcre2's own).
+		 */
+		if (!anchor)
+			continue;
+		memcpy(lit[j], ls.s[i], ls.n[i]);
+		litn[j] = ls.n[i];
+		for (k = 0; *icase && k < ls.n[i]; k++)
+			if (lit[j][k] >= 'A' && lit[j][k] <= 'Z')
+				lit[j][k] = (char)(lit[j][k] - 'A' + 'a');
+		j++;
 	}
-	return ls.cnt;
+	return j;
 }
 
 /* Whether s[0, n) holds the l bytes at lit (subjects are short lines). */
@@ -373,13 +396,53 @@ static int has_lit(const char *s, size_t n, const char *lit, size_t l)
 	return 0;
 }
 
+static int is_lower(int c)
+{
+	return c >= 'a' && c <= 'z';
+}
+
+/*
+ * has_lit() with the letters of lit (lower case) matching either case:
+ * found through lit's first byte that is not a letter when it has one,
+ * else byte by byte.
+ */
+static int has_lit_icase(const char *s, size_t n, const char *lit, size_t l)
+{
+	const char *p, *end = s + n;
+	size_t i, k;
+
+	for (k = 0; k < l && is_lower((unsigned char)lit[k]); k++)
+		;
+	for (p = s; (size_t)(end - p) >= l; p++) {
+		if (k < l) {
+			p = memchr(p + k, lit[k], (size_t)(end - p) - l + 1);
+			if (!p)
+				return 0;
+			p -= k;
+		} else if (((unsigned char)*p | 0x20) != (unsigned char)lit[0]) {
+			continue;
+		}
+		for (i = 0; i < l; i++) {
+			unsigned char c = (unsigned char)p[i];
+
+			if (is_lower((unsigned char)lit[i]) ? (c | 0x20) != (unsigned char)lit[i]
+							    : c != (unsigned char)lit[i])
+				break;
+		}
+		if (i >= l)
+			return 1;
+	}
+	return 0;
+}
+
 int re_lits_in(const char lit[2][RE_LIT_MAX], const unsigned char litn[2],
-	       int nlit, const char *s, size_t n)
+	       int nlit, int icase, const char *s, size_t n)
 {
 	int i;
 
 	for (i = 0; i < nlit; i++)
-		if (!has_lit(s, n, lit[i], litn[i]))
+		if (!(icase ? has_lit_icase(s, n, lit[i], litn[i])
+			    : has_lit(s, n, lit[i], litn[i])))
 			return 0;
 	return 1;
 }

@@ -24,12 +24,15 @@ static inline int is_name_char(int c)
  * Up to two of the longest literal strings every match of pat must
  * contain, into lit and litn; returns how many (0 when none is sure).
  * Interpolated names are groups of their own, except $typeTypedefs when
- * typedefs (--typedefsfile words) adds an alternation to it.
+ * typedefs (--typedefsfile words) adds an alternation to it.  A pattern
+ * that starts with (?i) has its literals matched without case: *icase is
+ * set and they are written in lower case.
  */
 int re_lits_scan(const char *pat, int typedefs, char lit[2][RE_LIT_MAX],
-		 unsigned char litn[2]);
-/* Whether s[0, n) holds all nlit literals. */
+		 unsigned char litn[2], unsigned char *icase);
+/* Whether s[0, n) holds all nlit literals (ASCII letters in any case when
+ * icase). */
 int re_lits_in(const char lit[2][RE_LIT_MAX], const unsigned char litn[2],
-	       int nlit, const char *s, size_t n);
+	       int nlit, int icase, const char *s, size_t n);
 
 #endif

@@ -32,6 +32,7 @@ struct pat {
 	int nlit;
 	char lit[2][RE_LIT_MAX];
 	unsigned char litn[2];
+	unsigned char icase;
 };
 
 struct pats {
@@ -119,7 +120,8 @@ static int add(void *arg, const char *text, int dyn, const unsigned char *bytes,
 	/* the literal pretest, as re.c would scan it without typedefs */
 	memset(p->v[p->n].lit, 0, sizeof(p->v[p->n].lit));
 	memset(p->v[p->n].litn, 0, sizeof(p->v[p->n].litn));
-	p->v[p->n].nlit = re_lits_scan(text, 0, p->v[p->n].lit, p->v[p->n].litn);
+	p->v[p->n].nlit = re_lits_scan(text, 0, p->v[p->n].lit, p->v[p->n].litn,
+					  &p->v[p->n].icase);
 	p->v[p->n].len = len - p->plen;
 	p->v[p->n].off = p->off;
 	if (put(p, bytes + p->plen, len - p->plen))
@@ -237,9 +239,9 @@ int main(int argc, char **argv)
 	for (k = 0; k < p.n; k++) {
 		fputs("\t{ ", out);
 		c_string(out, p.v[k].text);
-		fprintf(out, ", reviewbot_pattern_blob + %zu, %zu, %d, %d, { %u, %u }, ",
+		fprintf(out, ", reviewbot_pattern_blob + %zu, %zu, %d, %d, { %u, %u }, %u, ",
 			p.v[k].off, p.v[k].len, p.v[k].dyn, p.v[k].nlit,
-			p.v[k].litn[0], p.v[k].litn[1]);
+			p.v[k].litn[0], p.v[k].litn[1], p.v[k].icase);
 		{
 			char both[2 * RE_LIT_MAX];
 

@@ -187,6 +187,9 @@ static void test_re__literal_pretest_never_changes_a_result(void **state)
 		"(?'n'ab)c", "(?P<n>ab)c", "(?<=ab)c", "(?s:ab)c", "(?^:ab)c",
 		"(?i:AB)c", "(x(?i)AB)c", "(?|(a)|(b))c", "((ab)c)d", "(a(b|c))d",
 		"\\.h$", "(?<n>a)(?P>n)?x", "(?-s:ab)c",
+		"(?i)=\\?utf-8\\?", "(?i)\\b675\\s+Mass\\s+Ave", "(?i)a_B",
+		"(?i)fixes:?\\s*[0-9a-f]{5,}", "(?i)x(?-i:AB)", "(?i)a(?-i)BC",
+		"(?i)[@`]x", "(?i)@X",
 	};
 	static const char *const subjects[] = {
 		"ac", "abc", "abbc", "xbc", "xxy", "xy", "b", "sizeof(x)",
@@ -195,7 +198,9 @@ static void test_re__literal_pretest_never_changes_a_result(void **state)
 		"a", "a = ", "x = sscanf(", "xfoo", "foox", "ab", "abab",
 		"x\nab", "xyz", "XYZ", "+ memset(", "ababc", "a\034b", "x{y",
 		"#define", "zzzz", "", "ABc", "c", "(x", "(x)", "xABc", "bc",
-		"abcd", "acd", "a.h", "ah",
+		"abcd", "acd", "a.h", "ah", "=?UTF-8?q?", "x =?utf-8?", "=?utf_8?",
+		"675 mass AVE", "675  MASS ave", "Fixes: 12345abc", "FIXES 1234",
+		"A_b", "a_b", "xAB", "xab", "aBC", "AbC", "`x", "@x", "`X",
 	};
 	struct re_ctx *rc = *state;
 	size_t i, j;
@@ -314,14 +319,40 @@ static void test_re__jit_code_stays_within_its_budget(void **state)
 	assert_true(jit_one_more(rc, re_intern(rc, pat, strlen(pat))));
 }
 
+/* memmem() with ASCII letters matching in either case */
+static int naive_icase_in(const char *s, size_t n, const char *lit, size_t l)
+{
+	size_t i, j;
+
+	for (i = 0; i + l <= n; i++) {
+		for (j = 0; j < l; j++) {
+			int a = (unsigned char)s[i + j], b = (unsigned char)lit[j];
+
+			if (a >= 'A' && a <= 'Z')
+				a += 'a' - 'A';
+			if (b >= 'A' && b <= 'Z')
+				b += 'a' - 'A';
+			if (a != b)
+				break;
+		}
+		if (j == l)
+			return 1;
+	}
+	return 0;
+}
+
 /*
  * re_lits_in() looks for a literal by its rarest byte: it finds what a
  * plain search finds, wherever the literal sits (start, end, overlapping
- * false starts), on random subjects over a small alphabet.
+ * false starts), on random subjects over a small alphabet; without case
+ * (a literal in lower case, as re_lits_scan() writes them), what a
+ * case-blind search finds, on letters whose case differs by the bit
+ * 0x20 and on bytes that differ from a letter by that bit alone.
  */
 static void test_re__literal_search_finds_what_memmem_finds(void **state)
 {
 	static const char abc[] = "ab_ (x";
+	static const char mixed[] = "aAbB_\x7f(XA@`";
 	char lit[2][RE_LIT_MAX];
 	unsigned char litn[2];
 	char subj[64];
@@ -329,6 +360,30 @@ static void test_re__literal_search_finds_what_memmem_finds(void **state)
 	int k;
 
 	(void)state;
+	for (k = 0; k < 200000; k++) {
+		size_t n, l, i;
+		int want;
+
+		seed = seed * 1103515245u + 12345u;
+		n = (seed >> 16) % sizeof(subj);
+		seed = seed * 1103515245u + 12345u;
+		l = 1 + (seed >> 16) % 5;
+		for (i = 0; i < n; i++) {
+			seed = seed * 1103515245u + 12345u;
+			subj[i] = mixed[(seed >> 16) % (sizeof(mixed) - 1)];
+		}
+		for (i = 0; i < l; i++) {
+			seed = seed * 1103515245u + 12345u;
+			lit[0][i] = mixed[(seed >> 16) % (sizeof(mixed) - 1)];
+			if (lit[0][i] >= 'A' && lit[0][i] <= 'Z')
+				lit[0][i] += 'a' - 'A';
+		}
+		litn[0] = (unsigned char)l;
+		want = naive_icase_in(subj, n, lit[0], l);
+		if (re_lits_in(lit, litn, 1, 1, subj, n) != want)
+			fail_msg("literal %.*s (any case) in %.*s: %d", (int)l,
+				 lit[0], (int)n, subj, !want);
+	}
 	for (k = 0; k < 200000; k++) {
 		size_t n, l, i;
 		int want;
@@ -347,7 +402,7 @@ static void test_re__literal_search_finds_what_memmem_finds(void **state)
 		}
 		litn[0] = (unsigned char)l;
 		want = memmem(subj, n, lit[0], l) != NULL;
-		if (re_lits_in(lit, litn, 1, subj, n) != want)
+		if (re_lits_in(lit, litn, 1, 0, subj, n) != want)
 			fail_msg("literal %.*s in %.*s: %d", (int)l, lit[0],
 				 (int)n, subj, !want);
 	}

@@ -246,12 +246,13 @@ static void test_reuse__precompiled_literals_are_the_scan(void **state)
 	for (i = 0; i < set->n; i++) {
 		const struct re_precompiled *p = &set->v[i];
 		char lit[2][RE_LIT_MAX];
-		unsigned char litn[2] = { 0, 0 };
-		int nlit = re_lits_scan(p->text, 0, lit, litn);
+		unsigned char litn[2] = { 0, 0 }, icase = 0;
+		int nlit = re_lits_scan(p->text, 0, lit, litn, &icase);
 
 		if (i)
 			assert_true(strcmp(set->v[i - 1].text, p->text) <= 0);
 		assert_int_equal(p->nlit, nlit);
+		assert_int_equal(p->icase, icase);
 		if (nlit > 0) {
 			assert_int_equal(p->litn[0], litn[0]);
 			assert_memory_equal(p->lits, lit[0], litn[0]);
