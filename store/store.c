@@ -633,6 +633,22 @@ int store_schema_version(struct store *st)
 	return (int)v;
 }
 
+int store_synchronous(struct store *st)
+{
+	sqlite3_stmt *s;
+	int64_t v = 0;
+	int ret = STORE_OK;
+
+	s = store_stmt(st, STMT_SYNCHRONOUS, "PRAGMA synchronous", &ret);
+	if (!s)
+		return ret;
+	ret = store_step_int64(st, s, &v);
+	if (ret < 0)
+		return ret;
+	return v >= 0 && v <= 3 ? (int)v : store_seterr(st, STORE_ERR, "bad synchronous %lld",
+							(long long)v);
+}
+
 static int exec_sql(struct store *st, const char *sql)
 {
 	int rc = sqlite3_exec(st->db, sql, NULL, NULL, NULL);
@@ -797,7 +813,9 @@ int store_open(const char *path, struct store **out, char *err, size_t errlen)
 
 int store_set_bulk(struct store *st)
 {
-	return exec_sql(st, "PRAGMA temp_store = MEMORY");
+	int ret = exec_sql(st, "PRAGMA temp_store = MEMORY");
+
+	return ret ? ret : exec_sql(st, "PRAGMA synchronous = NORMAL");
 }
 
 void store_set_busy_timeout(struct store *st, int ms)

@@ -26,6 +26,7 @@ enum store_stmt_id {
 	STMT_RELEASE,
 	STMT_ROLLBACK_TO,
 	STMT_USER_VERSION,
+	STMT_SYNCHRONOUS,
 	/* store_msg.c */
 	STMT_MSG_ADD,
 	STMT_MSG_ID_BY_MSGID,

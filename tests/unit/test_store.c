@@ -245,7 +245,9 @@ static void test_store__savepoints_keep_or_undo_one_part(void **state)
 	struct store_msg m;
 
 	assert_int_equal(store_savepoint(fx->st), STORE_ERR);	/* no transaction */
+	assert_int_equal(store_synchronous(fx->st), 2);		/* FULL */
 	assert_int_equal(store_set_bulk(fx->st), STORE_OK);
+	assert_int_equal(store_synchronous(fx->st), 1);		/* NORMAL */
 	assert_int_equal(store_begin(fx->st), STORE_OK);
 	assert_int_equal(store_savepoint(fx->st), STORE_OK);
 	add_msg(fx->st, "one@x", "a@x", NULL, 1);
