@@ -353,7 +353,7 @@ static char *diff_cut_reason(const struct diff *d, const struct diff_limits *lim
 /*
  * The CPU half of checking a patch: the checker's result and the lines
  * the patch adds.  Touches nothing shared but read-only options, so
- * several run at once (pipeline_check_many).
+ * several run at once (struct pipeline_pool).
  */
 static int check_compute(const struct pipeline *p, const struct mime_mail *m,
 			 struct pipeline_check *pc)
@@ -517,134 +517,198 @@ static int wants_check(const struct pipeline *p, const struct mime_mail *m)
 	return sj.kind == SUBJ_PATCH;
 }
 
-struct check_pool {
+/*
+ * The checker threads: workers wait for mails offered (m[0, avail)),
+ * check them in order of index, and mark each ready; the calling thread
+ * stores the results in order (pipeline_pool_finish), checking mails
+ * itself while the next one is not ready.
+ */
+struct pipeline_pool {
 	const struct pipeline *p;
 	const struct mime_mail *m;
 	struct pipeline_check *pc;
-	size_t n, next;
-	unsigned char *ready;	/* pc[i] may be read (NULL: nobody waits) */
+	size_t cap;
+	size_t avail;		/* offered: m[0, avail) may be checked */
+	size_t next;		/* the next one nobody checks yet */
+	size_t busy;		/* checks under way */
+	int stop;		/* the workers end */
+	unsigned char *ready;	/* pc[i] may be read */
 	pthread_mutex_t mu;
-	pthread_cond_t cv;
+	pthread_cond_t work;	/* avail grew, or stop */
+	pthread_cond_t done;	/* a check is done */
+	pthread_t tid[PIPE_MAX_THREADS];
+	int nthreads;
 };
 
 /* Checks mail i into pc[i] and says it is ready. */
-static void check_one(struct check_pool *cp, size_t i)
+static void check_one(struct pipeline_pool *pp, size_t i)
 {
-	if (wants_check(cp->p, &cp->m[i]) &&
-	    check_compute(cp->p, &cp->m[i], &cp->pc[i]))
-		pipeline_check_release(&cp->pc[i]);	/* done later, serially */
-	if (cp->ready) {
-		pthread_mutex_lock(&cp->mu);
-		cp->ready[i] = 1;
-		pthread_cond_broadcast(&cp->cv);
-		pthread_mutex_unlock(&cp->mu);
-	}
-}
-
-/* The next mail nobody checks yet, or n. */
-static size_t take(struct check_pool *cp)
-{
-	size_t i;
-
-	pthread_mutex_lock(&cp->mu);
-	i = cp->next < cp->n ? cp->next++ : cp->n;
-	pthread_mutex_unlock(&cp->mu);
-	return i;
+	if (wants_check(pp->p, &pp->m[i]) &&
+	    check_compute(pp->p, &pp->m[i], &pp->pc[i]))
+		pipeline_check_release(&pp->pc[i]);	/* done later, serially */
+	pthread_mutex_lock(&pp->mu);
+	pp->ready[i] = 1;
+	pp->busy--;
+	pthread_cond_broadcast(&pp->done);
+	pthread_mutex_unlock(&pp->mu);
 }
 
 static void *check_worker(void *arg)
 {
-	struct check_pool *cp = arg;
+	struct pipeline_pool *pp = arg;
 	size_t i;
 
-	while ((i = take(cp)) < cp->n)
-		check_one(cp, i);
+	pthread_mutex_lock(&pp->mu);
+	for (;;) {
+		while (!pp->stop && pp->next >= pp->avail)
+			pthread_cond_wait(&pp->work, &pp->mu);
+		if (pp->stop)
+			break;
+		i = pp->next++;
+		pp->busy++;
+		pthread_mutex_unlock(&pp->mu);
+		check_one(pp, i);
+		pthread_mutex_lock(&pp->mu);
+	}
+	pthread_mutex_unlock(&pp->mu);
 	return NULL;
 }
 
-/*
- * The calling thread's part when results are taken in order: the next
- * result as soon as it is ready, else a check of its own, else a wait.
- */
-static void consume(struct check_pool *cp, int (*done)(void *arg, size_t i),
-		    void *arg)
+struct pipeline_pool *pipeline_pool_new(const struct pipeline *p, const struct mime_mail *m,
+					struct pipeline_check *pc, size_t cap, int threads)
 {
-	size_t k = 0, i;
-
-	while (k < cp->n) {
-		pthread_mutex_lock(&cp->mu);
-		if (cp->ready[k]) {
-			pthread_mutex_unlock(&cp->mu);
-			if (done(arg, k++)) {
-				/* nothing more is handed out */
-				pthread_mutex_lock(&cp->mu);
-				cp->next = cp->n;
-				pthread_mutex_unlock(&cp->mu);
-				return;
-			}
-			continue;
-		}
-		if (cp->next < cp->n) {
-			i = cp->next++;
-			pthread_mutex_unlock(&cp->mu);
-			check_one(cp, i);
-			continue;
-		}
-		while (!cp->ready[k])
-			pthread_cond_wait(&cp->cv, &cp->mu);
-		pthread_mutex_unlock(&cp->mu);
-	}
-}
-
-int pipeline_check_many(struct pipeline *p, const struct mime_mail *m,
-			struct pipeline_check *pc, size_t n, int threads,
-			int (*done)(void *arg, size_t i), void *arg)
-{
-	pthread_t tid[PIPE_MAX_THREADS];
-	struct check_pool cp;
+	struct pipeline_pool *pp;
 	long cores;
-	int i, started = 0;
 
-	memset(pc, 0, n * sizeof(*pc));
 	if (threads <= 0) {
 		cores = sysconf(_SC_NPROCESSORS_ONLN);
 		threads = cores > 0 ? (int)cores : 1;
 	}
 	if (threads > PIPE_MAX_THREADS)
 		threads = PIPE_MAX_THREADS;
-	if ((size_t)threads > n)
-		threads = (int)n;
-	cp.p = p;
-	cp.m = m;
-	cp.pc = pc;
-	cp.n = n;
-	cp.next = 0;
-	cp.ready = NULL;
-	if (done && n && !(cp.ready = calloc(n, 1)))
-		return -1;
-	if (pthread_mutex_init(&cp.mu, NULL)) {
-		free(cp.ready);
-		return -1;
+	pp = calloc(1, sizeof(*pp));
+	if (!pp)
+		return NULL;
+	pp->ready = calloc(cap ? cap : 1, 1);
+	if (!pp->ready)
+		goto fail;
+	if (pthread_mutex_init(&pp->mu, NULL))
+		goto fail;
+	if (pthread_cond_init(&pp->work, NULL)) {
+		pthread_mutex_destroy(&pp->mu);
+		goto fail;
 	}
-	if (pthread_cond_init(&cp.cv, NULL)) {
-		pthread_mutex_destroy(&cp.mu);
-		free(cp.ready);
-		return -1;
+	if (pthread_cond_init(&pp->done, NULL)) {
+		pthread_cond_destroy(&pp->work);
+		pthread_mutex_destroy(&pp->mu);
+		goto fail;
 	}
-	for (i = 1; i < threads; i++)
-		if (!pthread_create(&tid[started], NULL, check_worker, &cp))
-			started++;
-	/* this thread works too */
-	if (done)
-		consume(&cp, done, arg);
-	else
-		check_worker(&cp);
-	for (i = 0; i < started; i++)
-		pthread_join(tid[i], NULL);
-	pthread_cond_destroy(&cp.cv);
-	pthread_mutex_destroy(&cp.mu);
-	free(cp.ready);
-	return 0;
+	pp->p = p;
+	pp->m = m;
+	pp->pc = pc;
+	pp->cap = cap;
+	memset(pc, 0, cap * sizeof(*pc));
+	/* the calling thread is one of them (pipeline_pool_finish) */
+	while (pp->nthreads < threads - 1 &&
+	       !pthread_create(&pp->tid[pp->nthreads], NULL, check_worker, pp))
+		pp->nthreads++;
+	return pp;
+fail:
+	free(pp->ready);
+	free(pp);
+	return NULL;
+}
+
+void pipeline_pool_offer(struct pipeline_pool *pp, size_t n)
+{
+	if (n > pp->cap)
+		n = pp->cap;
+	pthread_mutex_lock(&pp->mu);
+	if (n > pp->avail) {
+		pp->avail = n;
+		pthread_cond_broadcast(&pp->work);
+	}
+	pthread_mutex_unlock(&pp->mu);
+}
+
+/* No more is handed out; returns once no check is under way.  Locked. */
+static void pool_quiesce(struct pipeline_pool *pp)
+{
+	pp->next = pp->avail;
+	while (pp->busy)
+		pthread_cond_wait(&pp->done, &pp->mu);
+}
+
+/* Empty again: offers start at 0.  Locked, quiet. */
+static void pool_empty(struct pipeline_pool *pp)
+{
+	memset(pp->ready, 0, pp->avail);
+	pp->avail = pp->next = 0;
+}
+
+int pipeline_pool_finish(struct pipeline_pool *pp, size_t n,
+			 int (*done)(void *arg, size_t i), void *arg)
+{
+	size_t k = 0, i;
+	int stopped = 0;
+
+	pipeline_pool_offer(pp, n);
+	pthread_mutex_lock(&pp->mu);
+	n = pp->avail;
+	while (k < n) {
+		if (pp->ready[k]) {
+			pthread_mutex_unlock(&pp->mu);
+			stopped = done(arg, k++);
+			pthread_mutex_lock(&pp->mu);
+			if (stopped)
+				break;
+			continue;
+		}
+		if (pp->next < n) {
+			i = pp->next++;
+			pp->busy++;
+			pthread_mutex_unlock(&pp->mu);
+			check_one(pp, i);
+			pthread_mutex_lock(&pp->mu);
+			continue;
+		}
+		while (!pp->ready[k])
+			pthread_cond_wait(&pp->done, &pp->mu);
+	}
+	pool_quiesce(pp);
+	pool_empty(pp);
+	pthread_mutex_unlock(&pp->mu);
+	return stopped;
+}
+
+void pipeline_pool_drain(struct pipeline_pool *pp)
+{
+	if (!pp)
+		return;
+	pthread_mutex_lock(&pp->mu);
+	pool_quiesce(pp);
+	pool_empty(pp);
+	pthread_mutex_unlock(&pp->mu);
+}
+
+void pipeline_pool_free(struct pipeline_pool *pp)
+{
+	int i;
+
+	if (!pp)
+		return;
+	pthread_mutex_lock(&pp->mu);
+	pool_quiesce(pp);
+	pp->stop = 1;
+	pthread_cond_broadcast(&pp->work);
+	pthread_mutex_unlock(&pp->mu);
+	for (i = 0; i < pp->nthreads; i++)
+		pthread_join(pp->tid[i], NULL);
+	pthread_cond_destroy(&pp->done);
+	pthread_cond_destroy(&pp->work);
+	pthread_mutex_destroy(&pp->mu);
+	free(pp->ready);
+	free(pp);
 }
 
 /* ---- processing one message ------------------------------------------------ */

@@ -87,7 +87,7 @@ int pipeline_add(struct pipeline *p, const struct config_source *src,
 
 /*
  * The checker's work on one patch mail, done ahead (and several at once,
- * on every core) by pipeline_check_many; pipeline_process stores it.
+ * on every core) by a pipeline_pool; pipeline_process stores it.
  */
 struct added_line {
 	uint64_t path_hash;
@@ -105,18 +105,29 @@ struct pipeline_check {
 
 void pipeline_check_release(struct pipeline_check *pc);
 /*
- * Checks every mail of m[0, n) that is a patch into pc[i] (others are left
- * not done), with up to `threads` threads (0: one per core).  When done is
- * not NULL, the calling thread calls done(arg, i) for i = 0, 1, ... in
- * order, each as soon as mail i is checked, and checks mails itself while
- * the next is not ready: storing one mail's results overlaps checking the
- * next ones.  done returns nonzero to stop (the rest are not handed out).
- * Returns 0, or -1 when the pool could not start (pc left not done: the
- * checks then happen in pipeline_process; done is not called).
+ * The checker on every core, ahead of the store: a pool over the mails
+ * m[0, cap) and their checks pc[0, cap) (zeroed here), with up to
+ * `threads` threads in all, the calling thread included (0: one per core).
+ * pipeline_pool_offer() hands out m[0, n) as soon as each is parsed, so
+ * checking overlaps reading and storing the rest;
+ * pipeline_pool_finish() offers m[0, n), then calls done(arg, i) for
+ * i = 0, 1, ... in order, each as soon as mail i is checked, checking
+ * mails itself while the next is not ready, and leaves the pool empty
+ * for the next batch (offers start at 0 again).  done returns nonzero to
+ * stop: the rest are not handed out, and finish returns nonzero.  A mail
+ * that is not a patch is left not done, as is one whose check ran out of
+ * memory (pipeline_process checks it then).  pipeline_pool_drain()
+ * empties the pool without calling anything: no check is under way when
+ * it returns.  pipeline_pool_new() returns NULL when it cannot start.
  */
-int pipeline_check_many(struct pipeline *p, const struct mime_mail *m,
-			struct pipeline_check *pc, size_t n, int threads,
-			int (*done)(void *arg, size_t i), void *arg);
+struct pipeline_pool;
+struct pipeline_pool *pipeline_pool_new(const struct pipeline *p, const struct mime_mail *m,
+					struct pipeline_check *pc, size_t cap, int threads);
+void pipeline_pool_offer(struct pipeline_pool *pp, size_t n);
+int pipeline_pool_finish(struct pipeline_pool *pp, size_t n,
+			 int (*done)(void *arg, size_t i), void *arg);
+void pipeline_pool_drain(struct pipeline_pool *pp);
+void pipeline_pool_free(struct pipeline_pool *pp);
 
 /* Processes message id (state new); m is its parsed mail or NULL (parsed
  * again from the store); pc its check done ahead, or NULL. */

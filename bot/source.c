@@ -23,6 +23,13 @@ struct source_batch {
 	int64_t ids[SOURCE_BATCH];
 	struct mime_mail mails[SOURCE_BATCH];
 	struct pipeline_check checks[SOURCE_BATCH];
+	/*
+	 * The checker threads, started at the first mail: each mail is
+	 * checked from the moment it is parsed, while the rest of the batch
+	 * is read and stored (NULL: checked as each is processed).
+	 */
+	struct pipeline_pool *pool;
+	int pool_tried;
 	size_t n;
 	size_t bytes;
 	int open;		/* a transaction is open */
@@ -56,6 +63,13 @@ int source_batch_add(struct source_batch *b, const char *raw, size_t len)
 	if (ret == STORE_OK && b->mails[b->n].message_id) {
 		b->ids[b->n++] = id;
 		b->bytes += len;
+		if (!b->pool_tried) {
+			b->pool_tried = 1;
+			b->pool = pipeline_pool_new(b->p, b->mails, b->checks,
+						    SOURCE_BATCH, 0);
+		}
+		if (b->pool)
+			pipeline_pool_offer(b->pool, b->n);
 	}
 	b->done++;
 	return 0;
@@ -74,7 +88,7 @@ struct flush {
 	int ret;
 };
 
-/* Processes the batch's message i, its check done (pipeline_check_many):
+/* Processes the batch's message i, its check done (pipeline_pool_finish):
  * nonzero stops the batch. */
 static int flush_one(void *arg, size_t i)
 {
@@ -151,11 +165,14 @@ int source_batch_flush(struct source_batch *b, const char *checkpoint)
 		goto out;
 	}
 	/*
-	 * The checker's work on every core, and the store's in order on this
-	 * thread as each message's check is done (flush_one()).  Should the
-	 * pool not start, each message is checked as it is processed.
+	 * The checker's work on every core (under way since each mail was
+	 * parsed), and the store's in order on this thread as each message's
+	 * check is done (flush_one()).  Without the pool, each message is
+	 * checked as it is processed.
 	 */
-	if (pipeline_check_many(b->p, b->mails, b->checks, b->n, 0, flush_one, &f))
+	if (b->pool)
+		pipeline_pool_finish(b->pool, b->n, flush_one, &f);
+	else
 		for (i = 0; i < b->n && !flush_one(&f, i); i++)
 			;
 	ret = f.ret;
@@ -166,6 +183,8 @@ int source_batch_flush(struct source_batch *b, const char *checkpoint)
 		store_rollback(b->st);
 	}
 out:
+	/* (after a failed commit, checks may still be under way) */
+	pipeline_pool_drain(b->pool);
 	for (i = 0; i < b->n; i++) {
 		mime_release(&b->mails[i]);
 		pipeline_check_release(&b->checks[i]);
@@ -182,9 +201,14 @@ void source_batch_abort(struct source_batch *b)
 	if (b->open)
 		store_rollback(b->st);
 	b->open = 0;
-	for (i = 0; i < b->n; i++)
+	/* no check reads the mails any more */
+	pipeline_pool_drain(b->pool);
+	for (i = 0; i < b->n; i++) {
 		mime_release(&b->mails[i]);
+		pipeline_check_release(&b->checks[i]);
+	}
 	b->n = 0;
+	b->bytes = 0;
 }
 
 struct source_batch *source_batch_new(struct pipeline *p, struct store *st,
@@ -207,6 +231,7 @@ void source_batch_free(struct source_batch *b)
 	if (!b)
 		return;
 	source_batch_abort(b);
+	pipeline_pool_free(b->pool);
 	free(b);
 }
 

@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The checker pool (pipeline_pool_*): mails offered one by one as they
+ * are parsed are checked on other threads, their results consumed in
+ * order, exactly as one thread would check them; a stop leaves nothing
+ * under way; the pool serves batch after batch.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#define STORE_FIXTURE_DIR "/tmp/test_pool.XXXXXX"
+#include "store_fixture.h"
+
+#include "../../bot/config.h"
+#include "../../bot/mime.h"
+#include "../../bot/pipeline.h"
+#include "../../bot/template.h"
+
+#define NMAIL 40
+
+struct pool_fx {
+	struct fx *fx;
+	struct config cfg;
+	struct template_set *t;
+	struct pipeline *p;
+	struct mime_mail m[NMAIL];
+	struct pipeline_check pc[NMAIL];
+	/* what done() saw */
+	size_t order[NMAIL];
+	size_t nseen;
+	size_t stop_at;		/* done() says stop at this one (NMAIL: never) */
+};
+
+/*
+ * Mail i: every fifth a reply (not a patch, so not checked), the others
+ * a patch adding i % 4 + 1 lines that end in a space, one
+ * TRAILING_WHITESPACE error each.
+ */
+static void make_mail(size_t i, struct mime_mail *m)
+{
+	char buf[4096];
+	size_t k, lines = i % 4 + 1;
+	int n;
+
+	n = snprintf(buf, sizeof(buf),
+		     "From: Dev %zu <dev%zu@example.org>\n"
+		     "To: list@example.org\n"
+		     "Subject: %s[PATCH] foo: change %zu\n"
+		     "Message-ID: <pool-%zu@example.org>\n"
+		     "Date: Mon, 1 Jun 2026 10:00:00 +0000\n"
+		     "\n"
+		     "Change %zu.\n\nSigned-off-by: Dev %zu <dev%zu@example.org>\n"
+		     "---\n"
+		     "diff --git a/foo.c b/foo.c\n"
+		     "--- a/foo.c\n+++ b/foo.c\n@@ -1,1 +1,%zu @@\n int a;\n",
+		     i, i, i % 5 == 4 ? "Re: " : "", i, i, i, i, i, lines + 1);
+	for (k = 0; k < lines; k++)
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "+int b%zu; \n", k);
+	assert_int_equal(mime_parse(buf, (size_t)n, m), MIME_OK);
+}
+
+static int pool_setup(void **state)
+{
+	struct pool_fx *px = calloc(1, sizeof(*px));
+	char err[256];
+	size_t i;
+
+	if (!px || setup((void **)&px->fx))
+		return -1;
+	config_init(&px->cfg);
+	if (template_set_load("templates", &px->t, err, sizeof(err)) ||
+	    pipeline_new(px->fx->st, &px->cfg, px->t, PIPE_IMPORT, &px->p, err,
+			 sizeof(err))) {
+		fprintf(stderr, "pool_setup: %s\n", err);
+		return -1;
+	}
+	for (i = 0; i < NMAIL; i++)
+		make_mail(i, &px->m[i]);
+	px->stop_at = NMAIL;
+	*state = px;
+	return 0;
+}
+
+static int pool_teardown(void **state)
+{
+	struct pool_fx *px = *state;
+	void *fx = px->fx;
+	size_t i;
+
+	for (i = 0; i < NMAIL; i++) {
+		mime_release(&px->m[i]);
+		pipeline_check_release(&px->pc[i]);
+	}
+	pipeline_free(px->p);
+	template_set_free(px->t);
+	config_release(&px->cfg);
+	free(px);
+	return teardown(&fx);
+}
+
+static int seen(void *arg, size_t i)
+{
+	struct pool_fx *px = arg;
+
+	px->order[px->nseen++] = i;
+	/* what is handed over is complete */
+	if (i % 5 == 4) {
+		assert_false(px->pc[i].done);
+	} else {
+		assert_true(px->pc[i].done);
+		assert_int_equal(px->pc[i].res.errors, (long)(i % 4 + 1));
+		assert_int_equal(px->pc[i].nadded, i % 4 + 1);
+	}
+	return i == px->stop_at;
+}
+
+static void release_checks(struct pool_fx *px)
+{
+	size_t i;
+
+	for (i = 0; i < NMAIL; i++)
+		pipeline_check_release(&px->pc[i]);
+	px->nseen = 0;
+}
+
+/* Offered one at a time, as a source parses them; consumed in order. */
+static void test_pool__checks_in_order_as_mails_are_offered(void **state)
+{
+	struct pool_fx *px = *state;
+	struct pipeline_pool *pp;
+	int threads, round;
+	size_t i;
+
+	for (threads = 1; threads <= 4; threads++) {
+		pp = pipeline_pool_new(px->p, px->m, px->pc, NMAIL, threads);
+		assert_non_null(pp);
+		/* two batches through one pool: it empties itself */
+		for (round = 0; round < 2; round++) {
+			for (i = 1; i <= NMAIL / 2; i++)
+				pipeline_pool_offer(pp, i);
+			assert_int_equal(pipeline_pool_finish(pp, NMAIL, seen, px), 0);
+			assert_int_equal(px->nseen, NMAIL);
+			for (i = 0; i < NMAIL; i++)
+				assert_int_equal(px->order[i], i);
+			release_checks(px);
+		}
+		pipeline_pool_free(pp);
+	}
+}
+
+/*
+ * done() says stop: finish says so, what follows is not consumed, and
+ * no check is under way once it returns (the caller frees the mails).
+ * A drain with mails offered and none consumed does the same.
+ */
+static void test_pool__a_stop_or_drain_leaves_nothing_under_way(void **state)
+{
+	struct pool_fx *px = *state;
+	struct pipeline_pool *pp;
+	size_t i;
+
+	pp = pipeline_pool_new(px->p, px->m, px->pc, NMAIL, 3);
+	assert_non_null(pp);
+	px->stop_at = 7;
+	assert_int_not_equal(pipeline_pool_finish(pp, NMAIL, seen, px), 0);
+	assert_int_equal(px->nseen, 8);
+	release_checks(px);
+
+	pipeline_pool_offer(pp, NMAIL);
+	pipeline_pool_drain(pp);
+	release_checks(px);
+
+	/* and the pool goes on: all of them, in order */
+	px->stop_at = NMAIL;
+	assert_int_equal(pipeline_pool_finish(pp, NMAIL, seen, px), 0);
+	assert_int_equal(px->nseen, NMAIL);
+	for (i = 0; i < NMAIL; i++)
+		assert_int_equal(px->order[i], i);
+	release_checks(px);
+	pipeline_pool_free(pp);
+
+	/* freed with mails offered and not consumed */
+	pp = pipeline_pool_new(px->p, px->m, px->pc, NMAIL, 2);
+	assert_non_null(pp);
+	pipeline_pool_offer(pp, NMAIL);
+	pipeline_pool_free(pp);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_pool__checks_in_order_as_mails_are_offered,
+						pool_setup, pool_teardown),
+		cmocka_unit_test_setup_teardown(test_pool__a_stop_or_drain_leaves_nothing_under_way,
+						pool_setup, pool_teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
