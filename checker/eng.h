@@ -189,6 +189,18 @@ long eng_count_nl(const char *s);
 /* s =~ s/pat/repl/(g) on a scratch copy */
 char *eng_subst(struct eng *e, const char *pat, const char *repl,
 		const char *s, int global);
+/*
+ * Two substitutions every statement goes through, without pcre2:
+ * s/\n./\n /g (a statement's lines lose the diff's first column) and
+ * s/$;/ /g (comment bytes become spaces).
+ */
+char *eng_nl_blank(struct eng *e, const char *s);
+char *eng_fs_blank(struct eng *e, const char *s);
+/*
+ * ($stat =~ s/;+\s*$//r) =~ /(?:\{|;)/: a brace or a semicolon before the
+ * statement's closing run of semicolons and white space.
+ */
+int eng_has_boundary(const char *stat);
 /* a pattern built at run time (interpolating a value): interned */
 /*
  * Whether $Type may start in s after its first byte, white space, and any

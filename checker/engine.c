@@ -162,6 +162,48 @@ int eng_cap_def(struct eng *e, int n)
 	return re_cap_defined(&e->m, n);
 }
 
+char *eng_nl_blank(struct eng *e, const char *s)
+{
+	size_t n = strlen(s), i;
+	char *p = eng_strndup(e, s, n);
+
+	/* (out of memory: p is a shared "", not to be written) */
+	for (i = 0; i + 1 < n; i++)
+		if (p[i] == '\n' && p[i + 1] != '\n')	/* '.': all but \n */
+			p[++i] = ' ';
+	return p;
+}
+
+char *eng_fs_blank(struct eng *e, const char *s)
+{
+	size_t n = strlen(s);
+	char *p = eng_strndup(e, s, n), *q = p;
+
+	while ((q = memchr(q, '\034', (size_t)(p + n - q))))
+		*q++ = ' ';
+	return p;
+}
+
+/* Perl's \s: space, \t, \n, \v, \f, \r */
+static int is_perl_space(int c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+int eng_has_boundary(const char *stat)
+{
+	size_t n = strlen(stat), end = n;
+
+	while (end && is_perl_space((unsigned char)stat[end - 1]))
+		end--;
+	if (end && stat[end - 1] == ';') {
+		while (end && stat[end - 1] == ';')
+			end--;
+		n = end;
+	}
+	return memchr(stat, '{', n) || memchr(stat, ';', n);
+}
+
 char *eng_subst(struct eng *e, const char *pat, const char *repl,
 		const char *s, int global)
 {
@@ -386,12 +428,6 @@ char *cat_vet(struct eng *e, const char *s)
 	r = eng_strndup(e, sb.buf, sb.len);
 	sbuf_release(&sb);
 	return r;
-}
-
-static int is_perl_space(int c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
-	       c == '\v';
 }
 
 char *ltrim(struct eng *e, const char *s)

@@ -626,7 +626,7 @@ static int checkpatch_alloc_multiply(struct eng *e, const char *fn)
 	if (!MQ(e, "^\\+\\s*$Lval\\s*\\=", e->line) || !e->realcnt)
 		return 0;
 	ctx_statement_block(e, e->linenr, e->realcnt, 0, &b);
-	stat = eng_subst(e, "\\n.", "\n ", b.statement, 1);
+	stat = eng_nl_blank(e, b.statement);
 	if (!M(e, "^\\+\\s*($Lval)\\s*\\=\\s*(?:$balanced_parens)?\\s*((?:kv|k)[mz]alloc)\\s*\\(\\s*($FuncArg)\\s*\\*\\s*($FuncArg)\\s*,", stat) ||
 	    strcmp(eng_cap(e, 3), fn))
 		return 0;

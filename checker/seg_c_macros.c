@@ -176,7 +176,7 @@ static void assign_in_if(struct eng *e)
 		stmt_ensure(e);
 		ctx_statement_block(e, e->line_nr_next, e->remain_next,
 				    e->off_next, &nb);
-		stat_next = eng_subst(e, "\\n.", "\n ", nb.statement, 1);
+		stat_next = eng_nl_blank(e, nb.statement);
 		if (MQ(e, "^\\s*while\\b", stat_next)) {
 			/* If the statement carries leading newlines, then
 			 * count those as offsets. */
@@ -600,7 +600,7 @@ static void macro_do_while(struct eng *e)
 	ctx_statement_block(e, e->linenr, e->realcnt, 0, &b);
 	ctx = b.statement;
 	dstat = eng_subst(e, "\\\\\\n.", "", b.statement, 1);
-	dstat = eng_subst(e, "$;", " ", dstat, 1);
+	dstat = eng_fs_blank(e, dstat);
 
 	if (M(e, "^\\+\\s*#\\s*define\\s+$Ident\\s*${balanced_parens}\\s*"
 	      "do\\s*{(.*)\\s*}\\s*while\\s*\\(\\s*0\\s*\\)\\s*([;\\s]*)\\s*$", dstat)) {

@@ -77,13 +77,13 @@ static int may_hold_control(const char *s)
 static void bare_types(struct eng *e)
 {
 	struct stmt_block b;
-	const char *frag, *s, *l;
+	const char *s, *l, *brace;
 	size_t pos, n;
 	struct re_m m;
 
 	ctx_statement_block(e, e->linenr, e->realcnt, 0, &b);
-	e->stat = eng_subst(e, "\\n.", "\n ", b.statement, 1);
-	e->cond = eng_subst(e, "\\n.", "\n ", b.condition, 1);
+	e->stat = eng_nl_blank(e, b.statement);
+	e->cond = eng_nl_blank(e, b.condition);
 	e->line_nr_next = b.linenr;
 	e->remain_next = b.remain;
 	e->off_next = b.off;
@@ -93,8 +93,7 @@ static void bare_types(struct eng *e)
 	 * If this statement has no statement boundaries within it there is
 	 * no point in retrying a statement scan until we hit end of it.
 	 */
-	frag = eng_subst(e, ";+\\s*$", "", e->stat, 0);
-	if (!re_match(e->rc, "(?:\\{|;)", frag, NULL))
+	if (!eng_has_boundary(e->stat))
 		e->suppress_statement = e->line_nr_next;
 
 	/* Find the real next line. */
@@ -111,7 +110,9 @@ static void bare_types(struct eng *e)
 	if (!l || re_match(e->rc, "^\\s*$", l, NULL))
 		e->realline_next++;
 
-	s = eng_subst(e, "(?s)\\{.*$", "", e->stat, 0);
+	/* s/\{.*$//s: up to the first brace */
+	brace = strchr(e->stat, '{');
+	s = brace ? eng_strndup(e, e->stat, (size_t)(brace - e->stat)) : e->stat;
 
 	if (re_match(e->rc, "(?s)$Ident:\\*$", s, NULL)) {
 		/* Ignore goto labels. */
@@ -263,8 +264,8 @@ static void relative_indent(struct eng *e)
 	s = e->stat + (cl < strlen(e->stat) ? cl : strlen(e->stat));
 
 	/* remove inline comments */
-	s = eng_subst(e, "$;", " ", s, 1);
-	c = eng_subst(e, "$;", " ", e->cond, 1);
+	s = eng_fs_blank(e, s);
+	c = eng_fs_blank(e, e->cond);
 
 	/* Find out how long the conditional actually is. */
 	cond_lines = 0;

@@ -780,6 +780,52 @@ static void test_re__statement_type_test_never_hides_a_match(void **state)
 }
 
 /*
+ * The statement substitutions done in C (eng_nl_blank(), eng_fs_blank(),
+ * eng_has_boundary()) give what the Perl patterns give through pcre2, on
+ * random text of newlines, comment bytes, semicolons, braces and white
+ * space.
+ */
+static void test_re__c_substitutions_are_the_patterns(void **state)
+{
+	struct re_ctx *rc = *state;
+	static const char abc[] = "\n\n\034;;{ \t\v\r+a";
+	struct eng e;
+	uint32_t seed = 4242;
+	int k;
+
+	memset(&e, 0, sizeof(e));
+	e.rc = rc;
+	for (k = 0; k < 50000; k++) {
+		char subj[40];
+		struct sbuf want;
+		size_t n, i;
+		const char *frag;
+
+		seed = seed * 1103515245u + 12345u;
+		n = (seed >> 16) % sizeof(subj);
+		for (i = 0; i < n; i++) {
+			seed = seed * 1103515245u + 12345u;
+			subj[i] = abc[(seed >> 16) % (sizeof(abc) - 1)];
+		}
+		subj[n] = '\0';
+		sbuf_init(&want, 1u << 16);
+		re_subst(rc, "\\n.", "\n ", subj, n, 1, &want);
+		assert_string_equal(eng_nl_blank(&e, subj), want.buf ? want.buf : "");
+		sbuf_reset(&want);
+		re_subst(rc, "$;", " ", subj, n, 1, &want);
+		assert_string_equal(eng_fs_blank(&e, subj), want.buf ? want.buf : "");
+		sbuf_reset(&want);
+		re_subst(rc, ";+\\s*$", "", subj, n, 0, &want);
+		frag = want.buf ? want.buf : "";
+		assert_int_equal(eng_has_boundary(subj),
+				 re_match(rc, "(?:\\{|;)", frag, NULL));
+		sbuf_release(&want);
+		eng_arena_reset(&e);
+	}
+	arena_free_all(&e);
+}
+
+/*
  * eng_may_hold_type() says no only where the pointer-location patterns
  * (a type anywhere in a line) cannot match.
  */
@@ -837,6 +883,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_re__type_start_test_never_hides_a_match, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_re__statement_type_test_never_hides_a_match, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_re__line_type_test_never_hides_a_match, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_re__c_substitutions_are_the_patterns, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_re__type_guard_changes_no_match, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_re__vocab_guards_never_hide_a_match, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_re__learned_types_by_callout_are_exact, setup, teardown),
