@@ -111,6 +111,18 @@ enum { RE_FORM_BASE, RE_FORM_FULL, RE_FORM_CALL };
  * learned modifier (not followed by \b), still takes the full form.
  */
 #define RE_CALL_ALT	"(?C1)\\w++(?C2)"
+/*
+ * And the learned modifiers, the last alternatives of $Modifier, are this
+ * one: at a place where a learned modifier starts (callout 3 finds it),
+ * the word chars up to its end (callout 4 lets \w+? stop there only).
+ * Exact while no learned modifier is a prefix of another (mods_prefixed):
+ * then at most one starts at a place, so the order of the alternatives
+ * it replaces does not matter, and no longer match could follow on a
+ * backtrack (the group is atomic, so 4 always reads 3's record).
+ * Modifiers are not always followed by \b, so a word's whole run (as for
+ * the types) would not do.
+ */
+#define RE_CALL_MOD	"(?>(?C3)\\w+?(?C4))"
 #define RE_TSET		(2 * RE_MAX_WORDS)	/* learned types' hash slots */
 
 struct re_intern_entry {
@@ -142,10 +154,12 @@ struct re_ctx {
 	struct re_words mods, types;
 	struct sbuf dyn[VDYN__COUNT];
 	struct sbuf dyn0[VDYN__COUNT];	/* ... with no learned words */
-	struct sbuf dync[VDYN__COUNT];	/* ... with RE_CALL_ALT for the types */
+	struct sbuf dync[VDYN__COUNT];	/* ... with RE_CALL_ALT and RE_CALL_MOD */
 	/* the plain learned types by hash (type number + 1, 0 free) */
 	uint32_t tset[RE_TSET];
 	size_t call_start;	/* learned_callout(): where the word starts */
+	size_t callm_start, callm_len;	/* ... the modifier that starts there */
+	int mods_prefixed;	/* a learned modifier is a prefix of another */
 	const struct sbuf *expand_dyn;	/* the one expand_into() reads */
 	struct sbuf all0;
 	/*
@@ -250,6 +264,26 @@ static int learned_type(const struct re_ctx *rc, const char *s, size_t n)
 }
 
 /*
+ * The length of the learned modifier s[0, n) starts with, or 0 (there is
+ * one at most while mods_prefixed is 0).
+ */
+static size_t learned_mod_at(const struct re_ctx *rc, const char *s, size_t n)
+{
+	size_t i, l;
+
+	for (i = 0; n && i < rc->mods.n; i++) {
+		const char *w = rc->mods.w[i];
+
+		if ((unsigned char)w[0] != (unsigned char)s[0])
+			continue;
+		l = strlen(w);
+		if (l <= n && !memcmp(w, s, l))
+			return l;
+	}
+	return 0;
+}
+
+/*
  * RE_CALL_ALT's callouts: 1 notes where the word starts, 2 lets the match
  * go on (0) when the word up to here is a learned type, else fails it (1).
  * Nothing but \w++ lies between them, so the start 2 reads is its own.
@@ -262,6 +296,16 @@ static int learned_callout(pcre2_callout_block *cb, void *data)
 		rc->call_start = cb->current_position;
 		return 0;
 	}
+	if (cb->callout_number == 3) {
+		size_t len = learned_mod_at(rc, (const char *)cb->subject + cb->current_position,
+					    cb->subject_length - cb->current_position);
+
+		rc->callm_start = cb->current_position;
+		rc->callm_len = len;
+		return !len;
+	}
+	if (cb->callout_number == 4)
+		return cb->current_position != rc->callm_start + rc->callm_len;
 	if (cb->callout_number != 2 || rc->call_start > cb->current_position)
 		return 1;
 	return learned_type(rc, (const char *)cb->subject + rc->call_start,
@@ -339,8 +383,9 @@ struct re_ctx *re_ctx_new(void)
 	vocab_build_types(NULL, 0, NULL, 0, rc->dyn0);
 	{
 		static const char *const call_alt[] = { RE_CALL_ALT };
+		static const char *const call_mod[] = { RE_CALL_MOD };
 
-		vocab_build_types(NULL, 0, call_alt, 1, rc->dync);
+		vocab_build_types(call_mod, 1, call_alt, 1, rc->dync);
 	}
 	pcre2_set_callout(rc->mctx, learned_callout, rc);
 	rc->expand_dyn = rc->dyn;
@@ -970,8 +1015,8 @@ re_code(struct re_ctx *rc, struct re_entry *e,
 	if (!e->dyn || (!rc->mods.n && !rc->types.n) ||
 	    !words_in(rc, s, n, &nt, &nm))
 		return &e->base;
-	if (!rc->mods.n && !rc->nword_odd) {
-		/* plain learned types only: the call form, compiled once */
+	if (!rc->nword_odd && !rc->mods_prefixed) {
+		/* plain learned words only: the call form, compiled once */
 		if (!e->call.code || e->call.gen != rc->base_gen) {
 			if (compile_code(rc, e, &e->call, RE_FORM_CALL))
 				return NULL;
@@ -1312,6 +1357,7 @@ void re_types_reset(struct re_ctx *rc)
 	memset(rc->tset, 0, sizeof(rc->tset));
 	rc->nword_other = 0;
 	rc->nword_odd = 0;
+	rc->mods_prefixed = 0;
 	rc->epoch++;
 	re_rebuild(rc);
 }
@@ -1342,6 +1388,12 @@ int re_types_add(struct re_ctx *rc, int modifier, const char *word, size_t n)
 		return -1;
 	memcpy(copy, word, n);
 	copy[n] = '\0';
+	for (i = 0; modifier && i < w->n; i++) {
+		size_t l = strlen(w->w[i]);
+
+		if (!memcmp(w->w[i], copy, l < n ? l : n))
+			rc->mods_prefixed = 1;
+	}
 	w->w[w->n++] = copy;
 	words_filter_add(rc, modifier ? RE_MAX_WORDS + (int)(w->n - 1) :
 			 (int)(w->n - 1));

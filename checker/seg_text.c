@@ -302,8 +302,12 @@ int seg_text(struct eng *e)
 	if (e->realline == e->checklicenseline)
 		spdx_first_line(e);
 
-	/* check for embedded filenames */
-	if (MQ(e, eng_pat(e, "^\\+.*%s", eng_quote(e, realfile)), rawline))
+	/*
+	 * check for embedded filenames: /^\+.*\Q$realfile\E/, the file's
+	 * name anywhere in the added line (no pattern compiled a file)
+	 */
+	if (rawline && rawline[0] == '+' &&
+	    memmem(rawline + 1, strcspn(rawline + 1, "\n"), realfile, strlen(realfile)))
 		WARN(e, R_EMBEDDED_FILENAME,
 		     eng_cat(e, "It's generally not useful to have the filename in the file\n",
 			     e->herecurr));

@@ -667,6 +667,56 @@ static void test_re__learned_types_by_callout_are_exact(void **state)
 	assert_true(re_compiles(rc) - before <= sizeof(pats) / sizeof(pats[0]));
 }
 
+/*
+ * Learned modifiers through callouts (RE_CALL_MOD) match as their
+ * alternation would, groups included, while none is a prefix of another;
+ * a modifier may end inside a word ("xy" is "x" then the identifier "y").
+ * Then one that is (MYMODX after MYMOD) takes the full form, still exact.
+ */
+static void test_re__learned_modifiers_by_callout_are_exact(void **state)
+{
+	struct re_ctx *rc = *state;
+	static const char *const pats[] = {
+		"^($Type)\\s*(?:$Ident|,|\\)|\\(|\\s*$)",
+		"(\\b$NonptrType(\\s*(?:$Modifier\\b\\s*|\\*\\s*)+)($Ident))",
+		"^\\+\\s+$Declare\\s*$Ident\\s*[=,;:\\[]",
+		"^((?:$Modifier\\s*)*)($Ident)", "($Modifier)($Ident)?",
+		"\\b($Modifier)\\b",
+		"(?:$Storage\\s+)?$Type\\s*($Ident)\\s*\\(",
+	};
+	static const char *const mods[] = {
+		"MYMOD", "foo_attr", "x", "__my", "MYMODX",
+	};
+	static const char *const pieces[] = {
+		"MYMOD", "MYMODbar", "MYMODX", "foo_attr", "foo", "x", "xy", "__my",
+		"__myx", "mytype", " ", "  ", "*", "(", ")", ",", ";", "=", "+",
+		"\t", "const ", "int", "static ", "y", "__iomem", "struct s",
+	};
+	uint32_t seed = 4711;
+	unsigned long before = 0;
+	size_t i, k, w;
+
+	re_types_add(rc, 0, "mytype", 6);
+	for (w = 0; w < sizeof(mods) / sizeof(mods[0]); w++) {
+		re_types_add(rc, 1, mods[w], strlen(mods[w]));
+		if (w == 0)
+			before = re_compiles(rc);
+		if (w == 4)	/* prefix-free until MYMODX */
+			assert_true(re_compiles(rc) - before <=
+				    2 * sizeof(pats) / sizeof(pats[0]));
+		for (k = 0; k < 400; k++) {
+			char subj[256];
+			size_t n = random_line(&seed, pieces,
+					       sizeof(pieces) / sizeof(pieces[0]),
+					       9, subj, sizeof(subj));
+
+			for (i = 0; i < sizeof(pats) / sizeof(pats[0]); i++)
+				same_as_pcre2(rc, pats[i], subj, n ? k % (n + 1) % 3 : 0);
+		}
+	}
+	re_types_reset(rc);
+}
+
 /* Round r's learned words: none, a type, a modifier, a word not plain. */
 static void learn_round(struct re_ctx *rc, int round)
 {
@@ -887,6 +937,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_re__type_guard_changes_no_match, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_re__vocab_guards_never_hide_a_match, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_re__learned_types_by_callout_are_exact, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_re__learned_modifiers_by_callout_are_exact, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("re", tests, NULL, NULL);
