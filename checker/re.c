@@ -3,6 +3,7 @@
 #include "re.h"
 
 #include <pcre2.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,11 +26,23 @@
 #define RE_EXPAND_MAX	(4u << 20)	/* bytes of one expanded pattern */
 #define RE_MAX_WORDS	4096		/* learned types or modifiers per file */
 
-/* One compiled form of a pattern. */
+/*
+ * One compiled form of a pattern: what a match reads first (48 bytes),
+ * then the rest.
+ */
 struct re_code {
 	pcre2_code *code;
-	unsigned gen;		/* generation compiled against */
+	/*
+	 * What pcre2 itself checks before it tries a match (code_info()),
+	 * checked here without the call: the least subject length a match
+	 * needs, and for an anchored pattern the bytes a match can start
+	 * with (first, a bitmap; nofirst when any byte can).
+	 */
+	uint32_t minlen;
+	unsigned char anchored, nofirst;
 	unsigned char jit;	/* JIT compile tried (RE_JIT_OK: it worked) */
+	uint8_t first[32];
+	unsigned gen;		/* generation compiled against */
 	/*
 	 * A pattern used a few times costs more to JIT-compile than its
 	 * interpreted matches; one used often, less.  Which is which is not
@@ -40,15 +53,6 @@ struct re_code {
 	 */
 	uint64_t interp_ns;
 	size_t size;		/* bytes of compiled code */
-	/*
-	 * What pcre2 itself checks before it tries a match (code_info()),
-	 * checked here without the call: the least subject length a match
-	 * needs, and for an anchored pattern the bytes a match can start
-	 * with (first, a bitmap; nofirst when any byte can).
-	 */
-	unsigned char anchored, nofirst;
-	uint32_t minlen;
-	uint8_t first[32];
 };
 
 #define RE_JIT_TRIED	1
@@ -71,8 +75,12 @@ struct re_code {
  * compiled again with every word learned so far.  Other patterns have the
  * base form only.
  */
-struct re_entry {
-	/* what every match reads first, together: one or two cache lines */
+/*
+ * Entries start on a cache line (the array is aligned), and what a match
+ * that fails early reads (the key, the flags, and base's code, minimum
+ * length and first bytes) fills that line: 8 + 8 + 48 bytes.
+ */
+struct __attribute__((aligned(64))) re_entry {
 	const char *pat;	/* key: the pattern literal's address */
 	unsigned char litn[2];
 	signed char nlit;
@@ -80,9 +88,9 @@ struct re_entry {
 	unsigned char known;	/* dyn below is set */
 	unsigned char dyn;	/* interpolates the learned types */
 	unsigned char bad;	/* failed to compile: never retried */
+	struct re_code base;
 	int32_t prek;		/* its precompiled entry + 1 (0: not looked up,
 				 * -1: none) */
-	struct re_code base;
 	/*
 	 * Up to two literal strings every match contains (re_lits_scan());
 	 * nlit is -1 until the pattern is scanned.
@@ -92,6 +100,22 @@ struct re_entry {
 	size_t full_nt, full_nm;	/* the words full was compiled with */
 	struct re_code call;	/* learned types through a callout (RE_FORM_CALL) */
 };
+
+_Static_assert(offsetof(struct re_entry, base.first) + 32 <= 64,
+	       "a failing match reads one cache line of its entry");
+
+/* n zeroed entries, cache-line aligned */
+static struct re_entry *ent_alloc(size_t n)
+{
+	struct re_entry *e;
+
+	if (n > SIZE_MAX / sizeof(*e))
+		return NULL;
+	e = aligned_alloc(_Alignof(struct re_entry), n * sizeof(*e));
+	if (e)
+		memset(e, 0, n * sizeof(*e));
+	return e;
+}
 
 /*
  * The forms of a pattern that interpolates the learned lists: none learned
@@ -359,7 +383,7 @@ struct re_ctx *re_ctx_new(void)
 	rc->tabsz = 4096;
 	rc->idx = calloc(rc->tabsz, sizeof(*rc->idx));
 	rc->entalloc = 1024;
-	rc->ent = calloc(rc->entalloc, sizeof(*rc->ent));
+	rc->ent = ent_alloc(rc->entalloc);
 	rc->itabsz = 256;
 	rc->itab = calloc(rc->itabsz, sizeof(*rc->itab));
 	rc->md = pcre2_match_data_create(RE_MAXCAP + 1, NULL);
@@ -634,10 +658,12 @@ tab_get(struct re_ctx *rc, const char *pat)
 		return NULL;
 	if (rc->nent == rc->entalloc) {
 		size_t na = rc->entalloc * 2;
-		struct re_entry *ne = realloc(rc->ent, na * sizeof(*ne));
+		struct re_entry *ne = ent_alloc(na);
 
 		if (!ne)
 			return NULL;
+		memcpy(ne, rc->ent, rc->nent * sizeof(*ne));
+		free(rc->ent);
 		rc->ent = ne;
 		rc->entalloc = na;
 	}
