@@ -37,6 +37,7 @@
 #include <errno.h>
 #include <iconv.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
@@ -97,12 +98,37 @@ static size_t utf8_seq(const unsigned char *s, size_t n)
 	return 0;
 }
 
+/*
+ * How many bytes from s[0, n) on are plain ASCII (and no NUL when
+ * nul_bad), eight at a time: the run utf8_seq() would pass one by one.
+ */
+static size_t ascii_run(const unsigned char *s, size_t n, int nul_bad)
+{
+	const uint64_t hi = UINT64_C(0x8080808080808080);
+	const uint64_t lo = UINT64_C(0x0101010101010101);
+	size_t i = 0;
+	uint64_t w;
+
+	while (i + 8 <= n) {
+		memcpy(&w, s + i, 8);
+		if (w & hi)
+			break;
+		if (nul_bad && ((w - lo) & ~w & hi))
+			break;
+		i += 8;
+	}
+	return i;
+}
+
 static int utf8_valid(const char *p, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)p;
 	size_t i = 0, k;
 
 	while (i < n) {
+		i += ascii_run(s + i, n - i, 0);
+		if (i >= n)
+			break;
 		k = utf8_seq(s + i, n - i);
 		if (!k)
 			return 0;
@@ -118,6 +144,9 @@ static void utf8_repair(struct sbuf *out, const char *p, size_t n, int nul_bad)
 	size_t i = 0, start = 0, k;
 
 	while (i < n) {
+		i += ascii_run(s + i, n - i, nul_bad);
+		if (i >= n)
+			break;
 		k = utf8_seq(s + i, n - i);
 		if (k && !(nul_bad && s[i] == 0)) {
 			i += k;
@@ -979,8 +1008,13 @@ static void text_append(struct ctx *c, struct sbuf *out, const char *cs,
 		set_err(c, sbuf_result(&tmp));
 		goto out;
 	}
-	/* CRLF -> LF in place, then append */
-	for (i = 0, j = 0; i < tmp.len; i++) {
+	/* CRLF -> LF in place (from the first CR), then append */
+	{
+		const char *cr = tmp.len ? memchr(tmp.buf, '\r', tmp.len) : NULL;
+
+		i = j = cr ? (size_t)(cr - tmp.buf) : tmp.len;
+	}
+	for (; i < tmp.len; i++) {
 		if (tmp.buf[i] == '\r' && i + 1 < tmp.len && tmp.buf[i + 1] == '\n')
 			continue;
 		tmp.buf[j++] = tmp.buf[i];

@@ -424,6 +424,61 @@ static void test_mime__invalid_utf8_replaced(void **state)
 	mime_release(&m);
 }
 
+/*
+ * The repair on random bodies: ASCII runs of every length (the repair
+ * passes them eight bytes at a time) between bad bytes, NULs, UTF-8 of
+ * two and three bytes, a lead byte cut short, and CRLFs, at every
+ * alignment; each piece's expected output is known.
+ */
+static void test_mime__repair_at_every_alignment(void **state)
+{
+	static const struct {
+		const char *in;
+		size_t n;
+		const char *out;
+	} pieces[] = {
+		{ "\xff", 1, "\xef\xbf\xbd" }, { "", 1, "\xef\xbf\xbd" },
+		{ "\xc3\xa9", 2, "\xc3\xa9" }, { "\xe2\x82\xac", 3, "\xe2\x82\xac" },
+		{ "\xc3", 1, "\xef\xbf\xbd" }, { "\r\n", 2, "\n" }, { "\n", 1, "\n" },
+	};
+	static const char hdr[] = "Message-ID: <r@x>\nSubject: s\n"
+				  "Content-Type: text/plain; charset=utf-8\n\n";
+	char raw[1024], want[2048];
+	uint32_t seed = 31337;
+	int k;
+
+	(void)state;
+	for (k = 0; k < 3000; k++) {
+		size_t n = sizeof(hdr) - 1, w = 0, i, p;
+		struct mime_mail m;
+
+		memcpy(raw, hdr, n);
+		for (p = 0; p < 12; p++) {
+			size_t run, pi;
+
+			seed = seed * 1103515245u + 12345u;
+			run = (seed >> 16) % 21;
+			for (i = 0; i < run; i++) {
+				raw[n++] = (char)('a' + (i + p) % 26);
+				want[w++] = (char)('a' + (i + p) % 26);
+			}
+			seed = seed * 1103515245u + 12345u;
+			pi = (seed >> 16) % (sizeof(pieces) / sizeof(pieces[0]));
+			memcpy(raw + n, pieces[pi].in, pieces[pi].n);
+			n += pieces[pi].n;
+			memcpy(want + w, pieces[pi].out, strlen(pieces[pi].out));
+			w += strlen(pieces[pi].out);
+		}
+		raw[n++] = '\n';
+		want[w++] = '\n';
+		want[w] = '\0';
+		assert_int_equal(mime_parse(raw, n, &m), MIME_OK);
+		assert_int_equal(m.body_len, w);
+		assert_memory_equal(m.body, want, w);
+		mime_release(&m);
+	}
+}
+
 static void test_mime__raw_latin1_header(void **state)
 {
 	struct mime_mail m;
@@ -592,6 +647,7 @@ int main(void)
 		cmocka_unit_test(test_mime__bot_and_auto_headers),
 		cmocka_unit_test(test_mime__msgid_extraction),
 		cmocka_unit_test(test_mime__not_a_mail),
+		cmocka_unit_test(test_mime__repair_at_every_alignment),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
