@@ -96,6 +96,13 @@ struct __attribute__((aligned(64))) re_entry {
 	 * nlit is -1 until the pattern is scanned.
 	 */
 	char lit[2][RE_LIT_MAX];
+	/*
+	 * The end pretest (re_end_scan()): endk 0 until the pattern is
+	 * scanned, then 1 without one, 2 with ends[0] the last bytes a match
+	 * may end in before the white space ends[1].
+	 */
+	unsigned char endk;
+	uint8_t ends[2][32];
 	struct re_code full;
 	size_t full_nt, full_nm;	/* the words full was compiled with */
 	struct re_code call;	/* learned types through a callout (RE_FORM_CALL) */
@@ -726,6 +733,11 @@ static const struct re_precompiled *pre_entry(struct re_ctx *rc,
 		e->nlit = p->nlit;
 		e->icase = p->icase;
 	}
+	if (!e->endk) {
+		e->endk = p->ends ? 2 : 1;
+		if (p->ends)
+			memcpy(e->ends, p->ends, sizeof(e->ends));
+	}
 	return p;
 }
 
@@ -1030,6 +1042,10 @@ re_code(struct re_ctx *rc, struct re_entry *e,
 	 * use) and unless a learned word that is not plain may make the
 	 * full form fail to compile (reported at its first use too).
 	 */
+	if (!e->endk)
+		e->endk = (unsigned char)(1 + re_end_scan(e->pat, e->ends[0], e->ends[1]));
+	if (e->endk == 2 && !re_end_ok(e->ends[0], e->ends[1], s, n))
+		return NULL;
 	if (e->nlit < 0)
 		e->nlit = (signed char)re_lits_scan(e->pat, rc->typedefs_extra != NULL,
 						    e->lit, e->litn, &e->icase);

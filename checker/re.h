@@ -68,6 +68,8 @@ struct re_precompiled {
 	unsigned char litn[2];
 	unsigned char icase;	/* matched in either case (lower case here) */
 	const char *lits;
+	/* the end pretest's two byte sets (re_end_scan()), or NULL */
+	const unsigned char *ends;
 };
 
 struct re_precompiled_set {

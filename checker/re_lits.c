@@ -6,6 +6,7 @@
  */
 #include "re_lits.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include "banned.h"
@@ -445,4 +446,342 @@ int re_lits_in(const char lit[2][RE_LIT_MAX], const unsigned char litn[2],
 			    : has_lit(s, n, lit[i], litn[i])))
 			return 0;
 	return 1;
+}
+
+/* ---- the end pretest --------------------------------------------------- */
+
+#define BIT_SET(s, c)	((s)[(unsigned char)(c) / 8] |= (uint8_t)(1u << ((unsigned char)(c) % 8)))
+#define BIT_HAS(s, c)	((s)[(unsigned char)(c) / 8] & (1u << ((unsigned char)(c) % 8)))
+
+static void set_range(uint8_t *s, int lo, int hi)
+{
+	for (; lo <= hi; lo++)
+		BIT_SET(s, lo);
+}
+
+/* Perl's (and pcre2's) \s, \d, \w and their complements; 0 when not one */
+static int class_escape(int c, uint8_t *s)
+{
+	uint8_t t[32];
+	int i;
+
+	memset(t, 0, sizeof(t));
+	switch (c | 0x20) {
+	case 's':
+		set_range(t, '\t', '\r');
+		BIT_SET(t, ' ');
+		break;
+	case 'd':
+		set_range(t, '0', '9');
+		break;
+	case 'w':
+		set_range(t, '0', '9');
+		set_range(t, 'A', 'Z');
+		set_range(t, 'a', 'z');
+		BIT_SET(t, '_');
+		break;
+	default:
+		return 0;
+	}
+	for (i = 0; i < 32; i++)
+		s[i] |= c >= 'a' ? t[i] : (uint8_t)~t[i];
+	return 1;
+}
+
+/* A single byte an escape stands for (\t, \xHH, \-...), or -1. */
+static int escape_byte(const char *p, const char **end)
+{
+	int c = (unsigned char)p[1], v = 0, k;
+
+	*end = p + 2;
+	switch (c) {
+	case 't': return '\t';
+	case 'n': return '\n';
+	case 'r': return '\r';
+	case 'f': return '\f';
+	case 'e': return 0x1b;
+	case 'a': return 7;
+	case 'x':
+		for (k = 2; k < 4 && p[k] && strchr("0123456789abcdefABCDEF", p[k]); k++)
+			v = v * 16 + (p[k] <= '9' ? p[k] - '0' : (p[k] | 0x20) - 'a' + 10);
+		if (k == 2)
+			return -1;
+		*end = p + k;
+		return v;
+	}
+	if (c && c < 0x80 && !is_name_char(c))
+		return c;
+	return -1;
+}
+
+/* The bytes the class at p (p[0] == '[') matches, into s; its end or NULL. */
+static const char *class_set(const char *p, uint8_t *s)
+{
+	const char *q = p + 1, *e;
+	uint8_t t[32];
+	int neg = 0, prev = -1, i;
+
+	memset(t, 0, sizeof(t));
+	if (*q == '^') {
+		neg = 1;
+		q++;
+	}
+	if (*q == ']') {
+		BIT_SET(t, ']');
+		prev = ']';
+		q++;
+	}
+	while (*q && *q != ']') {
+		int c;
+
+		if (*q == '[')
+			return NULL;	/* [:alpha:] and the like */
+		if (*q == '\\') {
+			if (class_escape((unsigned char)q[1], t)) {
+				q += 2;
+				prev = -1;
+				continue;
+			}
+			c = escape_byte(q, &e);
+			if (c < 0)
+				return NULL;
+			q = e;
+		} else if (*q == '-' && prev >= 0 && q[1] && q[1] != ']') {
+			int hi;
+
+			q++;
+			if (*q == '\\') {
+				hi = escape_byte(q, &e);
+				if (hi < 0)
+					return NULL;
+				q = e;
+			} else {
+				hi = (unsigned char)*q++;
+			}
+			if (hi < prev)
+				return NULL;
+			set_range(t, prev, hi);
+			prev = -1;
+			continue;
+		} else {
+			c = (unsigned char)*q++;
+		}
+		BIT_SET(t, c);
+		prev = c;
+	}
+	if (*q != ']')
+		return NULL;
+	for (i = 0; i < 32; i++)
+		s[i] = neg ? (uint8_t)~t[i] : t[i];
+	return q + 1;
+}
+
+enum { TK_ATOM, TK_OTHER, TK_END };
+
+struct etok {
+	int kind;
+	int optional;		/* may match nothing (?, *, {0,...}) */
+	uint8_t set[32];	/* TK_ATOM: the bytes it matches, one */
+};
+
+#define ETOK_MAX	96
+
+/*
+ * The atom at p, one byte wide (a byte, an escape, a class, ., $; or a
+ * group around one such atom), into t; returns its end, or NULL when p
+ * holds something else (t->kind is then TK_OTHER and *skip its end).
+ */
+static const char *atom_at(const char *p, int dotall, struct etok *t, const char **skip)
+{
+	const char *e;
+	int c;
+
+	memset(t, 0, sizeof(*t));
+	t->kind = TK_ATOM;
+	*skip = NULL;
+	switch (*p) {
+	case '\\':
+		if (class_escape((unsigned char)p[1], t->set))
+			return p + 2;
+		c = escape_byte(p, &e);
+		if (c >= 0) {
+			BIT_SET(t->set, c);
+			return e;
+		}
+		break;
+	case '[':
+		e = class_set(p, t->set);
+		if (e)
+			return e;
+		*skip = skip_class(p);
+		t->kind = TK_OTHER;
+		return NULL;
+	case '.':
+		memset(t->set, 0xff, sizeof(t->set));
+		if (!dotall)
+			t->set['\n' / 8] &= (uint8_t)~(1u << ('\n' % 8));
+		return p + 1;
+	case '$':
+		if (p[1] == ';') {
+			BIT_SET(t->set, 0x1c);
+			return p + 2;
+		}
+		break;
+	case '(': {
+		const char *body = NULL, *end = skip_group(p);
+
+		if (p[1] != '?')
+			body = p + 1;
+		else if (p[2] == ':')
+			body = p + 3;
+		if (body && end) {
+			struct etok in;
+			const char *s2, *ie = atom_at(body, dotall, &in, &s2);
+
+			if (ie && ie == end - 1) {
+				*t = in;
+				return end;
+			}
+		}
+		*skip = end;
+		t->kind = TK_OTHER;
+		return NULL;
+	}
+	case '{':
+		if (p[1] >= '0' && p[1] <= '9')
+			break;	/* a quantifier with nothing before it */
+		BIT_SET(t->set, '{');
+		return p + 1;
+	case '^': case ')': case '|': case '*': case '+': case '?':
+		break;
+	default:
+		BIT_SET(t->set, *p);
+		return p + 1;
+	}
+	t->kind = TK_OTHER;
+	if (*p == '\\')
+		*skip = skip_escape(p);
+	return NULL;
+}
+
+int re_end_scan(const char *pat, uint8_t set[32], uint8_t wset[32])
+{
+	struct etok tk[ETOK_MAX];
+	size_t n = 0, i, k;
+	const char *p = pat, *q;
+	int dotall = 0;
+
+	/* flags: only (?s) keeps what $, \s and the bytes mean */
+	for (q = pat; (q = strstr(q, "(?")); q += 2) {
+		const char *f = q + 2;
+
+		while (is_name_start((unsigned char)*f) || *f == '-' || *f == '^') {
+			if (*f != 's' && *f != '^')
+				return 0;
+			f++;
+		}
+		if (f > q + 2 && (*f == ')' || *f == ':'))
+			dotall = 1;
+	}
+	while (*p) {
+		struct etok t;
+		const char *skip, *e;
+
+		if (n == ETOK_MAX || *p == '|' || *p == ')')
+			return 0;
+		if (*p == '$' && !p[1]) {
+			tk[n].kind = TK_END;
+			n++;
+			break;
+		}
+		e = atom_at(p, dotall, &t, &skip);
+		if (!e) {
+			/* a zero-width or wider item: a name, an anchor, a group */
+			if (!skip) {
+				if (*p == '$' && (p[1] == '{' || is_name_start((unsigned char)p[1]))) {
+					skip = p[1] == '{' ? strchr(p, '}') : p + 1;
+					if (!skip)
+						return 0;
+					skip++;
+					while (p[1] != '{' && is_name_char((unsigned char)*skip))
+						skip++;
+				} else if (*p == '^' || *p == '$') {
+					skip = p + 1;
+				} else {
+					return 0;
+				}
+			}
+			if (!skip)
+				return 0;
+			e = skip;
+		}
+		/* a quantifier: how few times */
+		if (*e == '?' || *e == '*') {
+			t.optional = 1;
+			e++;
+		} else if (*e == '+') {
+			e++;
+		} else if (*e == '{' && e[1] >= '0' && e[1] <= '9') {
+			const char *r = e + 1;
+
+			while ((*r >= '0' && *r <= '9') || *r == ',')
+				r++;
+			if (*r != '}')
+				return 0;
+			t.optional = e[1] == '0' && (e[2] == ',' || e[2] == '}');
+			e = r + 1;
+		}
+		if (*e == '+' || *e == '?')
+			e++;	/* possessive, lazy */
+		tk[n++] = t;
+		p = e;
+	}
+	if (!n || tk[n - 1].kind != TK_END)
+		return 0;
+	n--;
+	/* white space that may end the match, then the bytes before it */
+	memset(wset, 0, 32);
+	if (n && tk[n - 1].kind == TK_ATOM) {
+		uint8_t sp[32];
+
+		memset(sp, 0, sizeof(sp));
+		class_escape('s', sp);
+		for (i = 0; i < 32 && !(tk[n - 1].set[i] & ~sp[i]); i++)
+			;
+		if (i == 32) {
+			memcpy(wset, tk[n - 1].set, 32);
+			n--;
+		}
+	}
+	memset(set, 0, 32);
+	for (k = 0; k < 4 && n && tk[n - 1].kind == TK_ATOM; k++) {
+		for (i = 0; i < 32; i++)
+			set[i] |= tk[n - 1].set[i];
+		if (!tk[--n].optional) {
+			for (i = 0; i < 32; i++)
+				if (set[i] & wset[i])
+					return 0;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int re_end_ok(const uint8_t set[32], const uint8_t wset[32], const char *s, size_t n)
+{
+	size_t e = n;
+
+	while (e && BIT_HAS(wset, s[e - 1]))
+		e--;
+	if (e && BIT_HAS(set, s[e - 1]))
+		return 1;
+	/* $ also matches before a newline that ends the subject */
+	if (n && s[n - 1] == '\n' && !BIT_HAS(wset, '\n')) {
+		e = n - 1;
+		while (e && BIT_HAS(wset, s[e - 1]))
+			e--;
+		if (e && BIT_HAS(set, s[e - 1]))
+			return 1;
+	}
+	return 0;
 }

@@ -7,6 +7,7 @@
 #define RB_RE_LITS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #define RE_LIT_MAX	24		/* bytes of a literal kept for a pretest */
 
@@ -34,5 +35,17 @@ int re_lits_scan(const char *pat, int typedefs, char lit[2][RE_LIT_MAX],
  * icase). */
 int re_lits_in(const char lit[2][RE_LIT_MAX], const unsigned char litn[2],
 	       int nlit, int icase, const char *s, size_t n);
+
+/*
+ * The end pretest, for a pattern that ends in one-byte items and optional
+ * white space before its final $ (like "}\\s*$" or "$;[ \\t]*$"): the
+ * bytes set the last of them can be, and the white space wset that may
+ * follow it (none of set).  Returns 0 when the pattern has no such end
+ * (or flags that would change it: any but s).  re_end_ok() then says
+ * whether s[0, n) may match: its last byte outside wset (or the one
+ * before a final newline, where $ also matches) is in set.
+ */
+int re_end_scan(const char *pat, uint8_t set[32], uint8_t wset[32]);
+int re_end_ok(const uint8_t set[32], const uint8_t wset[32], const char *s, size_t n);
 
 #endif

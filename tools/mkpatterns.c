@@ -33,6 +33,8 @@ struct pat {
 	char lit[2][RE_LIT_MAX];
 	unsigned char litn[2];
 	unsigned char icase;
+	int endk;
+	uint8_t ends[2][32];
 };
 
 struct pats {
@@ -122,6 +124,7 @@ static int add(void *arg, const char *text, int dyn, const unsigned char *bytes,
 	memset(p->v[p->n].litn, 0, sizeof(p->v[p->n].litn));
 	p->v[p->n].nlit = re_lits_scan(text, 0, p->v[p->n].lit, p->v[p->n].litn,
 					  &p->v[p->n].icase);
+	p->v[p->n].endk = re_end_scan(text, p->v[p->n].ends[0], p->v[p->n].ends[1]);
 	p->v[p->n].len = len - p->plen;
 	p->v[p->n].off = p->off;
 	if (put(p, bytes + p->plen, len - p->plen))
@@ -248,6 +251,13 @@ int main(int argc, char **argv)
 			memcpy(both, p.v[k].lit[0], p.v[k].litn[0]);
 			memcpy(both + p.v[k].litn[0], p.v[k].lit[1], p.v[k].litn[1]);
 			c_bytes(out, both, (size_t)p.v[k].litn[0] + p.v[k].litn[1]);
+		}
+		fputs(", ", out);
+		if (p.v[k].endk) {
+			fputs("(const unsigned char *)", out);
+			c_bytes(out, (const char *)p.v[k].ends, sizeof(p.v[k].ends));
+		} else {
+			fputs("NULL", out);
 		}
 		fputs(" },\n", out);
 	}

@@ -319,6 +319,75 @@ static void test_re__jit_code_stays_within_its_budget(void **state)
 	assert_true(jit_one_more(rc, re_intern(rc, pat, strlen(pat))));
 }
 
+/*
+ * The end pretest (re_end_scan(), re_end_ok()) never changes a result:
+ * patterns that end in one-byte items and white space before $, optional
+ * items, groups of one, classes, $; and (?s), against pcre2 on random
+ * subjects of those bytes, white space and newlines.
+ */
+static void test_re__end_pretest_never_changes_a_result(void **state)
+{
+	struct re_ctx *rc = *state;
+	static const char *const pats[] = {
+		"$;[ \\t]*$", "}\\s*$", "^[\\+ ]};?\\s*$", "$;+\\s*$", "^\\+\\s+$",
+		"^\\+.*([\\[\\(])\\s*$", "^.\\s*}\\s*$", ";+\\s*$", "a{2}$", "\\{$",
+		"x[^a-c]$", "(?s)\\n.$", "[\\x1c\\-]\\s?$", "(?:;)[ ]$", "\\x41\\t*$",
+		"[}\\]]\\n*$", "\\d\\s+$", "\\W$", "[^\\s]\\s*$", "\\S\\s+$",
+		"};?;?\\s*$", "(})\\s*+$", "\\}[\\t ]++$",
+	};
+	static const char *const pieces[] = {
+		"}", ";", " ", "\t", "\n", "\034", "+", "a", "(", "[", "\r", "\v",
+		"x", "A", "9", "{", "]", "-", "}\n", " \n",
+	};
+	uint32_t seed = 2024;
+	size_t i;
+	int k;
+
+	for (k = 0; k < 4000; k++) {
+		char subj[64];
+		size_t n = 0, parts;
+
+		seed = seed * 1103515245u + 12345u;
+		parts = (seed >> 16) % 7;
+		while (parts--) {
+			const char *pc;
+
+			seed = seed * 1103515245u + 12345u;
+			pc = pieces[(seed >> 16) % (sizeof(pieces) / sizeof(pieces[0]))];
+			memcpy(subj + n, pc, strlen(pc));
+			n += strlen(pc);
+		}
+		subj[n] = '\0';
+		for (i = 0; i < sizeof(pats) / sizeof(pats[0]); i++)
+			same_as_pcre2(rc, pats[i], subj, 0);
+	}
+}
+
+/* the patterns above do get the pretest, and others do not */
+static void test_re__end_scan_knows_its_patterns(void **state)
+{
+	uint8_t set[32], wset[32];
+
+	(void)state;
+	assert_true(re_end_scan("}\\s*$", set, wset));
+	assert_true(set['}' / 8] & (1u << ('}' % 8)));
+	assert_true(wset['\n' / 8] & (1u << ('\n' % 8)));
+	assert_true(re_end_scan("$;[ \\t]*$", set, wset));
+	assert_false(wset['\n' / 8] & (1u << ('\n' % 8)));
+	assert_true(re_end_scan("^[\\+ ]};?\\s*$", set, wset));
+	assert_true(set[';' / 8] & (1u << (';' % 8)));
+	assert_false(re_end_scan("^[\\+ ]\\s*$", set, wset));	/* a space ends it */
+	assert_false(re_end_scan("^.\\s*$", set, wset));
+	assert_false(re_end_scan("(?m)}$", set, wset));
+	assert_false(re_end_scan("(?i)x$", set, wset));
+	assert_false(re_end_scan("a|}$", set, wset));
+	assert_false(re_end_scan("}\\$", set, wset));
+	assert_false(re_end_scan("$Ident\\s*$", set, wset));
+	assert_false(re_end_scan("x(?=y)$", set, wset));
+	assert_false(re_end_scan(";?\\s*$", set, wset));
+	assert_false(re_end_scan("\\b}\\b$", set, wset));
+}
+
 /* memmem() with ASCII letters matching in either case */
 static int naive_icase_in(const char *s, size_t n, const char *lit, size_t l)
 {
@@ -930,6 +999,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_re__hot_patterns_stay_exact_once_jit_compiled, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_re__jit_code_stays_within_its_budget, setup, teardown),
 		cmocka_unit_test(test_re__literal_search_finds_what_memmem_finds),
+		cmocka_unit_test_setup_teardown(test_re__end_pretest_never_changes_a_result, setup, teardown),
+		cmocka_unit_test(test_re__end_scan_knows_its_patterns),
 		cmocka_unit_test_setup_teardown(test_re__type_start_test_never_hides_a_match, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_re__statement_type_test_never_hides_a_match, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_re__line_type_test_never_hides_a_match, setup, teardown),

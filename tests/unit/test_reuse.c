@@ -253,6 +253,14 @@ static void test_reuse__precompiled_literals_are_the_scan(void **state)
 			assert_true(strcmp(set->v[i - 1].text, p->text) <= 0);
 		assert_int_equal(p->nlit, nlit);
 		assert_int_equal(p->icase, icase);
+		{
+			uint8_t ends[2][32];
+			int endk = re_end_scan(p->text, ends[0], ends[1]);
+
+			assert_int_equal(p->ends != NULL, endk);
+			if (endk)
+				assert_memory_equal(p->ends, ends, sizeof(ends));
+		}
 		if (nlit > 0) {
 			assert_int_equal(p->litn[0], litn[0]);
 			assert_memory_equal(p->lits, lit[0], litn[0]);
