@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "vocab.h"
 #include "banned.h"
 
 /* Bytes that stand for themselves outside a class, with no flags set. */
@@ -174,7 +175,33 @@ static void lits_add(struct lit_set *ls, const char *s, size_t n)
  * literals match, verbs that end a match early).
  */
 static const char *lits_seq(int typedefs, const char *p, int depth,
-			    struct lit_set *out)
+			    int vdepth, struct lit_set *out);
+
+/*
+ * The literals of the vocabulary's name s[0, n) (a qr// of checkpatch.pl's
+ * own, no flags: a group of its own) into ls, unless a quantifier follows
+ * it (at after); 0, or -1 to give up on the whole pattern.
+ */
+static int name_lits(int typedefs, const char *s, size_t n, const char *after,
+		     int vdepth, struct lit_set *ls)
+{
+	const struct vocab *v = vocab_find(s, n);
+	struct lit_set sub;
+	int i;
+
+	if (!v || v->kind != VOCAB_QR || !v->src || *v->flags || vdepth >= 8 ||
+	    is_quant((unsigned char)*after))
+		return 0;
+	memset(&sub, 0, sizeof(sub));
+	if (!lits_seq(typedefs, v->src, 0, vdepth + 1, &sub))
+		return typedefs ? -1 : 0;	/* (it may hold $typeTypedefs) */
+	for (i = 0; i < sub.cnt; i++)
+		lits_add(ls, sub.s[i], sub.n[i]);
+	return 0;
+}
+
+static const char *lits_seq(int typedefs, const char *p, int depth,
+			    int vdepth, struct lit_set *out)
 {
 	struct lit_set ls;
 	char run[RE_LIT_MAX];
@@ -248,6 +275,9 @@ static const char *lits_seq(int typedefs, const char *p, int depth,
 					   (size_t)(q - p - 2) == 12 &&
 					   !memcmp(p + 2, "typeTypedefs", 12)))
 					return NULL;
+				if (name_lits(typedefs, p + 2, (size_t)(q - p - 2), q + 1,
+					      vdepth, &ls))
+					return NULL;
 				p = q + 1;
 			} else if (is_name_start((unsigned char)p[1])) {
 				const char *q = p + 1;
@@ -256,6 +286,8 @@ static const char *lits_seq(int typedefs, const char *p, int depth,
 					q++;
 				if (typedefs && q - p - 1 == 12 &&
 				    !memcmp(p + 1, "typeTypedefs", 12))
+					return NULL;
+				if (name_lits(typedefs, p + 1, (size_t)(q - p - 1), q, vdepth, &ls))
 					return NULL;
 				p = q;
 			} else {
@@ -308,7 +340,7 @@ static const char *lits_seq(int typedefs, const char *p, int depth,
 				struct lit_set sub;
 
 				memset(&sub, 0, sizeof(sub));
-				q = lits_seq(typedefs, body, depth + 1, &sub);
+				q = lits_seq(typedefs, body, depth + 1, vdepth, &sub);
 				if (!q)
 					return NULL;
 				p = q + 1;
@@ -352,7 +384,7 @@ int re_lits_scan(const char *pat, int typedefs, char lit[2][RE_LIT_MAX],
 	 */
 	*icase = !strncmp(pat, "(?i)", 4);
 	memset(&ls, 0, sizeof(ls));
-	if (!lits_seq(typedefs, pat + (*icase ? 4 : 0), 0, &ls))
+	if (!lits_seq(typedefs, pat + (*icase ? 4 : 0), 0, 0, &ls))
 		return 0;
 	for (i = j = 0; i < ls.cnt; i++) {
 		int anchor = !*icase;

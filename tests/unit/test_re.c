@@ -189,7 +189,9 @@ static void test_re__literal_pretest_never_changes_a_result(void **state)
 		"\\.h$", "(?<n>a)(?P>n)?x", "(?-s:ab)c",
 		"(?i)=\\?utf-8\\?", "(?i)\\b675\\s+Mass\\s+Ave", "(?i)a_B",
 		"(?i)fixes:?\\s*[0-9a-f]{5,}", "(?i)x(?-i:AB)", "(?i)a(?-i)BC",
-		"(?i)[@`]x", "(?i)@X",
+		"(?i)[@`]x", "(?i)@X", "$String[A-Z_]", "^\\+\\s*$String",
+		"([A-Za-z0-9_]+)$String", "$String?x", "(?i)\\+$String", "${String}+y",
+		"\\b$InitAttribute\\b", "$Float", "a$Hex",
 	};
 	static const char *const subjects[] = {
 		"ac", "abc", "abbc", "xbc", "xxy", "xy", "b", "sizeof(x)",
@@ -201,6 +203,8 @@ static void test_re__literal_pretest_never_changes_a_result(void **state)
 		"abcd", "acd", "a.h", "ah", "=?UTF-8?q?", "x =?utf-8?", "=?utf_8?",
 		"675 mass AVE", "675  MASS ave", "Fixes: 12345abc", "FIXES 1234",
 		"A_b", "a_b", "xAB", "xab", "aBC", "AbC", "`x", "@x", "`X",
+		"\"XX\"A", "+ \"X\"", "foo\"\"", "x", "\"\"\"y", "+L\"\"", "__initdata",
+		"__devinitconst x", "1.5f", "a0x1F", "\"\"y",
 	};
 	struct re_ctx *rc = *state;
 	size_t i, j;
