@@ -615,16 +615,25 @@ int store_tx_leave(struct store *st, int own, int ret)
 
 /* ---- open, migrate, close ------------------------------------------------ */
 
-int store_schema_version(struct store *st)
+/* A PRAGMA's integer value into *v (statement id, its text sql). */
+static int pragma_int(struct store *st, enum store_stmt_id id, const char *sql,
+		      int64_t *v)
 {
 	sqlite3_stmt *s;
-	int64_t v = 0;
 	int ret = STORE_OK;
 
-	s = store_stmt(st, STMT_USER_VERSION, "PRAGMA user_version", &ret);
+	*v = 0;
+	s = store_stmt(st, id, sql, &ret);
 	if (!s)
 		return ret;
-	ret = store_step_int64(st, s, &v);
+	return store_step_int64(st, s, v);
+}
+
+int store_schema_version(struct store *st)
+{
+	int64_t v;
+	int ret = pragma_int(st, STMT_USER_VERSION, "PRAGMA user_version", &v);
+
 	if (ret < 0)
 		return ret;
 	if (v < 0 || v > 1000000)
@@ -635,18 +644,14 @@ int store_schema_version(struct store *st)
 
 int store_synchronous(struct store *st)
 {
-	sqlite3_stmt *s;
-	int64_t v = 0;
-	int ret = STORE_OK;
+	int64_t v;
+	int ret = pragma_int(st, STMT_SYNCHRONOUS, "PRAGMA synchronous", &v);
 
-	s = store_stmt(st, STMT_SYNCHRONOUS, "PRAGMA synchronous", &ret);
-	if (!s)
-		return ret;
-	ret = store_step_int64(st, s, &v);
 	if (ret < 0)
 		return ret;
-	return v >= 0 && v <= 3 ? (int)v : store_seterr(st, STORE_ERR, "bad synchronous %lld",
-							(long long)v);
+	if (v < 0 || v > 3)
+		return store_seterr(st, STORE_ERR, "bad synchronous %lld", (long long)v);
+	return (int)v;
 }
 
 static int exec_sql(struct store *st, const char *sql)

@@ -127,6 +127,18 @@ static void release_checks(struct pool_fx *px)
 	px->nseen = 0;
 }
 
+/* Finishes a batch of all NMAIL: every one consumed, in order. */
+static void finish_all(struct pool_fx *px, struct pipeline_pool *pp)
+{
+	size_t i;
+
+	assert_int_equal(pipeline_pool_finish(pp, NMAIL, seen, px), 0);
+	assert_int_equal(px->nseen, NMAIL);
+	for (i = 0; i < NMAIL; i++)
+		assert_int_equal(px->order[i], i);
+	release_checks(px);
+}
+
 /* Offered one at a time, as a source parses them; consumed in order. */
 static void test_pool__checks_in_order_as_mails_are_offered(void **state)
 {
@@ -142,11 +154,7 @@ static void test_pool__checks_in_order_as_mails_are_offered(void **state)
 		for (round = 0; round < 2; round++) {
 			for (i = 1; i <= NMAIL / 2; i++)
 				pipeline_pool_offer(pp, i);
-			assert_int_equal(pipeline_pool_finish(pp, NMAIL, seen, px), 0);
-			assert_int_equal(px->nseen, NMAIL);
-			for (i = 0; i < NMAIL; i++)
-				assert_int_equal(px->order[i], i);
-			release_checks(px);
+			finish_all(px, pp);
 		}
 		pipeline_pool_free(pp);
 	}
@@ -161,7 +169,6 @@ static void test_pool__a_stop_or_drain_leaves_nothing_under_way(void **state)
 {
 	struct pool_fx *px = *state;
 	struct pipeline_pool *pp;
-	size_t i;
 
 	pp = pipeline_pool_new(px->p, px->m, px->pc, NMAIL, 3);
 	assert_non_null(pp);
@@ -176,11 +183,7 @@ static void test_pool__a_stop_or_drain_leaves_nothing_under_way(void **state)
 
 	/* and the pool goes on: all of them, in order */
 	px->stop_at = NMAIL;
-	assert_int_equal(pipeline_pool_finish(pp, NMAIL, seen, px), 0);
-	assert_int_equal(px->nseen, NMAIL);
-	for (i = 0; i < NMAIL; i++)
-		assert_int_equal(px->order[i], i);
-	release_checks(px);
+	finish_all(px, pp);
 	pipeline_pool_free(pp);
 
 	/* freed with mails offered and not consumed */

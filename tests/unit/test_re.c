@@ -415,6 +415,46 @@ static int naive_icase_in(const char *s, size_t n, const char *lit, size_t l)
 }
 
 /*
+ * One round of 200,000 random literals (1 to maxl bytes) and subjects over
+ * the alphabet abc, re_lits_in() against naive_icase_in() (icase: the
+ * literal in lower case) or memmem().
+ */
+static void literal_round(uint32_t *seed, const char *abc, size_t nabc,
+			  size_t maxl, int icase)
+{
+	char lit[2][RE_LIT_MAX];
+	unsigned char litn[2];
+	char subj[64];
+	int k;
+
+	for (k = 0; k < 200000; k++) {
+		size_t n, l, i;
+		int want;
+
+		*seed = *seed * 1103515245u + 12345u;
+		n = (*seed >> 16) % sizeof(subj);
+		*seed = *seed * 1103515245u + 12345u;
+		l = 1 + (*seed >> 16) % maxl;
+		for (i = 0; i < n; i++) {
+			*seed = *seed * 1103515245u + 12345u;
+			subj[i] = abc[(*seed >> 16) % nabc];
+		}
+		for (i = 0; i < l; i++) {
+			*seed = *seed * 1103515245u + 12345u;
+			lit[0][i] = abc[(*seed >> 16) % nabc];
+			if (icase && lit[0][i] >= 'A' && lit[0][i] <= 'Z')
+				lit[0][i] += 'a' - 'A';
+		}
+		litn[0] = (unsigned char)l;
+		want = icase ? naive_icase_in(subj, n, lit[0], l)
+			     : memmem(subj, n, lit[0], l) != NULL;
+		if (re_lits_in(lit, litn, 1, icase, subj, n) != want)
+			fail_msg("literal %.*s%s in %.*s: %d", (int)l, lit[0],
+				 icase ? " (any case)" : "", (int)n, subj, !want);
+	}
+}
+
+/*
  * re_lits_in() looks for a literal by its rarest byte: it finds what a
  * plain search finds, wherever the literal sits (start, end, overlapping
  * false starts), on random subjects over a small alphabet; without case
@@ -426,59 +466,11 @@ static void test_re__literal_search_finds_what_memmem_finds(void **state)
 {
 	static const char abc[] = "ab_ (x";
 	static const char mixed[] = "aAbB_\x7f(XA@`";
-	char lit[2][RE_LIT_MAX];
-	unsigned char litn[2];
-	char subj[64];
 	uint32_t seed = 777;
-	int k;
 
 	(void)state;
-	for (k = 0; k < 200000; k++) {
-		size_t n, l, i;
-		int want;
-
-		seed = seed * 1103515245u + 12345u;
-		n = (seed >> 16) % sizeof(subj);
-		seed = seed * 1103515245u + 12345u;
-		l = 1 + (seed >> 16) % 5;
-		for (i = 0; i < n; i++) {
-			seed = seed * 1103515245u + 12345u;
-			subj[i] = mixed[(seed >> 16) % (sizeof(mixed) - 1)];
-		}
-		for (i = 0; i < l; i++) {
-			seed = seed * 1103515245u + 12345u;
-			lit[0][i] = mixed[(seed >> 16) % (sizeof(mixed) - 1)];
-			if (lit[0][i] >= 'A' && lit[0][i] <= 'Z')
-				lit[0][i] += 'a' - 'A';
-		}
-		litn[0] = (unsigned char)l;
-		want = naive_icase_in(subj, n, lit[0], l);
-		if (re_lits_in(lit, litn, 1, 1, subj, n) != want)
-			fail_msg("literal %.*s (any case) in %.*s: %d", (int)l,
-				 lit[0], (int)n, subj, !want);
-	}
-	for (k = 0; k < 200000; k++) {
-		size_t n, l, i;
-		int want;
-
-		seed = seed * 1103515245u + 12345u;
-		n = (seed >> 16) % sizeof(subj);
-		seed = seed * 1103515245u + 12345u;
-		l = 1 + (seed >> 16) % 6;
-		for (i = 0; i < n; i++) {
-			seed = seed * 1103515245u + 12345u;
-			subj[i] = abc[(seed >> 16) % (sizeof(abc) - 1)];
-		}
-		for (i = 0; i < l; i++) {
-			seed = seed * 1103515245u + 12345u;
-			lit[0][i] = abc[(seed >> 16) % (sizeof(abc) - 1)];
-		}
-		litn[0] = (unsigned char)l;
-		want = memmem(subj, n, lit[0], l) != NULL;
-		if (re_lits_in(lit, litn, 1, 0, subj, n) != want)
-			fail_msg("literal %.*s in %.*s: %d", (int)l, lit[0],
-				 (int)n, subj, !want);
-	}
+	literal_round(&seed, mixed, sizeof(mixed) - 1, 5, 1);
+	literal_round(&seed, abc, sizeof(abc) - 1, 6, 0);
 }
 
 /* re_ctx_reset(): no error left, and a bad pattern is reported again */
@@ -694,6 +686,21 @@ static void test_re__vocab_guards_never_hide_a_match(void **state)
 	assert_null(re_error(rc));
 }
 
+/* 400 random lines of pieces: each pattern as pcre2 has it, at any start */
+static void against_pcre2(struct re_ctx *rc, uint32_t *seed, const char *const *pats,
+			  size_t npats, const char *const *pieces, size_t npieces)
+{
+	size_t i, k;
+
+	for (k = 0; k < 400; k++) {
+		char subj[256];
+		size_t n = random_line(seed, pieces, npieces, 9, subj, sizeof(subj));
+
+		for (i = 0; i < npats; i++)
+			same_as_pcre2(rc, pats[i], subj, n ? k % (n + 1) % 3 : 0);
+	}
+}
+
 /*
  * Learned plain types are asked of a callout (re.c: RE_CALL_ALT), not
  * written into the pattern: the same results and groups as the pattern
@@ -720,21 +727,14 @@ static void test_re__learned_types_by_callout_are_exact(void **state)
 	};
 	uint32_t seed = 777;
 	unsigned long before = 0;
-	size_t i, k, w;
+	size_t w;
 
 	for (w = 0; w < sizeof(words) / sizeof(words[0]); w++) {
 		re_types_add(rc, 0, words[w], strlen(words[w]));
 		if (w == 1)
 			before = re_compiles(rc);
-		for (k = 0; k < 400; k++) {
-			char subj[256];
-			size_t n = random_line(&seed, pieces,
-					       sizeof(pieces) / sizeof(pieces[0]),
-					       9, subj, sizeof(subj));
-
-			for (i = 0; i < sizeof(pats) / sizeof(pats[0]); i++)
-				same_as_pcre2(rc, pats[i], subj, n ? k % (n + 1) % 3 : 0);
-		}
+		against_pcre2(rc, &seed, pats, sizeof(pats) / sizeof(pats[0]), pieces,
+			      sizeof(pieces) / sizeof(pieces[0]));
 	}
 	/* the call forms were compiled while two words were known */
 	assert_true(re_compiles(rc) - before <= sizeof(pats) / sizeof(pats[0]));
@@ -767,7 +767,7 @@ static void test_re__learned_modifiers_by_callout_are_exact(void **state)
 	};
 	uint32_t seed = 4711;
 	unsigned long before = 0;
-	size_t i, k, w;
+	size_t w;
 
 	re_types_add(rc, 0, "mytype", 6);
 	for (w = 0; w < sizeof(mods) / sizeof(mods[0]); w++) {
@@ -777,15 +777,8 @@ static void test_re__learned_modifiers_by_callout_are_exact(void **state)
 		if (w == 4)	/* prefix-free until MYMODX */
 			assert_true(re_compiles(rc) - before <=
 				    2 * sizeof(pats) / sizeof(pats[0]));
-		for (k = 0; k < 400; k++) {
-			char subj[256];
-			size_t n = random_line(&seed, pieces,
-					       sizeof(pieces) / sizeof(pieces[0]),
-					       9, subj, sizeof(subj));
-
-			for (i = 0; i < sizeof(pats) / sizeof(pats[0]); i++)
-				same_as_pcre2(rc, pats[i], subj, n ? k % (n + 1) % 3 : 0);
-		}
+		against_pcre2(rc, &seed, pats, sizeof(pats) / sizeof(pats[0]), pieces,
+			      sizeof(pieces) / sizeof(pieces[0]));
 	}
 	re_types_reset(rc);
 }
