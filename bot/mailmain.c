@@ -9,11 +9,13 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "heap.h"
 #include "version.h"
 #include "../checker/banned.h"
 
 int main(int argc, char **argv)
 {
+	heap_setup();
 	if (argc < 2) {
 		fprintf(stderr, "reviewbot-mail: run by reviewbot (run, import, review)\n");
 		return 2;

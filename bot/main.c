@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "heap.h"
 #include "version.h"
 #include "../checker/banned.h"
 
@@ -35,6 +36,7 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+	heap_setup();
 	if (argc < 2) {
 		usage(stderr);
 		return 2;
