@@ -111,17 +111,23 @@ struct __attribute__((aligned(64))) re_entry {
 _Static_assert(offsetof(struct re_entry, base.first) + 32 <= 64,
 	       "a failing match reads one cache line of its entry");
 
-/* n zeroed entries, cache-line aligned */
-static struct re_entry *ent_alloc(size_t n)
+/*
+ * n zeroed entries, cache-line aligned, from calloc() (whose fresh pages
+ * are zero already: a process touches only the entries it uses), the
+ * block's own address in *raw for free().
+ */
+static struct re_entry *ent_alloc(size_t n, void **raw)
 {
-	struct re_entry *e;
+	const size_t a = _Alignof(struct re_entry);
+	uintptr_t p;
 
-	if (n > SIZE_MAX / sizeof(*e))
+	if (n > (SIZE_MAX - a) / sizeof(struct re_entry))
 		return NULL;
-	e = aligned_alloc(_Alignof(struct re_entry), n * sizeof(*e));
-	if (e)
-		memset(e, 0, n * sizeof(*e));
-	return e;
+	*raw = calloc(1, n * sizeof(struct re_entry) + a);
+	if (!*raw)
+		return NULL;
+	p = ((uintptr_t)*raw + a - 1) & ~(uintptr_t)(a - 1);
+	return (struct re_entry *)p;
 }
 
 /*
@@ -175,6 +181,7 @@ struct re_ctx {
 	 * touches little memory.
 	 */
 	struct re_entry *ent;
+	void *ent_raw;		/* the block ent is in (ent_alloc()) */
 	size_t nent, entalloc;
 	uint32_t *idx;
 	size_t tabsz;
@@ -390,7 +397,7 @@ struct re_ctx *re_ctx_new(void)
 	rc->tabsz = 4096;
 	rc->idx = calloc(rc->tabsz, sizeof(*rc->idx));
 	rc->entalloc = 1024;
-	rc->ent = ent_alloc(rc->entalloc);
+	rc->ent = ent_alloc(rc->entalloc, &rc->ent_raw);
 	rc->itabsz = 256;
 	rc->itab = calloc(rc->itabsz, sizeof(*rc->itab));
 	rc->md = pcre2_match_data_create(RE_MAXCAP + 1, NULL);
@@ -455,7 +462,7 @@ void re_ctx_free(struct re_ctx *rc)
 		return;
 	for (i = 0; i < rc->nent; i++)
 		entry_release(&rc->ent[i]);
-	free(rc->ent);
+	free(rc->ent_raw);
 	free(rc->idx);
 	for (i = 0; rc->itab && i < rc->itabsz; i++)
 		free(rc->itab[i].s);
@@ -665,12 +672,14 @@ tab_get(struct re_ctx *rc, const char *pat)
 		return NULL;
 	if (rc->nent == rc->entalloc) {
 		size_t na = rc->entalloc * 2;
-		struct re_entry *ne = ent_alloc(na);
+		void *raw;
+		struct re_entry *ne = ent_alloc(na, &raw);
 
 		if (!ne)
 			return NULL;
 		memcpy(ne, rc->ent, rc->nent * sizeof(*ne));
-		free(rc->ent);
+		free(rc->ent_raw);
+		rc->ent_raw = raw;
 		rc->ent = ne;
 		rc->entalloc = na;
 	}
