@@ -37,6 +37,7 @@
 #define PIPE_RETRY_MIN		60		/* seconds: first retry of a delivery */
 #define PIPE_RETRY_MAX		3600
 #define PIPE_MAX_ATTEMPTS	20		/* then failed for good */
+#define PIPE_MAX_PARTS_SEEN	(1u << 20)	/* parts pipeline_repeat_part keeps */
 
 
 int pipeline_new(struct store *st, const struct config *cfg,
@@ -78,6 +79,7 @@ void pipeline_free(struct pipeline *p)
 	if (!p)
 		return;
 	chk_spelling_free(p->spelling);
+	free(p->parts);
 	free(p);
 }
 
@@ -517,6 +519,69 @@ static int wants_check(const struct pipeline *p, const struct mime_mail *m)
 	return sj.kind == SUBJ_PATCH;
 }
 
+static uint64_t part_key(const char *list, const char *addr, const char *root,
+			 const struct subject *sj)
+{
+	int v[4] = { sj->version, sj->version_minor, sj->total, sj->part };
+	uint64_t h = PIPE_FNV_INIT;
+
+	h = pipe_fnv1a(h, list ? list : "", list ? strlen(list) + 1 : 1);
+	h = pipe_fnv1a(h, addr, strlen(addr) + 1);
+	h = pipe_fnv1a(h, root, strlen(root) + 1);
+	h = pipe_fnv1a(h, v, sizeof(v));
+	return h ? h : 1;
+}
+
+/* Adds key to p's set of parts: 1 when it was there, 0 when added or
+ * when the set is full or out of memory (then nothing is guessed). */
+static int parts_add(struct pipeline *p, uint64_t key)
+{
+	size_t h, i;
+
+	if ((p->nparts + 1) * 2 > p->partcap) {
+		size_t ncap = p->partcap ? p->partcap * 2 : 1024;
+		uint64_t *n;
+
+		if (p->nparts >= PIPE_MAX_PARTS_SEEN || !(n = calloc(ncap, sizeof(*n))))
+			return 0;
+		for (i = 0; i < p->partcap; i++) {
+			if (!p->parts[i])
+				continue;
+			for (h = p->parts[i] & (ncap - 1); n[h]; h = (h + 1) & (ncap - 1))
+				;
+			n[h] = p->parts[i];
+		}
+		free(p->parts);
+		p->parts = n;
+		p->partcap = ncap;
+	}
+	for (h = key & (p->partcap - 1); p->parts[h]; h = (h + 1) & (p->partcap - 1))
+		if (p->parts[h] == key)
+			return 1;
+	p->parts[h] = key;
+	p->nparts++;
+	return 0;
+}
+
+int pipeline_repeat_part(struct pipeline *p, const struct config_source *src,
+			 const struct mime_mail *m)
+{
+	struct subject sj;
+
+	if (!m->message_id || !m->subject || !m->from.addr)
+		return 0;
+	subject_parse_max(m->subject, strlen(m->subject), p->cfg->max_series_parts, &sj);
+	/*
+	 * Only a numbered part in a thread can repeat one (series_place):
+	 * a plain [PATCH] and a part without a thread start a series of
+	 * their own, or join one that lacks their number.
+	 */
+	if (sj.kind != SUBJ_PATCH || !sj.has_numbers || (!m->nrefs && !m->in_reply_to))
+		return 0;
+	return parts_add(p, part_key(src ? src->list : NULL, m->from.addr,
+				     m->nrefs ? m->refs[0] : m->in_reply_to, &sj));
+}
+
 /*
  * The checker threads: workers wait for mails offered (m[0, avail)),
  * check them in order of index, and mark each ready; the calling thread
@@ -543,7 +608,7 @@ struct pipeline_pool {
 /* Checks mail i into pc[i] and says it is ready. */
 static void check_one(struct pipeline_pool *pp, size_t i)
 {
-	if (wants_check(pp->p, &pp->m[i]) &&
+	if (!pp->pc[i].skip && wants_check(pp->p, &pp->m[i]) &&
 	    check_compute(pp->p, &pp->m[i], &pp->pc[i]))
 		pipeline_check_release(&pp->pc[i]);	/* done later, serially */
 	pthread_mutex_lock(&pp->mu);

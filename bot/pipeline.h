@@ -97,6 +97,12 @@ struct added_line {
 struct pipeline_check {
 	int done;		/* computed (else pipeline_process checks) */
 	int too_large;
+	/*
+	 * Set before the mail is offered to a pool: not worth checking
+	 * ahead (pipeline_repeat_part); pipeline_process checks it should
+	 * it be needed after all.
+	 */
+	int skip;
 	struct sbuf text;	/* what was checked */
 	struct chk_result res;
 	struct added_line *added;	/* sorted */
@@ -121,6 +127,16 @@ void pipeline_check_release(struct pipeline_check *pc);
  * it returns.  pipeline_pool_new() returns NULL when it cannot start.
  */
 struct pipeline_pool;
+/*
+ * Whether m repeats a part that an earlier mail of this pipeline brought:
+ * same list, author, thread root, version, size and number.  Such a mail
+ * is stored and filed as "part N of the series came before", and a check
+ * of it would be thrown away; so the pool does not check it ahead.  A
+ * guess from what was offered, not from the store: a wrong one costs a
+ * check in the calling thread, never a result.  Remembers m's part.
+ */
+int pipeline_repeat_part(struct pipeline *p, const struct config_source *src,
+			 const struct mime_mail *m);
 struct pipeline_pool *pipeline_pool_new(const struct pipeline *p, const struct mime_mail *m,
 					struct pipeline_check *pc, size_t cap, int threads);
 void pipeline_pool_offer(struct pipeline_pool *pp, size_t n);

@@ -31,6 +31,10 @@ struct pipeline {
 		int64_t id;
 		int n;
 	} fails[PIPE_FAIL_SLOTS];
+	/* the parts offered so far (pipeline_repeat_part): a set of
+	 * nonzero hashes, open addressing, at most PIPE_MAX_PARTS_SEEN */
+	uint64_t *parts;
+	size_t nparts, partcap;
 };
 
 #define PIPE_FNV_INIT 0xcbf29ce484222325ULL

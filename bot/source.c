@@ -68,8 +68,11 @@ int source_batch_add(struct source_batch *b, const char *raw, size_t len)
 			b->pool = pipeline_pool_new(b->p, b->mails, b->checks,
 						    SOURCE_BATCH, 0);
 		}
-		if (b->pool)
+		if (b->pool) {
+			b->checks[b->n - 1].skip =
+				pipeline_repeat_part(b->p, b->src, &b->mails[b->n - 1]);
 			pipeline_pool_offer(b->pool, b->n);
+		}
 	}
 	b->done++;
 	return 0;

@@ -68,5 +68,6 @@ rss = max(r[1] for r in runs)
 med = statistics.median(secs)
 print(f"{'import (mbox of corpus mail)':<28} {mails} mails, {size} MB: median {med:.2f} s, "
       f"{mails / med:.0f} messages/s ({mails / secs[-1]:.0f}-{mails / secs[0]:.0f} over "
-      f"{len(secs)} runs), peak RSS {rss / 1024:.1f} MiB, {patches} patches stored")
+      f"{len(secs)} runs), peak RSS {rss / 1024:.1f} MiB, {patches} patches stored "
+      f"(checked: {patches / med:.0f}/s)")
 PY
