@@ -116,6 +116,15 @@ struct eng {
 	const char *prefix;	/* emacs/showfile report prefix (arena) */
 	struct sbuf prefix_sb;
 
+	/*
+	 * The lengths of the current line's strings that most patterns run
+	 * on (line, rawline, sline): set with them for each line, cleared
+	 * when the loop ends, so M() need not strlen() them (a string is
+	 * known by its address only while it lives).
+	 */
+	const char *known_s[3];
+	size_t known_n[3];
+
 	/* the current line, valid inside the loop */
 	const char *line;	/* sanitised */
 	const char *rawline;
@@ -170,15 +179,29 @@ void eng_arena_reset(struct eng *e);
 void arena_free_all(struct eng *e);
 
 /* ---- matching: M() sets e->m, the $1.. of the Perl ---- */
+static inline int eng_match(struct eng *e, const char *pat, const char *s,
+			    struct re_m *m)
+{
+	int i;
+
+	if (!s)
+		return 0;
+	for (i = 0; i < 3; i++)
+		if (s == e->known_s[i])
+			return re_match_n(e->rc, pat, s, e->known_n[i], m);
+	return re_match(e->rc, pat, s, m);
+}
 static inline int M(struct eng *e, const char *pat, const char *s)
 {
-	return s && re_match(e->rc, pat, s, &e->m);
+	return eng_match(e, pat, s, &e->m);
 }
 /* match without touching $1.. */
 static inline int MQ(struct eng *e, const char *pat, const char *s)
 {
-	return s && re_match(e->rc, pat, s, NULL);
+	return eng_match(e, pat, s, NULL);
 }
+/* e->line, e->rawline and e->sline were set: their lengths */
+void eng_known_lines(struct eng *e);
 /* $N of the last match as a scratch string ("" when unset) */
 char *eng_cap(struct eng *e, int n);
 int eng_cap_def(struct eng *e, int n);

@@ -52,6 +52,17 @@ void *eng_alloc(struct eng *e, size_t n)
 	return c->data + c->used - n;
 }
 
+void eng_known_lines(struct eng *e)
+{
+	const char *s[3] = { e->line, e->rawline, e->sline };
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		e->known_s[i] = s[i];
+		e->known_n[i] = s[i] ? strlen(s[i]) : 0;
+	}
+}
+
 void eng_arena_reset(struct eng *e)
 {
 	struct arena_chunk *c = e->arena, *next;

@@ -528,6 +528,7 @@ static void process_lines(struct eng *e)
 				*q = ' ';
 			e->sline = sl;
 		}
+		eng_known_lines(e);
 		e->raw_comment = get_raw_comment(e, e->line, e->rawline);
 		e->has_stat = 0;
 
@@ -548,6 +549,7 @@ static void process_lines(struct eng *e)
 				break;
 	}
 	e->in_loop = 0;
+	memset(e->known_s, 0, sizeof(e->known_s));
 	eng_arena_reset(e);
 }
 

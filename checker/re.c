@@ -1155,24 +1155,38 @@ int re_find(struct re_ctx *rc, const char *pat, const char *s, size_t n,
 	return find_entry(rc, tab_get(rc, pat), pat, s, n, start, m);
 }
 
+/*
+ * A compiled pattern without learned words that must start with one of
+ * some bytes fails a subject that starts otherwise, whatever its length:
+ * code_cannot() before strlen().
+ */
+static inline __attribute__((always_inline)) int
+first_byte_cannot(const struct re_entry *e, const char *s)
+{
+	unsigned char b = (unsigned char)s[0];
+
+	return e && !e->dyn && e->base.code && e->base.anchored &&
+	       !e->base.nofirst && b && !(e->base.first[b / 8] & (1u << (b % 8)));
+}
+
 int re_match(struct re_ctx *rc, const char *pat, const char *s,
 	     struct re_m *m)
 {
 	struct re_entry *e = tab_get(rc, pat);
 
-	/*
-	 * A compiled pattern without learned words that must start with
-	 * one of some bytes fails a subject that starts otherwise, whatever
-	 * its length: code_cannot() before strlen().
-	 */
-	if (e && !e->dyn && e->base.code && e->base.anchored &&
-	    !e->base.nofirst && s[0]) {
-		unsigned char b = (unsigned char)s[0];
-
-		if (!(e->base.first[b / 8] & (1u << (b % 8))))
-			return 0;
-	}
+	if (first_byte_cannot(e, s))
+		return 0;
 	return find_entry(rc, e, pat, s, strlen(s), 0, m);
+}
+
+int re_match_n(struct re_ctx *rc, const char *pat, const char *s, size_t n,
+	       struct re_m *m)
+{
+	struct re_entry *e = tab_get(rc, pat);
+
+	if (first_byte_cannot(e, s))
+		return 0;
+	return find_entry(rc, e, pat, s, n, 0, m);
 }
 
 int re_cap_defined(const struct re_m *m, int i)

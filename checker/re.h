@@ -125,6 +125,9 @@ int re_find(struct re_ctx *rc, const char *pat, const char *s, size_t n,
 /* Convenience on NUL-terminated subjects. */
 int re_match(struct re_ctx *rc, const char *pat, const char *s,
 	     struct re_m *m);
+/* re_match() on s whose length n (strlen(s)) the caller knows. */
+int re_match_n(struct re_ctx *rc, const char *pat, const char *s, size_t n,
+	       struct re_m *m);
 
 /* Group i of a match: pointer and length, or NULL when the group is unset. */
 const char *re_cap(const struct re_m *m, int i, size_t *len);

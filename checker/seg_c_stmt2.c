@@ -399,6 +399,7 @@ int seg_c_stmt2(struct eng *e)
 		      eng_cat(e, "do not use C99 // comments\n", e->herecurr));
 	/* Remove C99 comments. */
 	e->line = line = eng_subst(e, "//.*", "", line, 0);
+	eng_known_lines(e);
 	e->opline = eng_subst(e, "//.*", "", e->opline, 0);
 
 	export_symbol(e);
