@@ -396,7 +396,7 @@ struct re_ctx *re_ctx_new(void)
 		return NULL;
 	rc->tabsz = 4096;
 	rc->idx = calloc(rc->tabsz, sizeof(*rc->idx));
-	rc->entalloc = 1024;
+	rc->entalloc = 256;
 	rc->ent = ent_alloc(rc->entalloc, &rc->ent_raw);
 	rc->itabsz = 256;
 	rc->itab = calloc(rc->itabsz, sizeof(*rc->itab));
