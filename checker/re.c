@@ -99,7 +99,8 @@ struct __attribute__((aligned(64))) re_entry {
 	/*
 	 * The end pretest (re_end_scan()): endk 0 until the pattern is
 	 * scanned, then 1 without one, 2 with ends[0] the last bytes a match
-	 * may end in before the white space ends[1].
+	 * may end in before the white space ends[1], 3 when at least one
+	 * byte of that white space must end it.
 	 */
 	unsigned char endk;
 	uint8_t ends[2][32];
@@ -743,7 +744,7 @@ static const struct re_precompiled *pre_entry(struct re_ctx *rc,
 		e->icase = p->icase;
 	}
 	if (!e->endk) {
-		e->endk = p->ends ? 2 : 1;
+		e->endk = p->ends ? 2 + (p->endreq != 0) : 1;
 		if (p->ends)
 			memcpy(e->ends, p->ends, sizeof(e->ends));
 	}
@@ -1053,7 +1054,7 @@ re_code(struct re_ctx *rc, struct re_entry *e,
 	 */
 	if (!e->endk)
 		e->endk = (unsigned char)(1 + re_end_scan(e->pat, e->ends[0], e->ends[1]));
-	if (e->endk == 2 && !re_end_ok(e->ends[0], e->ends[1], s, n))
+	if (e->endk >= 2 && !re_end_ok(e->ends[0], e->ends[1], e->endk == 3, s, n))
 		return NULL;
 	if (e->nlit < 0)
 		e->nlit = (signed char)re_lits_scan(e->pat, rc->typedefs_extra != NULL,

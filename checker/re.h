@@ -70,6 +70,7 @@ struct re_precompiled {
 	const char *lits;
 	/* the end pretest's two byte sets (re_end_scan()), or NULL */
 	const unsigned char *ends;
+	unsigned char endreq;	/* ... and a white space byte must end it */
 };
 
 struct re_precompiled_set {

@@ -701,7 +701,7 @@ int re_end_scan(const char *pat, uint8_t set[32], uint8_t wset[32])
 	struct etok tk[ETOK_MAX];
 	size_t n = 0, i, k;
 	const char *p = pat, *q;
-	int dotall = 0;
+	int dotall = 0, req;
 
 	/* flags: only (?s) keeps what $, \s and the bytes mean */
 	for (q = pat; (q = strstr(q, "(?")); q += 2) {
@@ -773,6 +773,7 @@ int re_end_scan(const char *pat, uint8_t set[32], uint8_t wset[32])
 	n--;
 	/* white space that may end the match, then the bytes before it */
 	memset(wset, 0, 32);
+	req = 0;
 	if (n && tk[n - 1].kind == TK_ATOM) {
 		uint8_t sp[32];
 
@@ -782,6 +783,7 @@ int re_end_scan(const char *pat, uint8_t set[32], uint8_t wset[32])
 			;
 		if (i == 32) {
 			memcpy(wset, tk[n - 1].set, 32);
+			req = !tk[n - 1].optional;
 			n--;
 		}
 	}
@@ -793,26 +795,32 @@ int re_end_scan(const char *pat, uint8_t set[32], uint8_t wset[32])
 			for (i = 0; i < 32; i++)
 				if (set[i] & wset[i])
 					return 0;
-			return 1;
+			return 1 + req;
 		}
 	}
 	return 0;
 }
 
-int re_end_ok(const uint8_t set[32], const uint8_t wset[32], const char *s, size_t n)
+int re_end_ok(const uint8_t set[32], const uint8_t wset[32], int req,
+	      const char *s, size_t n)
 {
 	size_t e = n;
 
+	/*
+	 * A match's white space is the whole run of wset bytes before where
+	 * it ends (the byte before it is in set, which shares none with
+	 * wset): with req, that run is not empty.
+	 */
 	while (e && BIT_HAS(wset, s[e - 1]))
 		e--;
-	if (e && BIT_HAS(set, s[e - 1]))
+	if (e && (!req || e < n) && BIT_HAS(set, s[e - 1]))
 		return 1;
 	/* $ also matches before a newline that ends the subject */
 	if (n && s[n - 1] == '\n' && !BIT_HAS(wset, '\n')) {
 		e = n - 1;
 		while (e && BIT_HAS(wset, s[e - 1]))
 			e--;
-		if (e && BIT_HAS(set, s[e - 1]))
+		if (e && (!req || e < n - 1) && BIT_HAS(set, s[e - 1]))
 			return 1;
 	}
 	return 0;

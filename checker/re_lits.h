@@ -41,11 +41,14 @@ int re_lits_in(const char lit[2][RE_LIT_MAX], const unsigned char litn[2],
  * white space before its final $ (like "}\\s*$" or "$;[ \\t]*$"): the
  * bytes set the last of them can be, and the white space wset that may
  * follow it (none of set).  Returns 0 when the pattern has no such end
- * (or flags that would change it: any but s).  re_end_ok() then says
- * whether s[0, n) may match: its last byte outside wset (or the one
- * before a final newline, where $ also matches) is in set.
+ * (or flags that would change it: any but s), 1 when it has one, 2
+ * when at least one byte of wset must end every match (like "\\S\\s+$").
+ * re_end_ok() then says whether s[0, n) may match: its last byte outside
+ * wset (or the one before a final newline, where $ also matches) is in
+ * set, and, with req, it is not the subject's last.
  */
 int re_end_scan(const char *pat, uint8_t set[32], uint8_t wset[32]);
-int re_end_ok(const uint8_t set[32], const uint8_t wset[32], const char *s, size_t n);
+int re_end_ok(const uint8_t set[32], const uint8_t wset[32], int req,
+	      const char *s, size_t n);
 
 #endif

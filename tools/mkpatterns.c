@@ -259,7 +259,7 @@ int main(int argc, char **argv)
 		} else {
 			fputs("NULL", out);
 		}
-		fputs(" },\n", out);
+		fprintf(out, ", %d },\n", p.v[k].endk == 2);
 	}
 	fprintf(out, "};\n\nconst struct re_precompiled_set reviewbot_patterns = {\n"
 		"\ttable, %zu, \"%s\", reviewbot_pattern_blob, %zu,\n};\n",

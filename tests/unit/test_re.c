@@ -337,7 +337,8 @@ static void test_re__end_pretest_never_changes_a_result(void **state)
 		"^\\+.*([\\[\\(])\\s*$", "^.\\s*}\\s*$", ";+\\s*$", "a{2}$", "\\{$",
 		"x[^a-c]$", "(?s)\\n.$", "[\\x1c\\-]\\s?$", "(?:;)[ ]$", "\\x41\\t*$",
 		"[}\\]]\\n*$", "\\d\\s+$", "\\W$", "[^\\s]\\s*$", "\\S\\s+$",
-		"};?;?\\s*$", "(})\\s*+$", "\\}[\\t ]++$",
+		"};?;?\\s*$", "(})\\s*+$", "\\}[\\t ]++$", "^\\+.*\\S\\s+$",
+		"};[ \\t]+$", "\\S[\\t ]{2}$", "x\\s+?$", "\\w\\n+$",
 	};
 	static const char *const pieces[] = {
 		"}", ";", " ", "\t", "\n", "\034", "+", "a", "(", "[", "\r", "\v",
@@ -373,7 +374,7 @@ static void test_re__end_scan_knows_its_patterns(void **state)
 	uint8_t set[32], wset[32];
 
 	(void)state;
-	assert_true(re_end_scan("}\\s*$", set, wset));
+	assert_int_equal(re_end_scan("}\\s*$", set, wset), 1);
 	assert_true(set['}' / 8] & (1u << ('}' % 8)));
 	assert_true(wset['\n' / 8] & (1u << ('\n' % 8)));
 	assert_true(re_end_scan("$;[ \\t]*$", set, wset));
@@ -390,6 +391,9 @@ static void test_re__end_scan_knows_its_patterns(void **state)
 	assert_false(re_end_scan("x(?=y)$", set, wset));
 	assert_false(re_end_scan(";?\\s*$", set, wset));
 	assert_false(re_end_scan("\\b}\\b$", set, wset));
+	assert_int_equal(re_end_scan("\\S\\s+$", set, wset), 2);	/* white space required */
+	assert_int_equal(re_end_scan("\\S[ \\t]{1,3}$", set, wset), 2);
+	assert_int_equal(re_end_scan("\\S[ \\t]{0,3}$", set, wset), 1);
 }
 
 /* memmem() with ASCII letters matching in either case */

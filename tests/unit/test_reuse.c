@@ -257,9 +257,11 @@ static void test_reuse__precompiled_literals_are_the_scan(void **state)
 			uint8_t ends[2][32];
 			int endk = re_end_scan(p->text, ends[0], ends[1]);
 
-			assert_int_equal(p->ends != NULL, endk);
-			if (endk)
+			assert_int_equal(p->ends != NULL, endk != 0);
+			if (endk) {
 				assert_memory_equal(p->ends, ends, sizeof(ends));
+				assert_int_equal(p->endreq, endk == 2);
+			}
 		}
 		if (nlit > 0) {
 			assert_int_equal(p->litn[0], litn[0]);
