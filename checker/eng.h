@@ -20,6 +20,7 @@
 
 #include "checker.h"
 #include "re.h"
+#include "re_lits.h"
 #include "sbuf.h"
 
 #define ENG_ARENA_MAX	(256u << 20)	/* scratch bytes per line */
@@ -124,6 +125,7 @@ struct eng {
 	 */
 	const char *known_s[3];
 	size_t known_n[3];
+	struct re_summary known_sum[3];	/* their summaries */
 
 	/* the current line, valid inside the loop */
 	const char *line;	/* sanitised */
@@ -188,7 +190,8 @@ static inline int eng_match(struct eng *e, const char *pat, const char *s,
 		return 0;
 	for (i = 0; i < 3; i++)
 		if (s == e->known_s[i])
-			return re_match_n(e->rc, pat, s, e->known_n[i], m);
+			return re_match_sum(e->rc, pat, s, e->known_n[i],
+					    &e->known_sum[i], m);
 	return re_match(e->rc, pat, s, m);
 }
 static inline int M(struct eng *e, const char *pat, const char *s)

@@ -60,6 +60,7 @@ void eng_known_lines(struct eng *e)
 	for (i = 0; i < 3; i++) {
 		e->known_s[i] = s[i];
 		e->known_n[i] = s[i] ? strlen(s[i]) : 0;
+		e->known_sum[i].ready = 0;	/* made when first needed */
 	}
 }
 

@@ -96,6 +96,7 @@ struct __attribute__((aligned(64))) re_entry {
 	 * nlit is -1 until the pattern is scanned.
 	 */
 	char lit[2][RE_LIT_MAX];
+	uint64_t litsig[4];	/* their bits in a subject's summary (re_lits_sig()) */
 	/*
 	 * The end pretest (re_end_scan()): endk 0 until the pattern is
 	 * scanned, then 1 without one, 2 with ends[0] the last bytes a match
@@ -742,6 +743,7 @@ static const struct re_precompiled *pre_entry(struct re_ctx *rc,
 		e->litn[1] = p->litn[1];
 		e->nlit = p->nlit;
 		e->icase = p->icase;
+		re_lits_sig(e->lit, e->litn, e->nlit > 0 ? e->nlit : 0, e->litsig);
 	}
 	if (!e->endk) {
 		e->endk = p->ends ? 2 + (p->endreq != 0) : 1;
@@ -1018,9 +1020,28 @@ static void code_interpreted(struct re_ctx *rc, struct re_code *c, uint64_t ns)
  * The compiled form of pat to run on the subject s[0, n), from start; NULL
  * when it cannot match there.
  */
+/*
+ * Whether s[start, n) lacks one of e's literals (e->nlit > 0): the
+ * subject's summary first, when there is one.
+ */
+static inline __attribute__((always_inline)) int
+lits_absent(const struct re_entry *e, struct re_summary *sum,
+	    const char *s, size_t n, size_t start)
+{
+	if (start > n)
+		return 1;
+	if (sum) {
+		if (!sum->ready)
+			re_summarize(s, n, sum);
+		if (!re_lits_may(sum, e->litsig))
+			return 1;
+	}
+	return !re_lits_in(e->lit, e->litn, e->nlit, e->icase, s + start, n - start);
+}
+
 static inline __attribute__((always_inline)) struct re_code *
-re_code(struct re_ctx *rc, struct re_entry *e,
-			       const char *s, size_t n, size_t start)
+re_code(struct re_ctx *rc, struct re_entry *e, const char *s, size_t n,
+	size_t start, struct re_summary *sum)
 {
 	size_t nt, nm;
 
@@ -1034,9 +1055,7 @@ re_code(struct re_ctx *rc, struct re_entry *e,
 		const struct re_precompiled *p = pre_entry(rc, e);
 
 		if (p && e->nlit > 0 && (!p->dyn || !rc->nword_odd) &&
-		    (start > n ||
-		     !re_lits_in(e->lit, e->litn, e->nlit, e->icase, s + start,
-				 n - start)))
+		    lits_absent(e, sum, s, n, start))
 			return NULL;
 	}
 	if (!e->base.code || (e->dyn && e->base.gen != rc->base_gen)) {
@@ -1056,13 +1075,13 @@ re_code(struct re_ctx *rc, struct re_entry *e,
 		e->endk = (unsigned char)(1 + re_end_scan(e->pat, e->ends[0], e->ends[1]));
 	if (e->endk >= 2 && !re_end_ok(e->ends[0], e->ends[1], e->endk == 3, s, n))
 		return NULL;
-	if (e->nlit < 0)
+	if (e->nlit < 0) {
 		e->nlit = (signed char)re_lits_scan(e->pat, rc->typedefs_extra != NULL,
 						    e->lit, e->litn, &e->icase);
+		re_lits_sig(e->lit, e->litn, e->nlit > 0 ? e->nlit : 0, e->litsig);
+	}
 	if (e->nlit && (!e->dyn || !rc->nword_odd) &&
-	    (start > n ||
-	     !re_lits_in(e->lit, e->litn, e->nlit, e->icase, s + start,
-				 n - start)))
+	    lits_absent(e, sum, s, n, start))
 		return NULL;
 	if (!e->dyn || (!rc->mods.n && !rc->types.n) ||
 	    !words_in(rc, s, n, &nt, &nm))
@@ -1086,14 +1105,15 @@ re_code(struct re_ctx *rc, struct re_entry *e,
 /* re_find() once the pattern's entry e is looked up */
 static inline __attribute__((always_inline)) int
 find_entry(struct re_ctx *rc, struct re_entry *e, const char *pat,
-		      const char *s, size_t n, size_t start, struct re_m *m)
+		      const char *s, size_t n, size_t start,
+		      struct re_summary *sum, struct re_m *m)
 {
 	struct re_code *c;
 	pcre2_code *code;
 	PCRE2_SIZE *ov;
 	int rc2;
 
-	c = re_code(rc, e, s, n, start);
+	c = re_code(rc, e, s, n, start, sum);
 	if (!c || start > n || code_cannot(c, s, n, start))
 		return 0;
 	code = c->code;
@@ -1153,7 +1173,7 @@ find_entry(struct re_ctx *rc, struct re_entry *e, const char *pat,
 int re_find(struct re_ctx *rc, const char *pat, const char *s, size_t n,
 	    size_t start, struct re_m *m)
 {
-	return find_entry(rc, tab_get(rc, pat), pat, s, n, start, m);
+	return find_entry(rc, tab_get(rc, pat), pat, s, n, start, NULL, m);
 }
 
 /*
@@ -1177,17 +1197,17 @@ int re_match(struct re_ctx *rc, const char *pat, const char *s,
 
 	if (first_byte_cannot(e, s))
 		return 0;
-	return find_entry(rc, e, pat, s, strlen(s), 0, m);
+	return find_entry(rc, e, pat, s, strlen(s), 0, NULL, m);
 }
 
-int re_match_n(struct re_ctx *rc, const char *pat, const char *s, size_t n,
-	       struct re_m *m)
+int re_match_sum(struct re_ctx *rc, const char *pat, const char *s, size_t n,
+		 struct re_summary *sum, struct re_m *m)
 {
 	struct re_entry *e = tab_get(rc, pat);
 
 	if (first_byte_cannot(e, s))
 		return 0;
-	return find_entry(rc, e, pat, s, n, 0, m);
+	return find_entry(rc, e, pat, s, n, 0, sum, m);
 }
 
 int re_cap_defined(const struct re_m *m, int i)

@@ -126,9 +126,14 @@ int re_find(struct re_ctx *rc, const char *pat, const char *s, size_t n,
 /* Convenience on NUL-terminated subjects. */
 int re_match(struct re_ctx *rc, const char *pat, const char *s,
 	     struct re_m *m);
-/* re_match() on s whose length n (strlen(s)) the caller knows. */
-int re_match_n(struct re_ctx *rc, const char *pat, const char *s, size_t n,
-	       struct re_m *m);
+/*
+ * re_match() on s whose length n (strlen(s)) the caller knows, with its
+ * summary for the literal pretest or NULL: made the first time a pattern
+ * needs it (sum->ready 0), or re_summarize() of s[0, n) already.
+ */
+struct re_summary;
+int re_match_sum(struct re_ctx *rc, const char *pat, const char *s, size_t n,
+		 struct re_summary *sum, struct re_m *m);
 
 /* Group i of a match: pointer and length, or NULL when the group is unset. */
 const char *re_cap(const struct re_m *m, int i, size_t *len);

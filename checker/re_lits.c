@@ -468,6 +468,71 @@ static int has_lit_icase(const char *s, size_t n, const char *lit, size_t l)
 	return 0;
 }
 
+static inline unsigned fold(unsigned char c)
+{
+	return c >= 'A' && c <= 'Z' ? c | 0x20u : c;
+}
+
+/* a byte's bit and a pair's bit among a summary's 256 */
+static inline unsigned byte_bit(unsigned c)
+{
+	return (c * 37u) & 255u;
+}
+
+static inline unsigned pair_bit(unsigned a, unsigned b)
+{
+	return (a * 67u + b * 13u + 101u) & 255u;
+}
+
+#define SIG_SET(b, k)	((b)[(k) / 64] |= UINT64_C(1) << ((k) % 64))
+
+void re_summarize(const char *s, size_t n, struct re_summary *sum)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	uint64_t b[4] = { 0, 0, 0, 0 };
+	unsigned prev;
+	size_t i;
+
+	if (n) {
+		prev = fold(u[0]);
+		SIG_SET(b, byte_bit(prev));
+		for (i = 1; i < n; i++) {
+			unsigned c = fold(u[i]);
+
+			SIG_SET(b, byte_bit(c));
+			SIG_SET(b, pair_bit(prev, c));
+			prev = c;
+		}
+	}
+	memcpy(sum->bits, b, sizeof(b));
+	sum->ready = 1;
+}
+
+void re_lits_sig(const char (*lit)[RE_LIT_MAX], const unsigned char *litn,
+		 int nlit, uint64_t sig[4])
+{
+	int i;
+	size_t k;
+
+	memset(sig, 0, 4 * sizeof(*sig));
+	for (i = 0; i < nlit; i++) {
+		const unsigned char *l = (const unsigned char *)lit[i];
+		unsigned prev;
+
+		if (!litn[i])
+			continue;
+		prev = fold(l[0]);
+		SIG_SET(sig, byte_bit(prev));
+		for (k = 1; k < litn[i]; k++) {
+			unsigned c = fold(l[k]);
+
+			SIG_SET(sig, byte_bit(c));
+			SIG_SET(sig, pair_bit(prev, c));
+			prev = c;
+		}
+	}
+}
+
 int re_lits_in(const char lit[2][RE_LIT_MAX], const unsigned char litn[2],
 	       int nlit, int icase, const char *s, size_t n)
 {

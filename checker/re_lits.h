@@ -37,6 +37,28 @@ int re_lits_in(const char lit[2][RE_LIT_MAX], const unsigned char litn[2],
 	       int nlit, int icase, const char *s, size_t n);
 
 /*
+ * A subject's summary for the literal pretest, made once for a subject
+ * many patterns run on: which bytes and which pairs of adjacent bytes it
+ * holds, hashed into 256 bits (ASCII letters folded to lower case).  A
+ * pattern's literals get the same bits (re_lits_sig()); a subject whose
+ * summary lacks one of them holds none of the literals, one that has
+ * them all must still be searched (re_lits_in()).
+ */
+struct re_summary {
+	int ready;		/* 0: not made yet (re.c makes it when first needed) */
+	uint64_t bits[4];
+};
+void re_summarize(const char *s, size_t n, struct re_summary *sum);
+void re_lits_sig(const char (*lit)[RE_LIT_MAX], const unsigned char *litn,
+		 int nlit, uint64_t sig[4]);
+/* whether a subject summarized as sum may hold literals of signature sig */
+static inline int re_lits_may(const struct re_summary *sum, const uint64_t sig[4])
+{
+	return !((sig[0] & ~sum->bits[0]) | (sig[1] & ~sum->bits[1]) |
+		 (sig[2] & ~sum->bits[2]) | (sig[3] & ~sum->bits[3]));
+}
+
+/*
  * The end pretest, for a pattern that ends in one-byte items and optional
  * white space before its final $ (like "}\\s*$" or "$;[ \\t]*$"): the
  * bytes set the last of them can be, and the white space wset that may

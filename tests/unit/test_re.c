@@ -158,6 +158,15 @@ static void same_as_pcre2(struct re_ctx *rc, const char *pat, const char *s,
 	got = re_find(rc, pat, s, n, start, &m);
 	if (got != (want > 0))
 		fail_msg("%s on \"%s\": re_find %d, pcre2 %d", pat, s, got, want);
+	if (!start) {
+		/* and with the subject's summary, made on first need */
+		struct re_summary sum = { 0 };
+		int twice = re_match_sum(rc, pat, s, n, &sum, NULL);
+
+		if (twice != got || twice != re_match_sum(rc, pat, s, n, &sum, NULL))
+			fail_msg("%s on \"%s\": re_match_sum %d, pcre2 %d", pat, s,
+				 twice, want);
+	}
 	ov = pcre2_get_ovector_pointer(md);
 	for (i = 0; got && i < want && i <= RE_MAXCAP; i++) {
 		assert_int_equal(re_cap_defined(&m, i), ov[2 * i] != PCRE2_UNSET);
@@ -455,7 +464,40 @@ static void literal_round(uint32_t *seed, const char *abc, size_t nabc,
 		if (re_lits_in(lit, litn, 1, icase, subj, n) != want)
 			fail_msg("literal %.*s%s in %.*s: %d", (int)l, lit[0],
 				 icase ? " (any case)" : "", (int)n, subj, !want);
+		/* the summary never rules out a literal the subject holds */
+		if (want) {
+			struct re_summary sum;
+			uint64_t sig[4];
+
+			re_summarize(subj, n, &sum);
+			re_lits_sig(lit, litn, 1, sig);
+			if (!re_lits_may(&sum, sig))
+				fail_msg("summary of %.*s rules out %.*s", (int)n, subj,
+					 (int)l, lit[0]);
+		}
 	}
+}
+
+/* A summary rules out what a subject plainly lacks, and keeps the rest. */
+static void test_re__summary_rules_out_absent_literals(void **state)
+{
+	static const char subj[] = "+\tint err = foo_bar(dev, 1);";
+	char lit[2][RE_LIT_MAX] = { "jiffies", "foo_bar" };
+	unsigned char litn[2] = { 7, 7 };
+	struct re_summary sum;
+	uint64_t sig[4];
+
+	(void)state;
+	re_summarize(subj, strlen(subj), &sum);
+	re_lits_sig(lit, litn, 1, sig);		/* jiffies */
+	assert_false(re_lits_may(&sum, sig));
+	re_lits_sig(lit + 1, litn + 1, 1, sig);	/* foo_bar */
+	assert_true(re_lits_may(&sum, sig));
+	memcpy(lit[1], "FOO_BAR", 7);		/* case is folded */
+	re_lits_sig(lit + 1, litn + 1, 1, sig);
+	assert_true(re_lits_may(&sum, sig));
+	re_lits_sig(lit, litn, 2, sig);		/* both: one is missing */
+	assert_false(re_lits_may(&sum, sig));
 }
 
 /*
@@ -987,6 +1029,7 @@ static void test_re__line_type_test_never_hides_a_match(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_re__summary_rules_out_absent_literals),
 		cmocka_unit_test_setup_teardown(test_re__interpolates_like_perl_qr, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_re__reset_reports_bad_patterns_again, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_re__captures_and_groups_of_vocabulary, setup, teardown),
