@@ -486,24 +486,30 @@ static inline unsigned pair_bit(unsigned a, unsigned b)
 
 #define SIG_SET(b, k)	((b)[(k) / 64] |= UINT64_C(1) << ((k) % 64))
 
-void re_summarize(const char *s, size_t n, struct re_summary *sum)
+/* Adds the bits of the bytes u[0, n) and of their adjacent pairs to b. */
+static void sig_add(uint64_t b[4], const unsigned char *u, size_t n)
 {
-	const unsigned char *u = (const unsigned char *)s;
-	uint64_t b[4] = { 0, 0, 0, 0 };
 	unsigned prev;
 	size_t i;
 
-	if (n) {
-		prev = fold(u[0]);
-		SIG_SET(b, byte_bit(prev));
-		for (i = 1; i < n; i++) {
-			unsigned c = fold(u[i]);
+	if (!n)
+		return;
+	prev = fold(u[0]);
+	SIG_SET(b, byte_bit(prev));
+	for (i = 1; i < n; i++) {
+		unsigned c = fold(u[i]);
 
-			SIG_SET(b, byte_bit(c));
-			SIG_SET(b, pair_bit(prev, c));
-			prev = c;
-		}
+		SIG_SET(b, byte_bit(c));
+		SIG_SET(b, pair_bit(prev, c));
+		prev = c;
 	}
+}
+
+void re_summarize(const char *s, size_t n, struct re_summary *sum)
+{
+	uint64_t b[4] = { 0, 0, 0, 0 };
+
+	sig_add(b, (const unsigned char *)s, n);
 	memcpy(sum->bits, b, sizeof(b));
 	sum->ready = 1;
 }
@@ -512,25 +518,10 @@ void re_lits_sig(const char (*lit)[RE_LIT_MAX], const unsigned char *litn,
 		 int nlit, uint64_t sig[4])
 {
 	int i;
-	size_t k;
 
 	memset(sig, 0, 4 * sizeof(*sig));
-	for (i = 0; i < nlit; i++) {
-		const unsigned char *l = (const unsigned char *)lit[i];
-		unsigned prev;
-
-		if (!litn[i])
-			continue;
-		prev = fold(l[0]);
-		SIG_SET(sig, byte_bit(prev));
-		for (k = 1; k < litn[i]; k++) {
-			unsigned c = fold(l[k]);
-
-			SIG_SET(sig, byte_bit(c));
-			SIG_SET(sig, pair_bit(prev, c));
-			prev = c;
-		}
-	}
+	for (i = 0; i < nlit; i++)
+		sig_add(sig, (const unsigned char *)lit[i], litn[i]);
 }
 
 int re_lits_in(const char lit[2][RE_LIT_MAX], const unsigned char litn[2],
