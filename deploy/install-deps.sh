@@ -42,6 +42,8 @@ PACKAGES=(
 	bison
 	libelf-dev
 	libssl-dev
+	# the compile and load stages run every command in this sandbox
+	bubblewrap
 	# load test in QEMU (tests/boot): the kernel image and headers are
 	# apt-get download-ed and extracted into build/, never installed
 	qemu-system-x86
