@@ -25,6 +25,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "boot.h"
+#include "boot_int.h"
+#include "sandbox.h"
 #include "../checker/diff.h"
 #include "../checker/sbuf.h"
 #include "../checker/banned.h"
@@ -33,18 +36,35 @@
 #define BUILD_PREP_TIMEOUT	7200	/* seconds for the one-time preparation */
 #define BUILD_GIT_NAME		"reviewbot"
 #define BUILD_STAMP		"prepared"
+#define BUILD_LAYOUT		"2"	/* the work folder's layout (the stamp's) */
 #define BUILD_MAX_FILE		(8u << 20)	/* bytes read to quote a line */
 
 enum run_result { RUN_OK = 0, RUN_FAILED, RUN_TIMEOUT, RUN_NOSTART };
 
+/*
+ * The work folder ([build] work):
+ *   src/       the scratch tree: a copy of the pristine [build] tree that
+ *              series are applied to, reset before every series
+ *   git/       its baseline (a bare git dir: reset --hard and clean -x
+ *              bring src back, untracked files included)
+ *   obj.base/  the prepared object folder (config, modules_prepare)
+ *   obj/       a copy of obj.base for one series (O=), made anew each time
+ *   patches/   the series' mails for git apply, made anew each time
+ *   base/      the pristine objects' compiler output, per object
+ * The [build] tree itself is only ever read (to make src).
+ */
 struct ctx {
 	const struct config *cfg;
-	char tree[BUILD_PATH_MAX];
+	char tree[BUILD_PATH_MAX];	/* the pristine tree (read-only) */
 	char work[BUILD_PATH_MAX];
+	char src[BUILD_PATH_MAX + 8];
 	char gitdir[BUILD_PATH_MAX + 8];
 	char obj[BUILD_PATH_MAX + 8];
+	char objbase[BUILD_PATH_MAX + 16];
+	char patches[BUILD_PATH_MAX + 16];
 	char version[64];		/* "linux 6.1.158" */
 	double deadline;		/* monotonic seconds */
+	struct sandbox_limits lim;
 };
 
 static double now_s(void)
@@ -68,109 +88,76 @@ int build_enabled(const struct config *cfg)
 	return cfg && cfg->build_tree && *cfg->build_tree;
 }
 
-/* ---- running commands ---------------------------------------------------- */
+/* ---- running commands (in the sandbox, sandbox.h) ------------------------ */
 
-static void child_exec(const char *const argv[], const char *cwd, int fd)
-{
-	int null = open("/dev/null", O_RDONLY);
-
-	setpgid(0, 0);
-	if (null >= 0)
-		dup2(null, 0);
-	dup2(fd, 1);
-	dup2(fd, 2);
-	if (cwd && chdir(cwd))
-		_exit(126);
-	/* the compiler's words in English, git without the caller's repo */
-	setenv("LC_ALL", "C", 1);
-	/* the kernel's Makefile unexports LC_ALL: the compiler looks here */
-	setenv("LANG", "C", 1);
-	setenv("LC_CTYPE", "C", 1);
-	setenv("LC_MESSAGES", "C", 1);
-	unsetenv("LANGUAGE");
-	unsetenv("GIT_DIR");
-	unsetenv("GIT_WORK_TREE");
-	unsetenv("GIT_INDEX_FILE");
-	unsetenv("MAKEFLAGS");
-	unsetenv("MFLAGS");
-	unsetenv("MAKELEVEL");
-	execvp(argv[0], (char *const *)argv);
-	_exit(127);
-}
+/* What a command of the stage sees, besides the toolchain. */
+enum {
+	SEE_TREE = 1 << 0,	/* the pristine tree, read-only */
+	SEE_SRC = 1 << 1,	/* the scratch tree, read-only */
+	SEE_SRC_RW = 1 << 2,	/* the scratch tree, writable */
+	SEE_GIT_RW = 1 << 3,	/* its baseline, writable */
+	SEE_OBJ_RW = 1 << 4,	/* the object folder, writable */
+	SEE_WORK_RW = 1 << 5,	/* the whole work folder (cp and rm only) */
+	SEE_PATCHES = 1 << 6,	/* the series' mails, read-only */
+	SEE_CONFIG = 1 << 7,	/* [build] config when it is a file */
+};
 
 /*
- * Runs argv in cwd until it ends or deadline passes (then its whole
- * process group is killed).  Output goes to out (capped; the rest is
- * read and dropped) when out is not NULL.
+ * Runs argv in the sandbox, seeing what `see` says, in cwd (inside),
+ * until it ends or the deadline passes.  Output goes to out (capped; the
+ * rest is read and dropped) when out is not NULL.  Only git apply and
+ * make run what a series brings (make with the scratch tree read-only
+ * and the object folder writable); cp, rm and git's reset and clean run
+ * our own commands on what it left.
  */
-static enum run_result run(const char *const argv[], const char *cwd, double deadline,
-			   struct sbuf *out)
+static enum run_result run(struct ctx *c, unsigned see, const char *const argv[],
+			   const char *cwd, struct sbuf *out)
 {
-	char buf[8192];
-	int fds[2], status = 0, timed_out = 0;
-	pid_t pid;
+	struct sandbox *sb = malloc(sizeof(*sb));
+	enum sandbox_result r;
 
-	if (pipe2(fds, O_CLOEXEC))
+	if (!sb)
 		return RUN_NOSTART;
-	pid = fork();
-	if (pid < 0) {
-		close(fds[0]);
-		close(fds[1]);
-		return RUN_NOSTART;
+	sandbox_init(sb, &c->lim, c->deadline);
+	if (see & SEE_WORK_RW)
+		sandbox_rw(sb, c->work);
+	if (see & SEE_TREE)
+		sandbox_ro(sb, c->tree);
+	if (see & SEE_SRC_RW)
+		sandbox_rw(sb, c->src);
+	else if (see & SEE_SRC)
+		sandbox_ro(sb, c->src);
+	if (see & SEE_GIT_RW)
+		sandbox_rw(sb, c->gitdir);
+	if (see & SEE_OBJ_RW)
+		sandbox_rw(sb, c->obj);
+	if (see & SEE_PATCHES)
+		sandbox_ro(sb, c->patches);
+	if ((see & SEE_CONFIG) && c->cfg->build_config && c->cfg->build_config[0] == '/')
+		sandbox_ro(sb, c->cfg->build_config);
+	if (cwd)
+		sandbox_chdir(sb, cwd);
+	r = sandbox_run(sb, argv, out, build_stop);
+	if (r == SANDBOX_NOSTART && out && sb->why[0]) {
+		sbuf_addstr(out, "\n");
+		sbuf_addstr(out, sb->why);
 	}
-	if (pid == 0)
-		child_exec(argv, cwd, fds[1]);
-	setpgid(pid, pid);
-	close(fds[1]);
-	for (;;) {
-		struct pollfd pfd = { fds[0], POLLIN, 0 };
-		double left = deadline - now_s();
-		ssize_t n;
-		int r;
-
-		if (left <= 0 || (build_stop && *build_stop)) {
-			timed_out = 1;	/* a stop asked for: the same end */
-			break;
-		}
-		r = poll(&pfd, 1, left > 1000 ? 1000000 : (int)(left * 1000) + 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			break;
-		if (r == 0)
-			continue;
-		n = read(fds[0], buf, sizeof(buf));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		if (out)
-			sbuf_add(out, buf, (size_t)n);	/* past the cap: dropped */
-	}
-	if (timed_out)
-		kill(-pid, SIGKILL);
-	close(fds[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	/* what the command left behind in its group (make's children) */
-	kill(-pid, SIGKILL);
-	if (timed_out)
-		return RUN_TIMEOUT;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? RUN_OK :
-	       WIFEXITED(status) && WEXITSTATUS(status) == 127 ? RUN_NOSTART : RUN_FAILED;
+	free(sb);
+	return r == SANDBOX_OK ? RUN_OK : r == SANDBOX_TIMEOUT ? RUN_TIMEOUT :
+	       r == SANDBOX_NOSTART ? RUN_NOSTART : RUN_FAILED;
 }
 
-/* git --git-dir=G --work-tree=T args... in T. */
-static enum run_result git(struct ctx *c, struct sbuf *out, const char *a1,
+/* git --git-dir=G --work-tree=SRC args... in SRC, seeing `see` too. */
+static enum run_result git(struct ctx *c, unsigned see, struct sbuf *out, const char *a1,
 			   const char *a2, const char *a3, const char *a4,
 			   const char *a5, const char *a6)
 {
 	char gd[BUILD_PATH_MAX + 32], wt[BUILD_PATH_MAX + 32];
-	const char *argv[20];
+	const char *argv[24];
 	int i = 0;
 
 	snprintf(gd, sizeof(gd), "--git-dir=%s", c->gitdir);
-	snprintf(wt, sizeof(wt), "--work-tree=%s", c->tree);
+	snprintf(wt, sizeof(wt), "--work-tree=%s", c->src);
 	argv[i++] = "git";
 	argv[i++] = "-c";
 	argv[i++] = "user.name=" BUILD_GIT_NAME;
@@ -180,6 +167,11 @@ static enum run_result git(struct ctx *c, struct sbuf *out, const char *a1,
 	argv[i++] = "gc.auto=0";
 	argv[i++] = "-c";
 	argv[i++] = "core.autocrlf=false";
+	/* a file changed behind git's back is seen by its ctime */
+	argv[i++] = "-c";
+	argv[i++] = "core.trustctime=true";
+	argv[i++] = "-c";
+	argv[i++] = "core.checkStat=default";
 	argv[i++] = gd;
 	argv[i++] = wt;
 	argv[i++] = a1;
@@ -189,7 +181,34 @@ static enum run_result git(struct ctx *c, struct sbuf *out, const char *a1,
 	argv[i++] = a5;
 	argv[i++] = a6;
 	argv[i] = NULL;
-	return run(argv, c->tree, c->deadline, out);
+	if (!(see & SEE_SRC_RW))
+		see |= SEE_SRC;
+	return run(c, see, argv, c->src, out);
+}
+
+/*
+ * Back to the pristine scratch tree: every tracked file as the baseline
+ * has it, every other file (ignored ones too) removed.
+ */
+static enum run_result reset_src(struct ctx *c, struct sbuf *out)
+{
+	enum run_result r;
+
+	r = git(c, SEE_SRC_RW | SEE_GIT_RW, out, "reset", "-q", "--hard", NULL, NULL, NULL);
+	if (!r)
+		r = git(c, SEE_SRC_RW | SEE_GIT_RW, out, "clean", "-q", "-ffdx", NULL, NULL,
+			NULL);
+	return r;
+}
+
+/* A fresh object folder for a series: obj.base copied. */
+static enum run_result reset_obj(struct ctx *c, struct sbuf *out)
+{
+	const char *const cp[] = { "cp", "-a", "--", c->objbase, c->obj, NULL };
+
+	if (sandbox_rmtree(c->obj))
+		return RUN_FAILED;
+	return run(c, SEE_WORK_RW, cp, c->work, out);
 }
 
 /* ---- paths and files ----------------------------------------------------- */
@@ -229,8 +248,19 @@ static int ctx_init(struct ctx *c, const struct config *cfg, char *err, size_t e
 		snprintf(err, errlen, "[build] work: path too long");
 		return -1;
 	}
+	while (n > 1 && c->work[n - 1] == '/')
+		c->work[--n] = '\0';
+	if (c->work[0] != '/') {
+		snprintf(err, errlen, "[build] work: not an absolute path");
+		return -1;
+	}
+	snprintf(c->src, sizeof(c->src), "%s/src", c->work);
 	snprintf(c->gitdir, sizeof(c->gitdir), "%s/git", c->work);
 	snprintf(c->obj, sizeof(c->obj), "%s/obj", c->work);
+	snprintf(c->objbase, sizeof(c->objbase), "%s/obj.base", c->work);
+	snprintf(c->patches, sizeof(c->patches), "%s/patches", c->work);
+	sandbox_default_limits(&c->lim, cfg->build_timeout > 0 ? (unsigned long)cfg->build_timeout
+							       : 900);
 	snprintf(mk, sizeof(mk), "%s/Makefile", c->tree);
 	f = fopen(mk, "r");
 	if (!f) {
@@ -287,8 +317,8 @@ static int disk_full(const char *path)
 /* What the stamp says: the tree and the config it was prepared for. */
 static void stamp_text(const struct ctx *c, char *out, size_t outlen)
 {
-	snprintf(out, outlen, "tree=%s\nconfig=%s\nversion=%s\n", c->tree,
-		 c->cfg->build_config ? c->cfg->build_config : "allmodconfig",
+	snprintf(out, outlen, "layout=" BUILD_LAYOUT "\ntree=%s\nconfig=%s\nversion=%s\n",
+		 c->tree, c->cfg->build_config ? c->cfg->build_config : "allmodconfig",
 		 c->version);
 }
 
@@ -320,7 +350,7 @@ static int lock_work(const struct ctx *c, double deadline)
 	char path[BUILD_PATH_MAX + 16];
 	int fd;
 
-	if (mkdir_p(c->work))
+	if (sandbox_mkdir_owned(c->work))
 		return -1;
 	snprintf(path, sizeof(path), "%s/lock", c->work);
 	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
@@ -408,23 +438,38 @@ static void unlock_index(const struct ctx *c)
 	unlink(path);
 }
 
+/* Runs one step of the preparation; its failure says what into err. */
+static int prep_step(struct ctx *c, unsigned see, const char *const argv[], const char *cwd,
+		     const char *what, struct sbuf *out, char *err, size_t errlen)
+{
+	enum run_result r;
+
+	sbuf_reset(out);
+	r = run(c, see, argv, cwd, out);
+	return r ? fail(err, errlen, what, r, out) : 0;
+}
+
 static int prepare(struct ctx *c, char *err, size_t errlen)
 {
 	char path[BUILD_PATH_MAX + 64], odir[BUILD_PATH_MAX + 16], jobs[32];
+	char from[BUILD_PATH_MAX + 8];
 	const char *cfgv = c->cfg->build_config ? c->cfg->build_config : "allmodconfig";
+	const char *const gone[] = { c->src, c->gitdir, c->obj, c->objbase, c->patches };
 	struct sbuf out;
-	enum run_result r;
-	struct stat stt;
 	double saved = c->deadline;
 	int ret = -1;
+	size_t i;
 	FILE *f;
 
 	if (stamp_ok(c))
 		return 0;
-	base_clear(c);
 	sbuf_init(&out, 1u << 20);
 	c->deadline = now_s() + BUILD_PREP_TIMEOUT;
-	if (mkdir_p(c->work) || mkdir_p(c->obj)) {
+	if (sandbox_check(err, errlen))
+		goto out;
+	snprintf(path, sizeof(path), "%s/" BUILD_STAMP, c->work);
+	unlink(path);
+	if (sandbox_mkdir_owned(c->work)) {
 		snprintf(err, errlen, "cannot make %s: %s", c->work, strerror(errno));
 		goto out;
 	}
@@ -432,39 +477,51 @@ static int prepare(struct ctx *c, char *err, size_t errlen)
 		snprintf(err, errlen, "disk full at %s", c->work);
 		goto out;
 	}
-	/* the baseline: a git dir outside the tree, every file added with
-	 * -f (Debian's .gitignore ignores everything) */
-	snprintf(path, sizeof(path), "%s/HEAD", c->gitdir);
-	if (stat(path, &stt)) {
+	/* a new start: nothing of an earlier preparation (or layout) stays */
+	for (i = 0; i < sizeof(gone) / sizeof(gone[0]); i++)
+		if (sandbox_rmtree(gone[i])) {
+			snprintf(err, errlen, "cannot remove %s", gone[i]);
+			goto out;
+		}
+	base_clear(c);
+	/* the scratch tree: a copy of the pristine one, which is never
+	 * written (reflinks where the file system has them) */
+	snprintf(from, sizeof(from), "%s/.", c->tree);
+	{
+		const char *cp[] = { "cp", "-a", "--reflink=auto", "--", from, c->src, NULL };
+
+		if (prep_step(c, SEE_TREE | SEE_WORK_RW, cp, c->work, "copying the tree", &out,
+			      err, errlen))
+			goto out;
+	}
+	/* its baseline: a git dir beside it, every file added with -f
+	 * (Debian's .gitignore ignores everything) */
+	{
 		const char *init[] = { "git", "init", "-q", "--bare", c->gitdir, NULL };
 
-		r = run(init, c->work, c->deadline, &out);
-		if (r) {
-			ret = fail(err, errlen, "git init", r, &out);
+		if (prep_step(c, SEE_WORK_RW, init, c->work, "git init", &out, err, errlen))
 			goto out;
-		}
 	}
-	unlock_index(c);
 	sbuf_reset(&out);
-	r = git(c, &out, "rev-parse", "-q", "--verify", "HEAD", NULL, NULL);
-	if (r) {
-		sbuf_reset(&out);
-		r = git(c, &out, "add", "-f", "-A", ".", NULL, NULL);
-		if (r) {
-			ret = fail(err, errlen, "git add", r, &out);
-			goto out;
-		}
-		sbuf_reset(&out);
-		r = git(c, &out, "commit", "-q", "--no-verify", "-m", "reviewbot baseline",
-			NULL);
-		if (r) {
-			ret = fail(err, errlen, "git commit", r, &out);
-			goto out;
-		}
+	if (git(c, SEE_GIT_RW, &out, "add", "-f", "-A", ".", NULL, NULL)) {
+		ret = fail(err, errlen, "git add", RUN_FAILED, &out);
+		goto out;
 	}
-	/* the configuration, CONFIG_WERROR off (allmodconfig sets it) */
+	sbuf_reset(&out);
+	if (git(c, SEE_GIT_RW, &out, "commit", "-q", "--no-verify", "-m", "reviewbot baseline",
+		NULL)) {
+		ret = fail(err, errlen, "git commit", RUN_FAILED, &out);
+		goto out;
+	}
+	/* the object folder, prepared here and copied to obj.base, from
+	 * which each series gets a fresh copy at the same path */
+	if (sandbox_mkdir_owned(c->obj)) {
+		snprintf(err, errlen, "cannot make %s: %s", c->obj, strerror(errno));
+		goto out;
+	}
 	snprintf(odir, sizeof(odir), "O=%s", c->obj);
 	snprintf(jobs, sizeof(jobs), "-j%d", c->cfg->build_jobs > 0 ? c->cfg->build_jobs : 1);
+	/* the configuration, CONFIG_WERROR off (allmodconfig sets it) */
 	if (strchr(cfgv, '/')) {
 		const char *cp[] = { "cp", "--", cfgv, path, NULL };
 
@@ -473,52 +530,45 @@ static int prepare(struct ctx *c, char *err, size_t errlen)
 			goto out;
 		}
 		snprintf(path, sizeof(path), "%s/.config", c->obj);
-		sbuf_reset(&out);
-		r = run(cp, c->work, c->deadline, &out);
-		if (r) {
-			ret = fail(err, errlen, "copying the config", r, &out);
+		if (prep_step(c, SEE_CONFIG | SEE_OBJ_RW, cp, c->obj, "copying the config", &out,
+			      err, errlen))
 			goto out;
-		}
 		cfgv = "olddefconfig";
 	}
 	{
-		const char *mk[] = { "make", "-s", "-C", c->tree, odir, cfgv, NULL };
+		const char *mk[] = { "make", "-s", "-C", c->src, odir, cfgv, NULL };
 
-		sbuf_reset(&out);
-		r = run(mk, c->work, c->deadline, &out);
-		if (r) {
-			ret = fail(err, errlen, "make config", r, &out);
+		if (prep_step(c, SEE_SRC | SEE_OBJ_RW, mk, c->obj, "make config", &out, err,
+			      errlen))
 			goto out;
-		}
 	}
 	{
 		char script[BUILD_PATH_MAX + 32], file[BUILD_PATH_MAX + 16];
 		const char *sc[] = { script, "--file", file, "-d", "WERROR", NULL };
-		const char *mk[] = { "make", "-s", "-C", c->tree, odir, "olddefconfig", NULL };
+		const char *mk[] = { "make", "-s", "-C", c->src, odir, "olddefconfig", NULL };
 
-		snprintf(script, sizeof(script), "%s/scripts/config", c->tree);
+		snprintf(script, sizeof(script), "%s/scripts/config", c->src);
 		snprintf(file, sizeof(file), "%s/.config", c->obj);
-		sbuf_reset(&out);
-		r = run(sc, c->work, c->deadline, &out);
-		if (!r) {
-			sbuf_reset(&out);
-			r = run(mk, c->work, c->deadline, &out);
-		}
-		if (r) {
-			ret = fail(err, errlen, "turning CONFIG_WERROR off", r, &out);
+		if (prep_step(c, SEE_SRC | SEE_OBJ_RW, sc, c->obj, "turning CONFIG_WERROR off",
+			      &out, err, errlen) ||
+		    prep_step(c, SEE_SRC | SEE_OBJ_RW, mk, c->obj, "turning CONFIG_WERROR off",
+			      &out, err, errlen))
 			goto out;
-		}
 	}
 	{
-		const char *mk[] = { "make", "-s", "-C", c->tree, odir, jobs,
+		const char *mk[] = { "make", "-s", "-C", c->src, odir, jobs,
 				     "modules_prepare", NULL };
 
-		sbuf_reset(&out);
-		r = run(mk, c->work, c->deadline, &out);
-		if (r) {
-			ret = fail(err, errlen, "make modules_prepare", r, &out);
+		if (prep_step(c, SEE_SRC | SEE_OBJ_RW, mk, c->obj, "make modules_prepare", &out,
+			      err, errlen))
 			goto out;
-		}
+	}
+	{
+		const char *cp[] = { "cp", "-a", "--", c->obj, c->objbase, NULL };
+
+		if (prep_step(c, SEE_WORK_RW, cp, c->work, "keeping the object folder", &out,
+			      err, errlen))
+			goto out;
 	}
 	snprintf(path, sizeof(path), "%s/" BUILD_STAMP, c->work);
 	f = fopen(path, "w");
@@ -821,7 +871,7 @@ static enum run_result build_objects(struct ctx *c, struct target *t, size_t nt,
 	argv[a++] = "-k";
 	argv[a++] = jobs;
 	argv[a++] = "-C";
-	argv[a++] = c->tree;
+	argv[a++] = c->src;
 	argv[a++] = odir;
 	argv[a++] = "W=1";
 	for (i = 0; i < nt; i++) {
@@ -834,46 +884,33 @@ static enum run_result build_objects(struct ctx *c, struct target *t, size_t nt,
 		if (!objs[no])
 			break;
 		objs[no][len - 1] = 'o';
+		/* gone, so that make compiles it again (what obj holds
+		 * here came from obj.base or the pristine builds) */
 		snprintf(full, sizeof(full), "%s/%s", c->obj, objs[no]);
 		unlink(full);
 		argv[a++] = objs[no++];
 	}
 	argv[a] = NULL;
 	*built = no;
-	r = no ? run(argv, c->work, c->deadline, out) : RUN_OK;
+	/* the scratch tree is read-only to make and to whatever the
+	 * series' Makefiles run; only the object folder is writable */
+	r = no ? run(c, SEE_SRC | SEE_OBJ_RW, argv, c->obj, out) : RUN_OK;
 	for (i = 0; i < no; i++)
 		free(objs[i]);
 	return r;
 }
 
-/* Line ln of tree/file, or NULL. */
+/* Line ln of the patched scratch tree's file, or NULL (read without
+ * following a link: the tree was written by git apply from mail). */
 static char *line_of(const struct ctx *c, const char *file, long ln)
 {
-	char path[BUILD_PATH_MAX * 2], *buf, *r = NULL;
+	char *buf, *r = NULL, *p, *end;
 	size_t n;
 	long cur = 1;
-	FILE *f;
-	char *p, *end;
-	int fd;
 
-	if (ln <= 0 || !path_ok(file))
+	if (ln <= 0 || !path_ok(file) ||
+	    boot_tree_read(c->src, file, BUILD_MAX_FILE, &buf, &n))
 		return NULL;
-	snprintf(path, sizeof(path), "%s/%s", c->tree, file);
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
-	f = fdopen(fd, "r");
-	if (!f) {
-		close(fd);
-		return NULL;
-	}
-	buf = malloc(BUILD_MAX_FILE);
-	if (!buf) {
-		fclose(f);
-		return NULL;
-	}
-	n = fread(buf, 1, BUILD_MAX_FILE, f);
-	fclose(f);
 	p = buf;
 	end = buf + n;
 	while (p < end && cur < ln) {
@@ -969,17 +1006,8 @@ static int compare(struct build_result *res, const struct ctx *c, struct diags *
 static int write_patch(const struct ctx *c, size_t i, const struct build_patch *p,
 		       char *path, size_t pathlen)
 {
-	FILE *f;
-	int ok;
-
-	snprintf(path, pathlen, "%s/series-%04zu.patch", c->work, i + 1);
-	f = fopen(path, "w");
-	if (!f)
-		return -1;
-	ok = fwrite(p->text, 1, p->len, f) == p->len;
-	if (fclose(f))
-		ok = 0;
-	return ok ? 0 : -1;
+	snprintf(path, pathlen, "%s/series-%04zu.patch", c->patches, i + 1);
+	return sandbox_write_new(path, p->text, p->len, 0644);
 }
 
 int build_series(const struct config *cfg, const struct build_patch *p, size_t n,
@@ -989,7 +1017,7 @@ int build_series(const struct config *cfg, const struct build_patch *p, size_t n
 	struct diags before = { 0 }, after = { 0 };
 	struct sbuf out;
 	char err[BUILD_NOTE_MAX], based[80] = "";
-	char prefix[BUILD_PATH_MAX + 2];
+	char prefix[BUILD_PATH_MAX + 16];
 	size_t nt = 0, i, nbuilt = 0, nerr = 0, nwarn = 0;
 	enum run_result r;
 	double t0, t1;
@@ -1039,13 +1067,13 @@ int build_series(const struct config *cfg, const struct build_patch *p, size_t n
 		set_note(res, "the series changes no .c file");
 		goto out;
 	}
-	snprintf(prefix, sizeof(prefix), "%s/", c.tree);
+	snprintf(prefix, sizeof(prefix), "%s/", c.src);
 
-	/* a crash may have left a series in the tree */
+	/* the scratch tree and the object folder as prepared, whatever an
+	 * earlier series (or a crash in one) left there */
 	unlock_index(&c);
 	t0 = now_s();
-	r = git(&c, &out, "reset", "-q", "--hard", NULL, NULL, NULL);
-	if (r) {
+	if (reset_src(&c, &out) || reset_obj(&c, &out)) {
 		set_note(res, "the test tree could not be reset");
 		goto out;
 	}
@@ -1111,6 +1139,10 @@ int build_series(const struct config *cfg, const struct build_patch *p, size_t n
 	/* the series, one patch after the other, into the index too so that
 	 * reset --hard removes the files it adds */
 	t1 = now_s();
+	if (sandbox_rmtree(c.patches) || sandbox_mkdir_owned(c.patches)) {
+		set_note(res, "the series could not be written out");
+		goto reset;
+	}
 	for (i = 0; i < n; i++) {
 		char path[BUILD_PATH_MAX + 64];
 
@@ -1119,8 +1151,8 @@ int build_series(const struct config *cfg, const struct build_patch *p, size_t n
 			goto reset;
 		}
 		sbuf_reset(&out);
-		r = git(&c, &out, "apply", "--index", "--whitespace=nowarn", path, NULL, NULL);
-		unlink(path);
+		r = git(&c, SEE_SRC_RW | SEE_GIT_RW | SEE_PATCHES, &out, "apply", "--index",
+			"--whitespace=nowarn", path, NULL, NULL);
 		if (r) {
 			set_note(res, "patch %d does not apply to the test tree (%s)%s",
 				 p[i].part, c.version, based);
@@ -1129,7 +1161,7 @@ int build_series(const struct config *cfg, const struct build_patch *p, size_t n
 	}
 	/* git apply outside its work tree does nothing and says 0 */
 	sbuf_reset(&out);
-	r = git(&c, &out, "diff", "--cached", "--quiet", NULL, NULL, NULL);
+	r = git(&c, 0, &out, "--no-optional-locks", "diff", "--cached", "--quiet", NULL, NULL);
 	if (r != RUN_FAILED) {
 		set_note(res, "the series changed nothing in the test tree");
 		goto reset;
@@ -1185,7 +1217,8 @@ reset:
 		c.deadline = now_s() + 120;
 	unlock_index(&c);
 	sbuf_reset(&out);
-	r = git(&c, &out, "reset", "-q", "--hard", NULL, NULL, NULL);
+	r = reset_src(&c, &out);
+	sandbox_rmtree(c.patches);
 	if (r && applied && res->verdict == BUILD_NOT_CHECKED && !res->note[0])
 		set_note(res, "the test tree could not be reset");
 out:

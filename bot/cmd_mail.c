@@ -19,6 +19,7 @@
 #include "cmd_common.h"
 #include "getopt_long.h"
 #include "boot.h"
+#include "sandbox.h"
 #include "build.h"
 #include "log.h"
 #include "mailbox.h"
@@ -204,26 +205,36 @@ static void run_usage(FILE *f)
 }
 
 /*
- * The load stage can run: QEMU, the kernel, the headers and busybox are
- * there (run -n fails without them; the daemon says so at the start, and
- * the stage then reports "not checked" with why).
+ * The compile and load stages can run: bubblewrap makes its sandbox,
+ * nothing the bot keeps to itself is in a folder they show, and for the
+ * load stage QEMU, the kernel, the headers and busybox are there.  run
+ * -n fails without them; the daemon says so at the start, and the stages
+ * then report "not checked" with why.
  */
-static int check_boot(const struct config *cfg, int strict)
+static int check_stages(const struct config *cfg, int strict)
 {
 	struct boot_opts o;
-	char err[512] = "";
+	char err[768] = "";
+	const char *what = "[build]";
 
-	if (!boot_enabled(cfg))
+	if (!build_enabled(cfg) && !boot_enabled(cfg))
 		return 0;
-	boot_opts_from_config(&o, cfg);
-	if (!boot_check(&o, err, sizeof(err)))
+	if (sandbox_config_check(cfg, err, sizeof(err))) {
+		what = build_enabled(cfg) ? "[build]" : "[boot]";
+	} else if (boot_enabled(cfg)) {
+		what = "[boot]";
+		boot_opts_from_config(&o, cfg);
+		if (!boot_check(&o, err, sizeof(err)))
+			return 0;
+	} else {
 		return 0;
+	}
 	if (strict) {
-		fprintf(stderr, "reviewbot run: [boot]: %s\n", err);
+		fprintf(stderr, "reviewbot run: %s: %s\n", what, err);
 		return -1;
 	}
-	log_event(LOG_ERR, "load-test-unavailable", "error", err,
-		  "result", "the load test says \"not checked\"", NULL);
+	log_event(LOG_ERR, "stage-unavailable", "stage", what, "error", err,
+		  "result", "the stage says \"not checked\"", NULL);
 	return 0;
 }
 
@@ -452,7 +463,7 @@ int cmd_run(int argc, char **argv)
 		if (cmd_load_config(config_file, &cfg, "run"))
 			goto out_args;
 		if (cmd_check_runnable(&cfg, "run") || check_drivers(&cfg) ||
-		    check_boot(&cfg, 1) ||
+		    check_stages(&cfg, 1) ||
 		    load_templates(&cfg, 1, &t, err, sizeof(err))) {
 			if (t == NULL && err[0])
 				fprintf(stderr, "reviewbot run: %s\n", err);
@@ -476,7 +487,7 @@ int cmd_run(int argc, char **argv)
 	pipeline_set_stop(s.p, &stop_requested);
 	log_event(LOG_INFO, "start", "version", REVIEWBOT_VERSION, "config",
 		  config_file, "database", s.cfg.database, NULL);
-	check_boot(&s.cfg, 0);
+	check_stages(&s.cfg, 0);
 	memset(woke, 0, sizeof(woke));
 	for (k = 0; k < s.cfg.nsources; k++) {
 		if (source_session_init(&ss[k], &s.cfg.sources[k], s.st, err, sizeof(err))) {

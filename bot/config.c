@@ -134,9 +134,9 @@ static int check_env_name(const char *v, const char **why);
 	X(POLICY, "stage_wait", INT, "600", 0, 604800, NULL, stage_wait, \
 	  NULL, "seconds a review waits for the compile and load stages ([build], [boot]) before it is sent without them; their results then follow in a reply to the review (0: never wait)") \
 	X(BUILD, "tree", PATH, NULL, 0, 0, NULL, build_tree, NULL,	\
-	  "kernel source tree to compile-test series against (kept pristine); unset: no compile test") \
+	  "kernel source tree to compile-test series against, in a sandbox (bubblewrap); only read, once, to make the scratch copy; unset: no compile test") \
 	X(BUILD, "work", PATH, NULL, 0, 0, NULL, build_work, NULL,	\
-	  "folder for the object tree and the scratch git state (default: the tree's path + .reviewbot)") \
+	  "folder for the scratch copy of the tree the series go to, its git baseline and the object tree; the compile test's sandbox sees it (default: the tree's path + .reviewbot)") \
 	X(BUILD, "config", STRING, "allmodconfig", 0, 0, NULL, build_config, \
 	  NULL, "a make target such as allmodconfig, or the absolute path of a .config file (CONFIG_WERROR is turned off)") \
 	X(BUILD, "jobs", INT, "2", 1, 256, NULL, build_jobs, NULL,	\

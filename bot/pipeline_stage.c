@@ -20,6 +20,7 @@
 #include "boot.h"
 #include "build.h"
 #include "compose.h"
+#include "sandbox.h"
 #include "log.h"
 #include "version.h"
 #include "../checker/readiness.h"
@@ -85,7 +86,7 @@ static int compile_series(struct pipeline *p, const struct store_series *s,
 {
 	struct build_patch *bp;
 	struct mime_mail *mails;
-	struct build_result res;
+	struct build_result res = { 0 };
 	char base[80], fp[32];
 	const char *have_base = NULL;
 	size_t i, n = 0;
@@ -109,6 +110,14 @@ static int compile_series(struct pipeline *p, const struct store_series *s,
 						    base, sizeof(base)))
 			have_base = base;
 		n++;
+	}
+	if (sandbox_config_check(p->cfg, res.note, sizeof(res.note))) {
+		/* no sandbox, or one that would show the bot's secrets:
+		 * nothing of the series is run */
+		log_event(LOG_ERR, "compile-test", "series", s->subject, "error", res.note, NULL);
+		ret = store_stage_finish(p->st, sg->id, 1 + CHK_READY_NOT_CHECKED, res.note,
+					 stage_now() - t0, now);
+		goto out;
 	}
 	if (build_series(p->cfg, bp, n, have_base, &res)) {
 		ret = STORE_ERR_NOMEM;
@@ -203,7 +212,7 @@ static int load_test_series(struct pipeline *p, const struct store_series *s,
 		n++;
 	}
 	boot_opts_from_config(&o, p->cfg);
-	if (boot_check(&o, msg, sizeof(msg))) {
+	if (sandbox_config_check(p->cfg, msg, sizeof(msg)) || boot_check(&o, msg, sizeof(msg))) {
 		/* never on the host: without QEMU the stage does not run */
 		log_event(LOG_ERR, "load-test", "series", s->subject, "error", msg, NULL);
 		ret = store_stage_finish(p->st, sg->id, 1 + CHK_READY_NOT_CHECKED, msg,

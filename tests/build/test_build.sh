@@ -107,12 +107,79 @@ PY
 check "clean: compiles ok; error and warning: concern with the compiler's words; no-apply: not checked with the base" \
 	"grep -qx 'mails ok' '$tmp/py' || { cat '$tmp/py'; false; }"
 
-# the tree is left as it was: nothing changed, no file added, no .git inside
-g() { git --git-dir="$work/git" --work-tree="$tree" "$@"; }
-check "the tree is pristine after the reviews" \
-	"[ -z \"\$(cd '$tree' && g status --porcelain --ignored=no -uall | head -3)\" ]"
+# the tree is left as it was: nothing changed, no file added, no .git
+# inside; the series are applied to a scratch copy in the work folder
+check "the pristine tree is never written (no file newer than the run)" \
+	"[ -z \"\$(find '$tree' -newer '$tmp/rb.conf' -print | head -3)\" ]"
 check "no .git inside the tree" "[ ! -e '$tree/.git' ]"
+check "the series are applied to the scratch tree in the work folder" \
+	"[ -f '$work/src/Makefile' ] && [ -d '$work/git' ] && [ -d '$work/obj.base' ]"
+g() { git --no-optional-locks --git-dir="$work/git" --work-tree="$work/src" "$@"; }
+check "the scratch tree is back to its baseline after the reviews" \
+	"[ -z \"\$(g status --porcelain --ignored=matching -uall | head -3)\" ]"
 check "the cost of each series is logged" "grep -c 'compile-test' '$tmp/err' | grep -qx 4"
+
+# ---- a hostile series: its Makefile runs commands (issue 19 item 1) ------
+# A patch to drivers/misc/Makefile whose $(shell ...) lines try to read a
+# password file of the host, write outside the tree, plant files in the
+# scratch and object trees for later builds, reach the network, and learn
+# its uid.  Inside the sandbox none of it reaches the host.
+secret="S3CRET-$$-$RANDOM"
+mkdir -p "$tmp/etc" "$tmp/outside" "$tmp/list2/new" "$tmp/list2/cur" "$tmp/list2/tmp"
+printf '%s\n' "$secret" >"$tmp/etc/smtp.password"
+# readable and writable by anyone: only the sandbox keeps them away
+chmod 755 "$tmp" "$tmp/etc" && chmod 644 "$tmp/etc/smtp.password"
+chmod 777 "$tmp/outside"
+/usr/bin/python3 "$repo/tests/build/listener.py" "$tmp/port" "$tmp/connections" \
+	>/dev/null 2>&1 &
+listener=$!
+for _ in $(seq 50); do [ -s "$tmp/port" ] && break; sleep 0.1; done
+port=$(cat "$tmp/port")
+mkdir -p "$tmp/h/a/drivers/misc" "$tmp/h/b/drivers/misc"
+cp "$tree/drivers/misc/Makefile" "$tree/drivers/misc/dummy-irq.c" "$tmp/h/a/drivers/misc/"
+cp "$tree/drivers/misc/Makefile" "$tree/drivers/misc/dummy-irq.c" "$tmp/h/b/drivers/misc/"
+sed -e "s|@SECRET@|$tmp/etc/smtp.password|g" -e "s|@OUTSIDE@|$tmp/outside|g" \
+	-e "s|@PORT@|$port|g" "$repo/tests/build/hostile.mk" >>"$tmp/h/b/drivers/misc/Makefile"
+sed -i 's|^static int irq = -1;|static int irq = -1; /* tuned */|' "$tmp/h/b/drivers/misc/dummy-irq.c"
+{
+	cat "$repo/tests/build/hostile.head"
+	(cd "$tmp/h" && diff -u a/drivers/misc/Makefile b/drivers/misc/Makefile
+	 diff -u a/drivers/misc/dummy-irq.c b/drivers/misc/dummy-irq.c) |
+		sed -e 's|^\(--- a/[^\t]*\)\t.*|\1|' -e 's|^\(+++ b/[^\t]*\)\t.*|\1|' |
+		awk '/^--- a\//{f=substr($2,3); print "diff --git a/" f " b/" f} {print}'
+} >"$tmp/list2/new/hostile"
+sed -e "s|path = $tmp/list\$|path = $tmp/list2|" -e "s|path = $tmp/outbox|path = $tmp/outbox2|" \
+	"$tmp/rb.conf" >"$tmp/rb2.conf"
+"$rb" run --once --config "$tmp/rb2.conf" >"$tmp/out2" 2>"$tmp/err2"; st=$?
+kill "$listener" 2>/dev/null
+check "the hostile series: run --once exits 0" "[ $st -eq 0 ] || { tail -20 '$tmp/err2'; false; }"
+check "the hostile series was compiled (its Makefile ran: obj/uid)" \
+	"[ -e '$work/obj/uid' ]"
+check "its \$(shell) could not read the host's password file" \
+	"! grep -q '$secret' '$work/obj/read' '$work/obj/leaked' 2>/dev/null"
+check "nor write outside the tree" "[ ! -e '$tmp/outside/written' ]"
+check "nor plant a file in the scratch tree (read-only to make)" \
+	"grep -q 'Read-only file system' '$work/obj/touch' && [ ! -e '$work/src/PLANTED-SRC' ]"
+check "nor reach the network (127.0.0.1:$port saw no connection)" \
+	"[ ! -s '$tmp/connections' ] && [ -s '$work/obj/net' ]"
+check "it ran as an unprivileged uid, in a sandbox of its own" \
+	"[ \"\$(cat '$work/obj/uid')\" != 0 ] && grep -qx reviewbot-sandbox '$work/obj/hostname'"
+check "the secret is in no review mail" "! grep -rq '$secret' '$tmp/outbox2'"
+
+# the next series, in a run of its own: what the hostile one left in the
+# object folder is not there for it
+mkdir -p "$tmp/list3/new" "$tmp/list3/cur" "$tmp/list3/tmp"
+sed -e 's/build-clean-1@/build-after-hostile-1@/' \
+	-e 's/^Date: .*/Date: Thu, 3 Dec 2026 11:30:00 +0000/' \
+	"$repo/tests/build/0001-clean.patch" >"$tmp/list3/new/after"
+sed -e "s|path = $tmp/list\$|path = $tmp/list3|" -e "s|path = $tmp/outbox|path = $tmp/outbox3|" \
+	"$tmp/rb.conf" >"$tmp/rb3.conf"
+"$rb" run --once --config "$tmp/rb3.conf" >"$tmp/out3" 2>"$tmp/err3"; st=$?
+check "the series after it compiles as cleanly as before" \
+	"[ $st -eq 0 ] && grep -q 'W=1' '$tmp/outbox3/new'/* && ! grep -q COMPILE_ '$tmp/outbox3/new'/*"
+check "what the hostile series planted in the object folder is gone" "[ ! -e '$work/obj/PLANTED-OBJ' ]"
+check "the pristine tree is still untouched" \
+	"[ -z \"\$(find '$tree' -newer '$tmp/rb.conf' -print | head -3)\" ]"
 
 printf 'build: extraction %.1fs, reviews of 4 series %.1fs (first run includes the one-time preparation)\n' \
 	"$(echo "$t1 - $t0" | bc)" "$(echo "$t2 - $t1" | bc)"

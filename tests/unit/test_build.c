@@ -187,6 +187,8 @@ static int fake_setup(void **state)
 	assert_non_null(fk);
 	snprintf(fk->dir, sizeof(fk->dir), "/tmp/rb-build-XXXXXX");
 	assert_non_null(mkdtemp(fk->dir));
+	/* the sandbox's user (nobody, when the tests run as root) reads it */
+	assert_int_equal(chmod(fk->dir, 0755), 0);
 	snprintf(fk->tree, sizeof(fk->tree), "%s/linux", fk->dir);
 	assert_int_equal(mkdir(fk->tree, 0755), 0);
 	snprintf(path, sizeof(path), "%s/Makefile", fk->tree);
@@ -248,12 +250,19 @@ static void run_one(struct fake *fk, const char *text, struct build_result *r)
 	char path[256];
 
 	assert_int_equal(build_series(&fk->cfg, &p, 1, NULL, r), 0);
-	/* the tree is back as it was */
+	/* the pristine tree was never written */
 	snprintf(path, sizeof(path), "%s/drivers/drv.c", fk->tree);
 	assert_string_equal(read_all(path), fake_driver);
 	snprintf(path, sizeof(path), "%s/drivers/new.c", fk->tree);
 	assert_int_equal(access(path, F_OK), -1);
 	snprintf(path, sizeof(path), "%s/.git", fk->tree);
+	assert_int_equal(access(path, F_OK), -1);
+	/* the scratch copy the series went to is back as it was */
+	snprintf(path, sizeof(path), "%s.reviewbot/src/drivers/drv.c", fk->tree);
+	assert_string_equal(read_all(path), fake_driver);
+	snprintf(path, sizeof(path), "%s.reviewbot/src/drivers/new.c", fk->tree);
+	assert_int_equal(access(path, F_OK), -1);
+	snprintf(path, sizeof(path), "%s.reviewbot/src/slow", fk->tree);
 	assert_int_equal(access(path, F_OK), -1);
 }
 
@@ -342,9 +351,16 @@ static void test_build__fake_tree_whole_flow(void **state)
 		snprintf(line, sizeof(line), "\tint old_unused;\n+#include \"%s\"", path);
 		run_one(fk, patch_replacing(line), &r);
 	}
-	assert_int_equal(r.nissues, 0);
-	assert_int_equal(r.verdict, BUILD_NOT_CHECKED);
+	/* the sandbox shows the compiler no such file: the include fails,
+	 * and nothing of the file is read */
+	assert_int_equal(r.verdict, BUILD_CONCERN);
+	assert_true(r.nissues >= 1);
+	assert_non_null(strstr(r.issues[0].message, "No such file"));
 	assert_null(strstr(r.note, "hunter2"));
+	for (size_t i = 0; i < r.nissues; i++) {
+		assert_null(strstr(r.issues[i].message, "hunter2"));
+		assert_true(!r.issues[i].line_text || !strstr(r.issues[i].line_text, "hunter2"));
+	}
 	build_result_release(&r);
 
 	/* a symbolic link could lead the compiler out of the tree */
@@ -355,16 +371,20 @@ static void test_build__fake_tree_whole_flow(void **state)
 	assert_non_null(strstr(r.note, "symbolic link"));
 	build_result_release(&r);
 
-	/* a build past the timeout: killed, not checked */
-	snprintf(path, sizeof(path), "%s/slow", fk->tree);
-	write_file(path, "", 0644);
-	fk->cfg.build_timeout = 2;
-	run_one(fk, patch_replacing("\tint broken"), &r);
+	/* a build past the timeout (the series adds the file that makes the
+	 * fake tree's build sleep): killed, not checked */
+	{
+		char slow[1400];
+
+		snprintf(slow, sizeof(slow), "%sdiff --git a/slow b/slow\nnew file mode 100644\n"
+			 "index 0000000..e69de29\n", patch_replacing("\tint broken;"));
+		fk->cfg.build_timeout = 2;
+		run_one(fk, slow, &r);
+	}
 	assert_int_equal(r.verdict, BUILD_NOT_CHECKED);
 	assert_int_equal(r.nissues, 0);
 	assert_non_null(strstr(r.note, "timed out"));
 	build_result_release(&r);
-	unlink(path);
 }
 
 int main(void)
