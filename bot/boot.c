@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/random.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -19,23 +20,35 @@
 
 #include "boot.h"
 #include "boot_int.h"
-#include "fileio.h"
+#include "sandbox.h"
 #include "../checker/diff.h"
 #include "../checker/banned.h"
 
 #define BOOT_QEMU		"qemu-system-x86_64"
 #define BOOT_BUSYBOX		"/bin/busybox"
-#define BOOT_MAX_BUSYBOX	(8u << 20)	/* bytes of the busybox binary */
-#define BOOT_MAX_KO		(16u << 20)	/* bytes of a built module */
 #define BOOT_DEF_TIMEOUT	180
-#define BOOT_MAX_LINES		40		/* console lines in a message */
+#define BOOT_MAX_LINES		12		/* console lines in a message */
+#define BOOT_MAX_QUOTE		160		/* bytes of one console line quoted */
+#define BOOT_MAX_MARKS		(64u << 10)	/* bytes read of the markers' port */
+#define BOOT_MAX_BUILD_LOG	(1u << 20)	/* bytes kept of the module build */
+#define BOOT_NONCE_LEN		16		/* hex digits */
 
-/* Markers the guest prints; the console before LOAD-START is the boot's. */
-#define MARK_START	"RB-LOAD-START"
-#define MARK_INSMOD	"RB-INSMOD-RC="
-#define MARK_RMMOD	"RB-RMMOD-RC="
-#define MARK_HANG	"RB-HANG"
-#define MARK_DONE	"RB-DONE"
+/*
+ * The guest's /init reports on its own serial port (ttyS1, a file of the
+ * host), which printk does not write to: "RB <nonce> WHAT [ARG]" lines.
+ * The nonce is new for every boot and reaches the guest in a file that
+ * /init reads and removes before the module is loaded; a line without it
+ * is not /init's.  On the console (ttyS0) /init marks where the load
+ * starts ("RB <nonce> LOAD-START", through /dev/kmsg): what the kernel
+ * says before it is the boot's, everything after it is the module's, to
+ * the end.
+ */
+#define MARK		"RB "
+#define MARK_START	"LOAD-START"
+#define MARK_INSMOD	"INSMOD"
+#define MARK_RMMOD	"RMMOD"
+#define MARK_HANG	"HANG"
+#define MARK_DONE	"DONE"
 
 static double now_s(void)
 {
@@ -123,131 +136,39 @@ int boot_check(const struct boot_opts *o, char *err, size_t errlen)
 			 o->busybox ? o->busybox : BOOT_BUSYBOX);
 		return -1;
 	}
-	return 0;
+	/* the module build, the initramfs and QEMU run in the sandbox only */
+	return sandbox_check(err, errlen);
 }
 
-/*
- * Runs argv (no shell) in dir with stdout and stderr to the file out, in
- * its own process group, killed after timeout seconds.  Returns the exit
- * status (0..255), 256 + signal when killed by one, -2 on a timeout, or
- * -1 when it could not start.
- */
-static int run(char *const argv[], const char *dir, const char *out, int timeout)
+/* ---- what the stage's sandboxes see -------------------------------------- */
+
+/* Adds path (its real path) read-only, unless /usr (always there) or an
+ * earlier mount holds it. */
+static void see_ro(struct sandbox *sb, const char *path)
 {
-	double end = now_s() + timeout;
-	pid_t pid;
-	int fd, st;
+	char *real = realpath(path, NULL);
+	size_t i, n;
 
-	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return -1;
-	pid = fork();
-	if (pid < 0) {
-		close(fd);
-		return -1;
-	}
-	if (pid == 0) {
-		int nul = open("/dev/null", O_RDONLY);
-
-		setpgid(0, 0);
-		if (nul < 0 || dup2(nul, 0) < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
-			_exit(127);
-		if (dir && chdir(dir))
-			_exit(127);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	close(fd);
-	setpgid(pid, pid);
-	for (;;) {
-		pid_t r = waitpid(pid, &st, WNOHANG);
-
-		if (r == pid)
-			break;
-		if (r < 0 && errno != EINTR)
-			return -1;
-		if (now_s() > end || (boot_stop && *boot_stop)) {
-			kill(-pid, SIGKILL);
-			kill(pid, SIGKILL);
-			while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-				;
-			return -2;
-		}
-		usleep(50 * 1000);
-	}
-	if (WIFEXITED(st))
-		return WEXITSTATUS(st);
-	return 256 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
-}
-
-static int write_file(const char *path, const char *buf, size_t len, mode_t mode)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
-
-	if (fd < 0)
-		return -1;
-	if (fileio_write_all(fd, buf, len)) {
-		close(fd);
-		return -1;
-	}
-	return close(fd);
-}
-
-/* Reads path whole into a malloc'd *buf (NUL-terminated); -1 when it is
- * not a regular file or holds more than max bytes (boot_read_fd). */
-static int read_file(const char *path, size_t max, char **buf, size_t *len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC), ret;
-
-	*buf = NULL;
-	*len = 0;
-	if (fd < 0)
-		return -1;
-	ret = boot_read_fd(fd, max, buf, len);
-	close(fd);
-	return ret;
-}
-
-/* Reads the first max bytes of path (the console: more is cut, not an
- * error) into a malloc'd *buf (NUL-terminated). */
-static int read_head(const char *path, size_t max, char **buf, size_t *len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	char *b = NULL;
-	size_t n = 0;
-	int ret = -1;
-
-	*buf = NULL;
-	*len = 0;
-	if (fd < 0)
-		return -1;
-	b = malloc(max + 1);
-	if (!b)
+	if (!real)
+		return;
+	n = strlen(real);
+	if (!strncmp(real, "/usr/", 5) || !strcmp(real, "/usr"))
 		goto out;
-	while (n < max) {
-		ssize_t r = read(fd, b + n, max - n);
+	for (i = 0; i < sb->nm; i++) {
+		size_t l = strlen(sb->m[i].src);
 
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
+		if (sb->m[i].kind == SANDBOX_RO && l <= n && !memcmp(real, sb->m[i].src, l) &&
+		    (real[l] == '/' || !real[l]))
 			goto out;
-		if (r == 0)
-			break;
-		n += (size_t)r;
 	}
-	b[n] = '\0';
-	*buf = b;
-	*len = n;
-	b = NULL;
-	ret = 0;
+	sandbox_ro(sb, real);
 out:
-	free(b);
-	close(fd);
-	return ret;
+	free(real);
 }
 
-/* Removes the regular files of dir (the module folder holds no more). */
-static void empty_dir(const char *dir)
+/* The top-level links of a kbuild folder (Debian's scripts/ and tools/
+ * point into linux-kbuild), read-only. */
+static void see_links(struct sandbox *sb, const char *dir)
 {
 	DIR *d = opendir(dir);
 	struct dirent *de;
@@ -256,57 +177,108 @@ static void empty_dir(const char *dir)
 	if (!d)
 		return;
 	while ((de = readdir(d))) {
-		struct stat sb;
+		struct stat st;
 
 		if (de->d_name[0] == '.' ||
 		    (size_t)snprintf(p, sizeof(p), "%s/%s", dir, de->d_name) >= sizeof(p))
 			continue;
-		if (!lstat(p, &sb) && S_ISREG(sb.st_mode))
-			unlink(p);
+		if (!lstat(p, &st) && S_ISLNK(st.st_mode))
+			see_ro(sb, p);
 	}
 	closedir(d);
 }
 
-/* newc cpio (the kernel's initramfs format, Documentation/driver-api/
- * early-userspace/buffer-format.rst): header, name, pad to 4, data, pad. */
-struct cpio {
+/*
+ * The kbuild tree ([boot] headers) and what it reaches, read-only: its
+ * real folder, its top-level links' targets, and the folders its
+ * Makefile includes by absolute path (Debian's -amd64 headers include
+ * the -common ones) with their links.
+ */
+static void see_headers(struct sandbox *sb, const char *headers)
+{
+	char mk[PATH_MAX], line[PATH_MAX + 16];
 	FILE *f;
-	unsigned ino;
-	int err;
-};
+	int n = 0;
 
-static void cpio_pad(struct cpio *c)
-{
-	long pos = ftell(c->f);
+	see_ro(sb, headers);
+	see_links(sb, headers);
+	if ((size_t)snprintf(mk, sizeof(mk), "%s/Makefile", headers) >= sizeof(mk))
+		return;
+	f = fopen(mk, "re");
+	if (!f)
+		return;
+	while (n++ < 64 && fgets(line, sizeof(line), f)) {
+		char *p = line, *slash;
 
-	while (pos >= 0 && pos % 4) {
-		if (fputc(0, c->f) == EOF)
-			c->err = 1;
-		pos++;
+		if (strncmp(p, "include /", 9))
+			continue;
+		p += 8;
+		p[strcspn(p, " \t\r\n")] = '\0';
+		slash = strrchr(p, '/');
+		if (!slash || slash == p)
+			continue;
+		*slash = '\0';
+		see_ro(sb, p);
+		see_links(sb, p);
 	}
-}
-
-static void cpio_add(struct cpio *c, const char *name, unsigned mode,
-		     const char *data, size_t len)
-{
-	size_t nlen = strlen(name) + 1;
-
-	if (fprintf(c->f, "070701%08X%08X%08X%08X%08X%08X%08zX%08X%08X%08X%08X%08zX%08X",
-		    ++c->ino, mode, 0u, 0u, (mode & 0040000) ? 2u : 1u, 0u, len,
-		    0u, 0u, 0u, 0u, nlen, 0u) < 0)
-		c->err = 1;
-	if (fwrite(name, 1, nlen, c->f) != nlen)
-		c->err = 1;
-	cpio_pad(c);
-	if (len && fwrite(data, 1, len, c->f) != len)
-		c->err = 1;
-	cpio_pad(c);
+	fclose(f);
 }
 
 /*
- * The guest's /init: load in a subshell (an init that oopses kills insmod
- * and leaves the module "Loading"), wait at most wait_s for it, unload,
- * print the markers, power off.  PID 1 never exits before poweroff.
+ * Runs argv in the sandbox sb until the deadline; output to out (capped).
+ * Returns the exit status (0..255), 256 when killed by a signal, -2 on a
+ * timeout or a stop, -1 when it could not start.
+ */
+static int run(struct sandbox *sb, const char *const argv[], struct sbuf *out)
+{
+	enum sandbox_result r = sandbox_run(sb, argv, out, boot_stop);
+
+	if (r == SANDBOX_TIMEOUT)
+		return -2;
+	if (r == SANDBOX_NOSTART)
+		return -1;
+	if (WIFEXITED(sb->status))
+		return WEXITSTATUS(sb->status);
+	return 256;
+}
+
+/* A fresh, empty folder owned by the sandbox's user (whatever a sandbox
+ * left at path before is removed without following a link). */
+static int fresh_dir(const char *path)
+{
+	return sandbox_rmtree(path) || sandbox_mkdir_owned(path) ? -1 : 0;
+}
+
+/* A new random nonce, BOOT_NONCE_LEN hex digits. */
+static int make_nonce(char out[BOOT_NONCE_LEN + 1])
+{
+	static const char hex[] = "0123456789abcdef";
+	unsigned char r[BOOT_NONCE_LEN / 2];
+	size_t i, got = 0;
+
+	while (got < sizeof(r)) {
+		ssize_t n = getrandom(r + got, sizeof(r) - got, 0);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		got += (size_t)n;
+	}
+	for (i = 0; i < sizeof(r); i++) {
+		out[2 * i] = hex[r[i] >> 4];
+		out[2 * i + 1] = hex[r[i] & 15];
+	}
+	out[BOOT_NONCE_LEN] = '\0';
+	return 0;
+}
+
+/*
+ * The guest's /init: reads and removes the nonce, marks the start of the
+ * load on the console, loads in a subshell (an init that oopses kills
+ * insmod and leaves the module "Loading"), waits at most wait_s for it,
+ * unloads, reports on ttyS1, powers off.  PID 1 never exits before
+ * poweroff.
  */
 static int init_script(char *buf, size_t n, const char *mod, int wait_s)
 {
@@ -316,21 +288,25 @@ static int init_script(char *buf, size_t n, const char *mod, int wait_s)
 		"mount -t proc proc /proc\n"
 		"mount -t sysfs sys /sys\n"
 		"mount -t devtmpfs dev /dev\n"
+		"read N < /nonce\n"
+		"rm -f /nonce\n"
+		"r() { echo \"" MARK "$N $*\" > /dev/ttyS1; }\n"
 		"echo 8 > /proc/sys/kernel/printk\n"
-		"echo " MARK_START "\n"
-		"( insmod /m/%s.ko; echo \"" MARK_INSMOD "$?\"; : > /tmp/insmod.done ) &\n"
+		"echo \"" MARK "$N " MARK_START "\" > /dev/kmsg\n"
+		"r " MARK_START "\n"
+		"( insmod /m/%s.ko; r " MARK_INSMOD " $?; : > /tmp/insmod.done ) &\n"
 		"i=0\n"
 		"while [ ! -e /tmp/insmod.done ] && [ $i -lt %d ]; do sleep 1; i=$((i+1)); done\n"
 		"if [ -e /tmp/insmod.done ]; then\n"
-		"  ( rmmod %s; echo \"" MARK_RMMOD "$?\"; : > /tmp/rmmod.done ) &\n"
+		"  ( rmmod %s; r " MARK_RMMOD " $?; : > /tmp/rmmod.done ) &\n"
 		"  i=0\n"
 		"  while [ ! -e /tmp/rmmod.done ] && [ $i -lt %d ]; do sleep 1; i=$((i+1)); done\n"
-		"  [ -e /tmp/rmmod.done ] || echo \"" MARK_HANG " rmmod\"\n"
+		"  [ -e /tmp/rmmod.done ] || r " MARK_HANG " rmmod\n"
 		"else\n"
-		"  echo \"" MARK_HANG " insmod\"\n"
+		"  r " MARK_HANG " insmod\n"
 		"fi\n"
 		"sleep 1\n"
-		"echo " MARK_DONE "\n"
+		"r " MARK_DONE "\n"
 		"poweroff -f\n"
 		"while :; do sleep 1; done\n",
 		mod, wait_s, mod, wait_s);
@@ -338,41 +314,51 @@ static int init_script(char *buf, size_t n, const char *mod, int wait_s)
 	return w < 0 || (size_t)w >= n ? -1 : w;
 }
 
-static int make_initramfs(const char *path, const char *busybox, const char *ko,
-			  const char *mod, int wait_s)
+/*
+ * Packs the initramfs in a sandbox, with cpio(1) (newc, the kernel's
+ * format): busybox, /init, the nonce and the built module, which the
+ * sandbox sees read-only in its folder moddir; a link or a FIFO the build
+ * left there is packed as what it is, never followed.  Written to
+ * stage/initramfs.cpio; stage holds init, nonce and the file list.
+ */
+static int make_initramfs(const char *stage, const char *moddir, const char *busybox,
+			  const char *mod, double deadline, const struct sandbox_limits *lim)
 {
-	static const char *const dirs[] = { "bin", "dev", "proc", "sys", "m", "tmp" };
-	char script[2048], name[PATH_MAX];
-	char *bb = NULL, *k = NULL;
-	size_t bblen, klen, i;
-	struct cpio c = { 0 };
-	int len, ret = -1;
+	char list[512], path[PATH_MAX], out[PATH_MAX], init[PATH_MAX], nonce[PATH_MAX];
+	const char *const argv[] = { "cpio", "--quiet", "-o", "-H", "newc", "-R", "0:0",
+				     "-F", out, NULL };
+	struct sandbox *sb;
+	int w, rc;
 
-	len = init_script(script, sizeof(script), mod, wait_s);
-	if (len < 0)
+	w = snprintf(list, sizeof(list), "bin\ndev\nproc\nsys\ntmp\nm\nbin/busybox\ninit\n"
+		     "nonce\nm/%s.ko\n", mod);
+	if (w < 0 || (size_t)w >= sizeof(list) ||
+	    (size_t)snprintf(path, sizeof(path), "%s/list", stage) >= sizeof(path) ||
+	    (size_t)snprintf(out, sizeof(out), "%s/initramfs.cpio", stage) >= sizeof(out) ||
+	    (size_t)snprintf(init, sizeof(init), "%s/init", stage) >= sizeof(init) ||
+	    (size_t)snprintf(nonce, sizeof(nonce), "%s/nonce", stage) >= sizeof(nonce) ||
+	    sandbox_write_new(path, list, (size_t)w, 0644))
 		return -1;
-	if (read_file(busybox, BOOT_MAX_BUSYBOX, &bb, &bblen) || !bblen)
-		goto out;
-	if (read_file(ko, BOOT_MAX_KO, &k, &klen) || !klen)
-		goto out;
-	c.f = fopen(path, "wbe");
-	if (!c.f)
-		goto out;
-	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
-		cpio_add(&c, dirs[i], 0040755, NULL, 0);
-	cpio_add(&c, "bin/busybox", 0100755, bb, bblen);
-	cpio_add(&c, "init", 0100755, script, (size_t)len);
-	if ((size_t)snprintf(name, sizeof(name), "m/%s.ko", mod) >= sizeof(name))
-		c.err = 1;
-	cpio_add(&c, name, 0100644, k, klen);
-	cpio_add(&c, "TRAILER!!!", 0, NULL, 0);
-	if (fclose(c.f))
-		c.err = 1;
-	ret = c.err ? -1 : 0;
-out:
-	free(bb);
-	free(k);
-	return ret;
+	sb = malloc(sizeof(*sb));
+	if (!sb)
+		return -1;
+	sandbox_init(sb, lim, deadline);
+	sandbox_tmpfs(sb, "/r");
+	sandbox_dir(sb, "/r/bin");
+	sandbox_dir(sb, "/r/dev");
+	sandbox_dir(sb, "/r/proc");
+	sandbox_dir(sb, "/r/sys");
+	sandbox_dir(sb, "/r/tmp");
+	sandbox_bind_at(sb, busybox, "/r/bin/busybox", 0);
+	sandbox_bind_at(sb, init, "/r/init", 0);
+	sandbox_bind_at(sb, nonce, "/r/nonce", 0);
+	sandbox_bind_at(sb, moddir, "/r/m", 0);
+	sandbox_rw(sb, stage);
+	sandbox_chdir(sb, "/r");
+	sandbox_stdin(sb, path);
+	rc = run(sb, argv, NULL);
+	free(sb);
+	return rc == 0 ? 0 : -1;
 }
 
 static int valid_name(const char *name)
@@ -439,7 +425,8 @@ static const char *type_what(const char *type)
 
 /* Console text that is a report against the kernel's state. */
 static const char *const bad_marks[] = {
-	"BUG:", "Oops:", "WARNING:", "KASAN:", "UBSAN:", "general protection fault",
+	"BUG:", "kernel BUG at", "invalid opcode:", "Oops:", "WARNING:", "KASAN:", "UBSAN:",
+	"general protection fault",
 	"Kernel panic", "possible circular locking", "possible recursive locking",
 	"inconsistent lock state", "suspicious RCU usage", "INFO: task",
 	"watchdog: BUG:", "Call Trace:", "stack-protector",
@@ -462,6 +449,8 @@ static void msg_add(struct boot_result *out, const char *l, size_t n)
 
 	if (have + 2 >= sizeof(out->message))
 		return;
+	if (n > BOOT_MAX_QUOTE)
+		n = BOOT_MAX_QUOTE;	/* what the review may quote of a line */
 	for (i = 0; i < n && have + 2 < sizeof(out->message); i++) {
 		unsigned char ch = (unsigned char)l[i];
 
@@ -471,47 +460,71 @@ static void msg_add(struct boot_result *out, const char *l, size_t n)
 	out->message[have] = '\0';
 }
 
-static long marker_value(const char *l, size_t n, const char *mark)
+/*
+ * A line of /init's own: "RB <nonce> WHAT [ARG]" (a CR from the serial
+ * line dropped).  Returns WHAT's start within l (ARG follows it), or
+ * NULL for any other line.
+ */
+static const char *mark_line(const char *l, size_t n, const char *nonce, size_t *wlen)
 {
-	const char *p = memfind(l, n, mark);
-	char num[16];
-	size_t k = 0;
-	long v;
-	char *end;
+	size_t nl = strlen(nonce);
 
-	if (!p)
-		return LONG_MIN;
-	p += strlen(mark);
-	while (p < l + n && k + 1 < sizeof(num) && *p >= '0' && *p <= '9')
-		num[k++] = *p++;
-	num[k] = '\0';
-	if (!k)
-		return LONG_MIN;
-	errno = 0;
-	v = strtol(num, &end, 10);
-	if (errno || *end || v < 0 || v > 1000)
-		return LONG_MIN;
-	return v;
+	while (n && (l[n - 1] == '\r' || l[n - 1] == ' '))
+		n--;
+	if (!nl || n < 3 + nl + 1 || memcmp(l, MARK, 3) || memcmp(l + 3, nonce, nl) ||
+	    l[3 + nl] != ' ')
+		return NULL;
+	*wlen = n - (3 + nl + 1);
+	return l + 3 + nl + 1;
 }
 
-void boot_parse_console(const char *con, size_t len, const char *module,
-			struct boot_result *out)
+/* ARG of "WHAT ARG" as a number 0..1000, else LONG_MIN. */
+static long mark_value(const char *w, size_t n, const char *what)
 {
-	const char *p = con, *e = con + len, *start = NULL;
-	long insmod_rc = LONG_MIN, rmmod_rc = LONG_MIN;
+	size_t k = strlen(what), i;
+	long v = 0;
+
+	if (n < k + 2 || memcmp(w, what, k) || w[k] != ' ')
+		return LONG_MIN;
+	for (i = k + 1; i < n; i++) {
+		if (w[i] < '0' || w[i] > '9' || v > 1000)
+			return LONG_MIN;
+		v = v * 10 + (w[i] - '0');
+	}
+	return v > 1000 ? LONG_MIN : v;
+}
+
+static int mark_is(const char *w, size_t n, const char *what)
+{
+	size_t k = strlen(what);
+
+	return n >= k && !memcmp(w, what, k) && (n == k || w[k] == ' ');
+}
+
+void boot_parse_console(const char *con, size_t len, const char *marks, size_t mlen,
+			const char *nonce, const char *module, struct boot_result *out)
+{
+	const char *p = con, *e = con + len, *start = NULL, *w;
+	long insmod_rc = LONG_MIN, rmmod_rc = LONG_MIN, v;
 	int hang = 0, done = 0, nbad = 0, lines = 0;
 	int oops = 0, warn = 0, kasan = 0, lockdep = 0, panic = 0, unknown = 0;
-	char first_err[160] = "";
+	char first_err[BOOT_MAX_QUOTE] = "", want[3 + BOOT_NONCE_LEN + 2 + 16];
+	size_t wl;
 
 	out->verdict = BOOT_NOT_CHECKED;
 	out->type[0] = '\0';
 	out->message[0] = '\0';
-	/* the guest's own boot before the marker is not the module's */
+	if (!nonce || !*nonce || strlen(nonce) > BOOT_NONCE_LEN) {
+		snprintf(out->note, sizeof(out->note), "the load step's markers are missing");
+		return;
+	}
+	/* the guest's own boot before /init's mark is not the module's */
+	snprintf(want, sizeof(want), MARK "%s " MARK_START, nonce);
 	for (; p < e; ) {
 		const char *nl = memchr(p, '\n', (size_t)(e - p));
 		const char *le = nl ? nl : e;
 
-		if (memfind(p, (size_t)(le - p), MARK_START)) {
+		if (memfind(p, (size_t)(le - p), want)) {
 			start = nl ? nl + 1 : e;
 			break;
 		}
@@ -522,11 +535,13 @@ void boot_parse_console(const char *con, size_t len, const char *module,
 			 "the kernel did not boot to the load step");
 		return;
 	}
+	/* everything the kernel says after it, to the end: a report after
+	 * the module was unloaded (or after a line that looks like /init's)
+	 * is still the module's */
 	for (p = start; p < e; ) {
 		const char *nl = memchr(p, '\n', (size_t)(e - p));
 		const char *le = nl ? nl : e;
 		size_t n;
-		long v;
 
 		while (le > p && (le[-1] == '\r'))
 			le--;
@@ -535,16 +550,7 @@ void boot_parse_console(const char *con, size_t len, const char *module,
 		 * now is exported by a module the guest does not have */
 		if (module && *module && memfind(p, n, module) && memfind(p, n, "Unknown symbol"))
 			unknown = 1;
-		if ((v = marker_value(p, n, MARK_INSMOD)) != LONG_MIN) {
-			insmod_rc = v;
-		} else if ((v = marker_value(p, n, MARK_RMMOD)) != LONG_MIN) {
-			rmmod_rc = v;
-		} else if (memfind(p, n, MARK_HANG)) {
-			hang = 1;
-		} else if (memfind(p, n, MARK_DONE)) {
-			done = 1;
-			break;
-		} else if (is_bad_line(p, n) || (nbad && lines < BOOT_MAX_LINES &&
+		if (is_bad_line(p, n) || (nbad && lines < BOOT_MAX_LINES &&
 			   (memfind(p, n, "RIP: 0010") || memfind(p, n, "+0x")) &&
 			   !memfind(p, n, "] ? "))) {
 			if (!nbad++ || lines < BOOT_MAX_LINES) {
@@ -562,15 +568,44 @@ void boot_parse_console(const char *con, size_t len, const char *module,
 				panic = 1;
 			else if (!memfind(p, n, "Call Trace:"))
 				oops = 1;
-		} else if (!first_err[0] && memfind(p, n, "insmod:")) {
-			snprintf(first_err, sizeof(first_err), "%.*s", (int)(n > 150 ? 150 : n), p);
 		} else if (!first_err[0] && module && *module && memfind(p, n, module) &&
 			   (memfind(p, n, "Unknown symbol") || memfind(p, n, "disagrees") ||
 			    memfind(p, n, "invalid"))) {
-			snprintf(first_err, sizeof(first_err), "%.*s", (int)(n > 150 ? 150 : n), p);
+			snprintf(first_err, sizeof(first_err), "%.*s", (int)n, p);
 		}
 		p = nl ? nl + 1 : e;
 	}
+	/* the verdict: /init's lines on its own port, carrying the nonce */
+	for (p = marks, e = marks ? marks + mlen : marks; p && p < e; ) {
+		const char *nl = memchr(p, '\n', (size_t)(e - p));
+		size_t n = (size_t)((nl ? nl : e) - p);
+
+		if ((w = mark_line(p, n, nonce, &wl))) {
+			if ((v = mark_value(w, wl, MARK_INSMOD)) != LONG_MIN)
+				insmod_rc = v;
+			else if ((v = mark_value(w, wl, MARK_RMMOD)) != LONG_MIN)
+				rmmod_rc = v;
+			else if (mark_is(w, wl, MARK_HANG))
+				hang = 1;
+			else if (mark_is(w, wl, MARK_DONE))
+				done = 1;
+		}
+		p = nl ? nl + 1 : e;
+	}
+	/* insmod's own complaint, from the console (it writes to /dev/console) */
+	if (!first_err[0])
+		for (p = start, e = con + len; p < e; ) {
+			const char *nl = memchr(p, '\n', (size_t)(e - p));
+			size_t n = (size_t)((nl ? nl : e) - p);
+
+			if (memfind(p, n, "insmod:") || memfind(p, n, "rmmod:")) {
+				while (n && p[n - 1] == '\r')
+					n--;
+				snprintf(first_err, sizeof(first_err), "%.*s", (int)n, p);
+				break;
+			}
+			p = nl ? nl + 1 : e;
+		}
 	if (kasan || oops || panic || lockdep || warn) {
 		out->verdict = BOOT_CONCERN;
 		snprintf(out->type, sizeof(out->type), "%s",
@@ -613,7 +648,7 @@ void boot_parse_console(const char *con, size_t len, const char *module,
 static void not_checked(struct boot_result *out, const char *why)
 {
 	out->verdict = BOOT_NOT_CHECKED;
-	snprintf(out->note, sizeof(out->note), "%s", why);
+	snprintf(out->note, sizeof(out->note), "%.*s", (int)sizeof(out->note) - 1, why);
 }
 
 /* An extra file written beside the module source (a header it includes). */
@@ -637,119 +672,181 @@ static int module_run(const struct boot_opts *o, const char *name,
 		      const char *src, size_t len, const struct boot_file *extra,
 		      size_t nextra, struct boot_result *out)
 {
-	char qemu[PATH_MAX], dir[PATH_MAX], path[PATH_MAX], ko[PATH_MAX];
-	char cpio[PATH_MAX], con[PATH_MAX], kbuild[BOOT_MAX_NAME + 16];
+	char qemu[PATH_MAX], dir[PATH_MAX], stage[PATH_MAX], odir[PATH_MAX];
+	char path[PATH_MAX], ko[PATH_MAX], cpio[PATH_MAX], marks[PATH_MAX + 8];
+	char kbuild[BOOT_MAX_NAME + 16], script[2048], nonce[BOOT_NONCE_LEN + 1];
+	char nonce_line[BOOT_NONCE_LEN + 2], serial[PATH_MAX + 16], err[256];
 	char append[] = "console=ttyS0 panic=-1 quiet";
-	char *text = NULL;
-	size_t tlen;
+	const char *busybox = o->busybox ? o->busybox : BOOT_BUSYBOX;
+	struct sandbox_limits lim;
+	struct sandbox *sb = NULL;
+	struct sbuf con;
+	char *mk = NULL;
+	size_t mlen = 0;
+	struct stat st;
 	int timeout = o->timeout > 0 ? o->timeout : BOOT_DEF_TIMEOUT;
-	int wait_s, rc;
+	int wait_s, rc, slen, ret = 0;
 	double t0, left;
 
 	memset(out, 0, sizeof(*out));
+	sbuf_init(&con, BOOT_MAX_CONSOLE);
 	snprintf(out->module, sizeof(out->module), "%s", name ? name : "");
 	if (!o->kernel || !o->headers || !o->work) {
 		not_checked(out, "[boot] kernel and headers are not set");
-		return -1;
+		ret = -1;
+		goto out;
 	}
 	if (o->qemu) {
 		if ((size_t)snprintf(qemu, sizeof(qemu), "%s", o->qemu) >= sizeof(qemu) ||
 		    access(qemu, X_OK)) {
 			not_checked(out, "no " BOOT_QEMU " (the module is never loaded on the host)");
-			return -1;
+			ret = -1;
+			goto out;
 		}
 	} else if (path_find(BOOT_QEMU, qemu, sizeof(qemu))) {
 		not_checked(out, "no " BOOT_QEMU " (the module is never loaded on the host)");
-		return -1;
+		ret = -1;
+		goto out;
 	}
 	if (!name || !valid_name(name)) {
 		not_checked(out, "bad module name");
-		return -1;
+		ret = -1;
+		goto out;
 	}
 	if (!src || !len || len > BOOT_MAX_SOURCE) {
 		not_checked(out, "module source empty or too large");
-		return -1;
+		ret = -1;
+		goto out;
 	}
-	if (access(o->busybox ? o->busybox : BOOT_BUSYBOX, R_OK)) {
+	if (access(busybox, R_OK)) {
 		not_checked(out, "no static busybox for the initramfs");
-		return -1;
+		ret = -1;
+		goto out;
 	}
-	if (mkdir(o->work, 0700) && errno != EEXIST)
+	if (sandbox_check(err, sizeof(err))) {
+		not_checked(out, err);
+		ret = -1;
+		goto out;
+	}
+	sb = malloc(sizeof(*sb));
+	if (!sb)
 		goto io;
-	if ((size_t)snprintf(dir, sizeof(dir), "%s/mod", o->work) >= sizeof(dir))
-		goto io;
-	if (mkdir(dir, 0700) && errno != EEXIST)
-		goto io;
-	empty_dir(dir);
-	if ((size_t)snprintf(path, sizeof(path), "%s/%s.c", dir, name) >= sizeof(path) ||
+	/* three folders, each made anew: the module's (its build), the
+	 * initramfs's, and QEMU's (the markers' port) */
+	if (o->work[0] != '/' ||
+	    (size_t)snprintf(dir, sizeof(dir), "%s/mod", o->work) >= sizeof(dir) ||
+	    (size_t)snprintf(stage, sizeof(stage), "%s/initramfs", o->work) >= sizeof(stage) ||
+	    (size_t)snprintf(odir, sizeof(odir), "%s/qemu", o->work) >= sizeof(odir) ||
 	    (size_t)snprintf(ko, sizeof(ko), "%s/%s.ko", dir, name) >= sizeof(ko) ||
-	    (size_t)snprintf(cpio, sizeof(cpio), "%s/initramfs.cpio", dir) >= sizeof(cpio) ||
-	    (size_t)snprintf(con, sizeof(con), "%s/console.log", dir) >= sizeof(con))
+	    (size_t)snprintf(cpio, sizeof(cpio), "%s/initramfs.cpio", stage) >= sizeof(cpio) ||
+	    (size_t)snprintf(marks, sizeof(marks), "%s/marks", odir) >= sizeof(marks) ||
+	    (size_t)snprintf(serial, sizeof(serial), "file:%s", marks) >= sizeof(serial))
 		goto io;
-	unlink(ko);
+	if (sandbox_mkdir_owned(o->work) || fresh_dir(dir) || fresh_dir(stage) ||
+	    fresh_dir(odir))
+		goto io;
 	snprintf(kbuild, sizeof(kbuild), "obj-m := %s.o\n", name);
-	if (write_file(path, src, len, 0600))
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s.c", dir, name) >= sizeof(path) ||
+	    sandbox_write_new(path, src, len, 0644))
 		goto io;
 	for (size_t i = 0; i < nextra; i++) {
 		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, extra[i].name) >= sizeof(path) ||
-		    write_file(path, extra[i].text, extra[i].len, 0600))
+		    sandbox_write_new(path, extra[i].text, extra[i].len, 0644))
 			goto io;
 	}
 	if ((size_t)snprintf(path, sizeof(path), "%s/Kbuild", dir) >= sizeof(path) ||
-	    write_file(path, kbuild, strlen(kbuild), 0600))
+	    sandbox_write_new(path, kbuild, strlen(kbuild), 0644))
 		goto io;
 
 	/* build: out of tree against the headers' Module.symvers, so the
-	 * CRCs and vermagic match the image */
+	 * CRCs and vermagic match the image; the headers read-only, only
+	 * the module's folder writable */
+	sandbox_default_limits(&lim, (unsigned long)timeout);
 	{
-		char mdir[PATH_MAX + 2], log[PATH_MAX];
-		char *argv[] = { "make", "-s", "-C", (char *)o->headers, mdir, "modules", NULL };
+		char mdir[PATH_MAX + 2];
+		const char *argv[] = { "make", "-s", "-C", o->headers, mdir, "modules", NULL };
+		struct sbuf log;
 
-		if ((size_t)snprintf(mdir, sizeof(mdir), "M=%s", dir) >= sizeof(mdir) ||
-		    (size_t)snprintf(log, sizeof(log), "%s/build.log", dir) >= sizeof(log))
+		if ((size_t)snprintf(mdir, sizeof(mdir), "M=%s", dir) >= sizeof(mdir))
 			goto io;
 		t0 = now_s();
-		rc = run(argv, NULL, log, timeout);
+		sandbox_init(sb, &lim, t0 + timeout);
+		see_headers(sb, o->headers);
+		sandbox_rw(sb, dir);
+		sandbox_chdir(sb, dir);
+		sbuf_init(&log, BOOT_MAX_BUILD_LOG);
+		rc = run(sb, argv, &log);
+		sbuf_release(&log);
 		out->build_s = now_s() - t0;
 		if (rc == -2) {
 			not_checked(out, "building the module against the headers timed out");
-			return 0;
+			goto out;
 		}
-		if (rc != 0 || access(ko, R_OK)) {
+		if (rc == -1) {
+			not_checked(out, sb->why[0] ? sb->why : "the module build could not start");
+			goto out;
+		}
+		/* the .ko itself is never opened here: cpio packs it */
+		if (rc != 0 || lstat(ko, &st) || !S_ISREG(st.st_mode)) {
 			not_checked(out, "the module does not build alone against the headers");
-			return 0;
+			goto out;
 		}
 	}
 	left = timeout - out->build_s;
 	if (left < 20) {
 		not_checked(out, "no time left to boot after the build");
-		return 0;
+		goto out;
 	}
 	/* the guest waits at most a third of what is left for insmod, and
 	 * as long for rmmod; booting takes the rest */
 	wait_s = (int)(left / 3);
 	if (wait_s > 60)
 		wait_s = 60;
-	if (make_initramfs(cpio, o->busybox ? o->busybox : BOOT_BUSYBOX, ko, name, wait_s))
+	slen = init_script(script, sizeof(script), name, wait_s);
+	if (slen < 0 || make_nonce(nonce))
+		goto io;
+	snprintf(nonce_line, sizeof(nonce_line), "%s\n", nonce);
+	if ((size_t)snprintf(path, sizeof(path), "%s/init", stage) >= sizeof(path) ||
+	    sandbox_write_new(path, script, (size_t)slen, 0755) ||
+	    (size_t)snprintf(path, sizeof(path), "%s/nonce", stage) >= sizeof(path) ||
+	    sandbox_write_new(path, nonce_line, strlen(nonce_line), 0644) ||
+	    make_initramfs(stage, dir, busybox, name, now_s() + left, &lim))
 		goto io;
 	{
-		char *argv[] = { qemu, "-accel", "tcg", "-m", "512", "-smp", "1",
-				 "-nographic", "-no-reboot", "-nic", "none",
-				 "-kernel", (char *)o->kernel, "-initrd", cpio,
-				 "-append", append, NULL };
+		const char *argv[] = { qemu, "-accel", "tcg,tb-size=256", "-m", "512",
+				       "-smp", "1", "-nodefaults", "-display", "none",
+				       "-serial", "stdio", "-serial", serial,
+				       "-no-reboot", "-nic", "none",
+				       "-kernel", o->kernel, "-initrd", cpio,
+				       "-append", append, NULL };
+		char *real = realpath(o->kernel, NULL);
 
 		t0 = now_s();
-		rc = run(argv, NULL, con, (int)left);
+		sandbox_init(sb, &lim, t0 + left);
+		if (real)
+			sandbox_bind_at(sb, real, o->kernel, 0);
+		free(real);
+		sandbox_ro(sb, stage);
+		sandbox_rw(sb, odir);
+		sandbox_chdir(sb, odir);
+		rc = run(sb, argv, &con);
 		out->boot_s = now_s() - t0;
 	}
 	if (rc == -1) {
 		not_checked(out, BOOT_QEMU " did not start");
-		return 0;
+		goto out;
 	}
-	if (read_head(con, BOOT_MAX_CONSOLE, &text, &tlen))
-		goto io;
-	boot_parse_console(text, tlen, name, out);
-	free(text);
+	/* the markers' port: QEMU's file, read as a regular file only */
+	if (sandbox_read_file(marks, BOOT_MAX_MARKS, 1, &mk, &mlen)) {
+		mk = NULL;
+		mlen = 0;
+	}
+	boot_parse_console(con.buf, con.len, mk, mlen, nonce, name, out);
+	/* for whoever looks into the work folder: the last boot's console */
+	if ((size_t)snprintf(path, sizeof(path), "%s/console.log", o->work) < sizeof(path)) {
+		unlink(path);
+		sandbox_write_new(path, con.buf, con.len, 0644);
+	}
 	/* killed by the timeout after it booted: a hang in the module */
 	if (rc == -2 && out->verdict == BOOT_OK) {
 		out->verdict = BOOT_CONCERN;
@@ -759,10 +856,15 @@ static int module_run(const struct boot_opts *o, const char *name,
 	}
 	if (rc == -2 && out->verdict == BOOT_NOT_CHECKED)
 		not_checked(out, "the kernel did not boot within the timeout");
-	return 0;
+	goto out;
 io:
 	not_checked(out, "cannot prepare the work folder");
-	return -1;
+	ret = -1;
+out:
+	free(mk);
+	free(sb);
+	sbuf_release(&con);
+	return ret;
 }
 
 /* ---- series: the modules a series adds or changes ----------------------- */

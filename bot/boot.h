@@ -136,12 +136,20 @@ int boot_series(const struct boot_opts *o, const struct boot_patch *p, size_t n,
 		struct boot_series_result *out);
 
 /*
- * Classifies the serial console text con[0, len) of a boot made by
- * boot_module (exposed for the tests): fills out's verdict, type,
- * message and note.
+ * Classifies a boot made by boot_module (exposed for the tests): the
+ * serial console con[0, len) (ttyS0: the kernel's messages) and what the
+ * guest's /init wrote on its own port marks[0, mlen) (ttyS1), with the
+ * boot's nonce.  Only marks lines "RB <nonce> ..." say how insmod and
+ * rmmod ended (a module cannot print them: printk does not reach ttyS1,
+ * and the nonce is gone from the guest before the module loads); on the
+ * console, everything after /init's "RB <nonce> LOAD-START" is the
+ * module's, and any BUG, oops, warning or panic there is a concern,
+ * whatever comes after it.  Fills out's verdict, type, message (at most
+ * 12 console lines of 160 bytes each, control characters made '?') and
+ * note.
  */
-void boot_parse_console(const char *con, size_t len, const char *module,
-			struct boot_result *out);
+void boot_parse_console(const char *con, size_t len, const char *marks, size_t mlen,
+			const char *nonce, const char *module, struct boot_result *out);
 
 /*
  * One line for a finding: what happened and the key console lines (the

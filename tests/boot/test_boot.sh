@@ -26,11 +26,12 @@ bash tests/boot/prepare.sh build || { echo "boot-tests: preparation failed" >&2;
 echo "# prepare: $(( $(date +%s) - t0 )) s"
 
 W=$(mktemp -d /tmp/rb-boot.XXXXXX)
+chmod 755 "$W"	# the sandbox's user (nobody, when we are root) reaches its work folder
 trap 'rm -rf "$W"' EXIT
 mkdir -p "$W/bin"
 CFLAGS="-std=c11 -D_GNU_SOURCE -Wall -Wextra -Wformat=2 -Wno-format-nonliteral -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wpointer-arith -Wvla -Werror -g"
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
-cc $CFLAGS $SAN -o "$W/boot_run" tests/boot/boot_run.c bot/boot.c bot/boot_tree.c bot/fileio.c checker/diff.c checker/sbuf.c || exit 1
+cc $CFLAGS $SAN -o "$W/boot_run" tests/boot/boot_run.c bot/boot.c bot/boot_tree.c bot/sandbox.c checker/diff.c checker/sbuf.c || exit 1
 
 # Host tools a careless stage would call record their calls (host_guard.sh).
 . tests/boot/host_guard.sh
@@ -49,6 +50,12 @@ run() {
 		"$(readlink -f $B/vmlinuz)" "$(readlink -f $B/headers)" "$W/work" "$1" "$2" 120 \
 		> "$W/$1.out" 2>&1
 	local rc=$?
+	# BOOT_KEEP=DIR: the boot's console and /init's port, as fixtures
+	# for tests/unit/test_boot.c (tests/boot/console/)
+	if [ -n "${BOOT_KEEP:-}" ]; then
+		cp "$W/work/console.log" "$BOOT_KEEP/$1.console" 2>/dev/null
+		cp "$W/work/qemu/marks" "$BOOT_KEEP/$1.marks" 2>/dev/null
+	fi
 	printf '# %s: %.1f s (%s)\n' "$1" "$(echo "$(date +%s.%N) - $s" | bc)" \
 		"$(head -n 1 "$W/$1.out")"
 	if [ -s "$W/strace" ] && grep -Eq 'init_module|delete_module' "$W/strace"; then
@@ -81,6 +88,37 @@ if grep -q '^verdict=concern type=MODULE_LOAD_FAILED ' "$W/rbfail.out" &&
 	ok "a module whose init fails is MODULE_LOAD_FAILED with insmod's words"
 else
 	bad "a module whose init fails is MODULE_LOAD_FAILED with insmod's words"; cat "$W/rbfail.out"
+fi
+
+# A module that prints the markers /init once printed (every form it could
+# guess) and then BUG()s at unload: the verdict is read from /init's own
+# port with a nonce, and a BUG on the console is a concern whatever it
+# follows (issue 19 item 3).
+run rbfake tests/boot/mod_fake/rbfake.c || bad "rbfake: stage failed"
+if grep -q '^verdict=concern type=MODULE_LOAD_OOPS ' "$W/rbfake.out" &&
+   grep -q 'kernel BUG at' "$W/rbfake.out"; then
+	ok "a module that fakes the markers and then BUG()s is MODULE_LOAD_OOPS, not clean"
+else
+	bad "a module that fakes the markers and then BUG()s is MODULE_LOAD_OOPS, not clean"
+	cat "$W/rbfake.out"
+fi
+
+# A module that pulls a file of the host into itself past the text check
+# (.incbin split across literals, #include of a macro): the build runs in
+# the sandbox, where the file is not there (issue 19 item 2).
+secret="RBSECRET-$$-$RANDOM"
+printf '%s\n' "$secret" > "$W/secret"
+printf 'static const char rbleak_text[] = "%s";\n' "$secret" > "$W/secret.h"
+chmod 644 "$W/secret" "$W/secret.h"
+sed "s|@SECRET@|$W/secret|g" tests/boot/mod_leak/rbleak.c > "$W/rbleak.c"
+run rbleak "$W/rbleak.c" || bad "rbleak: stage failed"
+if grep -q '^verdict=not-checked ' "$W/rbleak.out" &&
+   grep -q 'does not build alone' "$W/rbleak.out" &&
+   ! grep -rqs "$secret" "$W/rbleak.out" "$W/work"; then
+	ok "a module that includes a host file does not build in the sandbox; nothing of the file is read"
+else
+	bad "a module that includes a host file does not build in the sandbox; nothing of the file is read"
+	cat "$W/rbleak.out"
 fi
 
 # Without QEMU the stage refuses, before building anything.

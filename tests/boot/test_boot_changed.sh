@@ -40,6 +40,7 @@ drv=drivers/net/dummy.c
 sum0=$(sha256sum "$tree/$drv")
 
 W=$(mktemp -d /tmp/rb-boot-changed.XXXXXX)
+chmod 755 "$W"	# the sandbox's user (nobody, when we are root) reaches its work folder
 trap 'rm -rf "$W"' EXIT
 mkdir -p "$W/bin" "$W/list/cur" "$W/list/new" "$W/list/tmp" "$W/db"
 # Host tools a careless stage would call record their calls (host_guard.sh).

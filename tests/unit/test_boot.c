@@ -37,22 +37,58 @@ static char *slurp(const char *path, size_t *len)
 	return b;
 }
 
-static void parse_file(const char *path, const char *mod, struct boot_result *r)
+/* The nonce of a fixture: its marks' first line, "RB <nonce> LOAD-START". */
+static void fixture_nonce(const char *marks, char *nonce, size_t n)
 {
-	size_t len;
-	char *b = slurp(path, &len);
+	size_t i = 0;
 
-	memset(r, 0, sizeof(*r));
-	snprintf(r->module, sizeof(r->module), "%s", mod);
-	boot_parse_console(b, len, mod, r);
-	free(b);
+	assert_int_equal(strncmp(marks, "RB ", 3), 0);
+	for (marks += 3; *marks && *marks != ' ' && i + 1 < n; marks++)
+		nonce[i++] = *marks;
+	nonce[i] = '\0';
 }
 
-static void parse_str(const char *s, struct boot_result *r)
+/* tests/boot/console/NAME.console and NAME.marks: a real boot's console
+ * (ttyS0) and what its /init wrote on ttyS1 */
+static void parse_file(const char *name, const char *mod, struct boot_result *r)
 {
+	char path[256], nonce[32];
+	size_t clen, mlen;
+	char *c, *m;
+
+	snprintf(path, sizeof(path), "tests/boot/console/%s.console", name);
+	c = slurp(path, &clen);
+	snprintf(path, sizeof(path), "tests/boot/console/%s.marks", name);
+	m = slurp(path, &mlen);
+	fixture_nonce(m, nonce, sizeof(nonce));
+	memset(r, 0, sizeof(*r));
+	snprintf(r->module, sizeof(r->module), "%s", mod);
+	boot_parse_console(c, clen, m, mlen, nonce, mod, r);
+	free(c);
+	free(m);
+}
+
+#define NONCE "0123456789abcdef"
+#define START "[ 2.0] RB " NONCE " LOAD-START\n"
+
+/* A console and /init's port; "RB <NONCE> " is written as "@ " in marks. */
+static void parse_str2(const char *con, const char *marks, struct boot_result *r)
+{
+	char m[4096];
+	size_t i, k = 0;
+
+	for (i = 0; marks[i] && k + 32 < sizeof(m); i++) {
+		if (marks[i] == '@' && (i == 0 || marks[i - 1] == '\n')) {
+			memcpy(m + k, "RB " NONCE, 19);
+			k += 19;
+		} else {
+			m[k++] = marks[i];
+		}
+	}
+	m[k] = '\0';
 	memset(r, 0, sizeof(*r));
 	snprintf(r->module, sizeof(r->module), "m");
-	boot_parse_console(s, strlen(s), "m", r);
+	boot_parse_console(con, strlen(con), m, k, NONCE, "m", r);
 }
 
 static void test_boot__clean_console_is_ok(void **state)
@@ -60,7 +96,7 @@ static void test_boot__clean_console_is_ok(void **state)
 	struct boot_result r;
 
 	(void)state;
-	parse_file("tests/boot/console/clean.log", "rbclean", &r);
+	parse_file("clean", "rbclean", &r);
 	assert_int_equal(r.verdict, BOOT_OK);
 	assert_string_equal(r.note, "loads and unloads cleanly in QEMU (no hardware present)");
 	assert_string_equal(r.message, "");
@@ -72,7 +108,7 @@ static void test_boot__null_deref_in_init_is_oops_with_lines(void **state)
 	char sum[512];
 
 	(void)state;
-	parse_file("tests/boot/console/oops.log", "rboops", &r);
+	parse_file("oops", "rboops", &r);
 	assert_int_equal(r.verdict, BOOT_CONCERN);
 	assert_string_equal(r.type, "MODULE_LOAD_OOPS");
 	assert_non_null(strstr(r.message, "BUG: kernel NULL pointer dereference"));
@@ -92,7 +128,7 @@ static void test_boot__failed_init_is_load_failed(void **state)
 	struct boot_result r;
 
 	(void)state;
-	parse_file("tests/boot/console/fail.log", "rbfail", &r);
+	parse_file("fail", "rbfail", &r);
 	assert_int_equal(r.verdict, BOOT_CONCERN);
 	assert_string_equal(r.type, "MODULE_LOAD_FAILED");
 	assert_non_null(strstr(r.message, "No such device"));
@@ -103,10 +139,9 @@ static void test_boot__warning_after_marker_is_finding(void **state)
 	struct boot_result r;
 
 	(void)state;
-	parse_str("[ 1.0] WARNING: CPU: 0 PID: 1 at boot.c:1 boot_thing\n"
-		  "RB-LOAD-START\r\n"
-		  "[ 3.1] WARNING: CPU: 0 PID: 85 at m.c:12 m_init+0x1/0x2 [m]\r\n"
-		  "RB-INSMOD-RC=0\r\nRB-RMMOD-RC=0\r\nRB-DONE\r\n", &r);
+	parse_str2("[ 1.0] WARNING: CPU: 0 PID: 1 at boot.c:1 boot_thing\n" START
+		   "[ 3.1] WARNING: CPU: 0 PID: 85 at m.c:12 m_init+0x1/0x2 [m]\r\n",
+		   "@ INSMOD 0\r\n@ RMMOD 0\r\n@ DONE\r\n", &r);
 	assert_int_equal(r.verdict, BOOT_CONCERN);
 	assert_string_equal(r.type, "MODULE_LOAD_WARNING");
 	assert_non_null(strstr(r.message, "m.c:12"));
@@ -119,8 +154,8 @@ static void test_boot__warning_before_marker_is_not_blamed(void **state)
 	struct boot_result r;
 
 	(void)state;
-	parse_str("[ 1.0] WARNING: CPU: 0 PID: 1 at boot.c:1 boot_thing\n"
-		  "RB-LOAD-START\nRB-INSMOD-RC=0\nRB-RMMOD-RC=0\nRB-DONE\n", &r);
+	parse_str2("[ 1.0] WARNING: CPU: 0 PID: 1 at boot.c:1 boot_thing\n" START,
+		   "@ INSMOD 0\n@ RMMOD 0\n@ DONE\n", &r);
 	assert_int_equal(r.verdict, BOOT_OK);
 }
 
@@ -129,11 +164,11 @@ static void test_boot__kasan_and_lockdep_are_typed(void **state)
 	struct boot_result r;
 
 	(void)state;
-	parse_str("RB-LOAD-START\n[ 2.0] BUG: KASAN: slab-out-of-bounds in m_init\n"
-		  "RB-INSMOD-RC=0\nRB-RMMOD-RC=0\nRB-DONE\n", &r);
+	parse_str2(START "[ 2.0] BUG: KASAN: slab-out-of-bounds in m_init\n",
+		   "@ INSMOD 0\n@ RMMOD 0\n@ DONE\n", &r);
 	assert_string_equal(r.type, "MODULE_LOAD_KASAN");
-	parse_str("RB-LOAD-START\n[ 2.0] WARNING: possible circular locking dependency detected\n"
-		  "RB-INSMOD-RC=0\nRB-RMMOD-RC=0\nRB-DONE\n", &r);
+	parse_str2(START "[ 2.0] WARNING: possible circular locking dependency detected\n",
+		   "@ INSMOD 0\n@ RMMOD 0\n@ DONE\n", &r);
 	assert_string_equal(r.type, "MODULE_LOAD_LOCKDEP");
 }
 
@@ -142,12 +177,105 @@ static void test_boot__hang_is_finding(void **state)
 	struct boot_result r;
 
 	(void)state;
-	parse_str("RB-LOAD-START\nRB-HANG insmod\nRB-DONE\n", &r);
+	parse_str2(START, "@ HANG insmod\n@ DONE\n", &r);
 	assert_int_equal(r.verdict, BOOT_CONCERN);
 	assert_string_equal(r.type, "MODULE_LOAD_HANG");
 	/* the console stops after the marker: the guest died in the load */
-	parse_str("RB-LOAD-START\n[ 2.0] rcu: INFO: rcu_sched self-detected stall\n", &r);
+	parse_str2(START "[ 2.0] rcu: INFO: rcu_sched self-detected stall\n", "", &r);
 	assert_string_equal(r.type, "MODULE_LOAD_HANG");
+}
+
+/* A module's printk reaches only the console: lines there that look like
+ * /init's, with or without a guessed nonce, say nothing of the verdict. */
+static void test_boot__markers_on_the_console_are_not_believed(void **state)
+{
+	struct boot_result r;
+
+	(void)state;
+	parse_str2(START "[ 2.1] RB-INSMOD-RC=0\n[ 2.1] RB-RMMOD-RC=0\n[ 2.1] RB-DONE\n"
+		   "[ 2.2] RB " NONCE " INSMOD 0\n[ 2.2] RB " NONCE " RMMOD 0\n"
+		   "[ 2.2] RB " NONCE " DONE\n", "@ LOAD-START\n", &r);
+	assert_int_equal(r.verdict, BOOT_CONCERN);
+	assert_string_equal(r.type, "MODULE_LOAD_HANG");
+}
+
+/* Lines on /init's port with another nonce are not /init's. */
+static void test_boot__marks_with_another_nonce_are_ignored(void **state)
+{
+	struct boot_result r;
+
+	(void)state;
+	parse_str2(START, "RB fedcba9876543210 INSMOD 0\nRB fedcba9876543210 RMMOD 0\n"
+		   "RB fedcba9876543210 DONE\nRB-DONE\n", &r);
+	assert_int_equal(r.verdict, BOOT_CONCERN);
+	assert_string_equal(r.type, "MODULE_LOAD_HANG");
+	/* and a missing nonce never makes a verdict */
+	memset(&r, 0, sizeof(r));
+	boot_parse_console(START, strlen(START), "RB  DONE\n", 9, "", "m", &r);
+	assert_int_equal(r.verdict, BOOT_NOT_CHECKED);
+}
+
+/* A real boot of a module that prints every marker it could guess and
+ * BUG()s at unload (tests/boot/mod_fake): a concern, not "clean". */
+static void test_boot__fake_markers_then_bug_is_oops(void **state)
+{
+	struct boot_result r;
+
+	(void)state;
+	parse_file("fake", "rbfake", &r);
+	assert_int_equal(r.verdict, BOOT_CONCERN);
+	assert_string_equal(r.type, "MODULE_LOAD_OOPS");
+	assert_non_null(strstr(r.message, "kernel BUG at"));
+	assert_non_null(strstr(r.message, "RIP: 0010:rbfake_exit"));
+}
+
+/* A report after /init said DONE is still the module's. */
+static void test_boot__bug_after_done_is_concern(void **state)
+{
+	struct boot_result r;
+
+	(void)state;
+	parse_str2(START "[ 5.0] BUG: unable to handle page fault for address: 0\n",
+		   "@ INSMOD 0\n@ RMMOD 0\n@ DONE\n", &r);
+	assert_int_equal(r.verdict, BOOT_CONCERN);
+	assert_string_equal(r.type, "MODULE_LOAD_OOPS");
+}
+
+/* What the review may quote of the console is bounded: 12 lines of at
+ * most 160 bytes, control characters made visible. */
+static void test_boot__quoted_console_is_capped(void **state)
+{
+	struct boot_result r;
+	char *con = malloc(64 << 10), sum[1024];
+	size_t n = 0, lines = 0;
+	const char *p;
+	int i;
+
+	(void)state;
+	assert_non_null(con);
+	n += (size_t)sprintf(con + n, START "[ 2.0] BUG: ");
+	memset(con + n, 'A', 5000);
+	n += 5000;
+	con[n++] = '\x1b';
+	con[n++] = '\n';
+	for (i = 0; i < 40; i++)
+		n += (size_t)sprintf(con + n, "[ 2.1] RIP: 0010:m_init+0x%d/0x10 [m]\n", i);
+	con[n] = '\0';
+	parse_str2(con, "@ INSMOD 0\n@ RMMOD 0\n@ DONE\n", &r);
+	assert_int_equal(r.verdict, BOOT_CONCERN);
+	for (p = r.message; *p; p++) {
+		const char *e = strchr(p, '\n');
+
+		assert_non_null(e);
+		assert_true(e - p <= 160);
+		lines++;
+		p = e;
+	}
+	assert_true(lines <= 12);
+	assert_null(strchr(r.message, '\x1b'));
+	boot_result_summary(&r, sum, sizeof(sum));
+	assert_true(strlen(sum) < 600);
+	free(con);
 }
 
 static void test_boot__no_marker_is_not_checked(void **state)
@@ -155,7 +283,7 @@ static void test_boot__no_marker_is_not_checked(void **state)
 	struct boot_result r;
 
 	(void)state;
-	parse_str("[ 0.1] Kernel panic - not syncing: VFS: Unable to mount root fs\n", &r);
+	parse_str2("[ 0.1] Kernel panic - not syncing: VFS: Unable to mount root fs\n", "", &r);
 	assert_int_equal(r.verdict, BOOT_NOT_CHECKED);
 	assert_string_equal(r.type, "");
 	assert_non_null(strstr(r.note, "did not boot"));
@@ -166,8 +294,8 @@ static void test_boot__unload_failure_is_finding(void **state)
 	struct boot_result r;
 
 	(void)state;
-	parse_str("RB-LOAD-START\nRB-INSMOD-RC=0\nrmmod: can't unload module 'm': Device or resource busy\n"
-		  "RB-RMMOD-RC=1\nRB-DONE\n", &r);
+	parse_str2(START "rmmod: can't unload module 'm': Device or resource busy\n",
+		   "@ INSMOD 0\n@ RMMOD 1\n@ DONE\n", &r);
 	assert_int_equal(r.verdict, BOOT_CONCERN);
 	assert_string_equal(r.type, "MODULE_UNLOAD_FAILED");
 }
@@ -222,7 +350,7 @@ static void test_boot__check_names_what_is_missing(void **state)
 	o.qemu = "/bin/sh";	/* any executable: only its presence is checked */
 	assert_int_equal(boot_check(&o, err, sizeof(err)), -1);
 	assert_string_equal(err, "[boot] kernel: cannot read /nonexistent/vmlinuz");
-	o.kernel = "tests/boot/console/clean.log";
+	o.kernel = "tests/boot/console/clean.console";
 	assert_int_equal(boot_check(&o, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "[boot] headers"));
 }
@@ -337,9 +465,9 @@ static void test_boot__unknown_symbol_is_not_checked(void **state)
 
 	(void)state;
 	/* a symbol of a module the guest lacks is not the patch's fault */
-	parse_str("RB-LOAD-START\n[ 2.0] m: Unknown symbol usb_register_driver (err -2)\n"
-		  "insmod: can't insert '/m/m.ko': unknown symbol in module, or unknown parameter\n"
-		  "RB-INSMOD-RC=1\nRB-RMMOD-RC=1\nRB-DONE\n", &r);
+	parse_str2(START "[ 2.0] m: Unknown symbol usb_register_driver (err -2)\n"
+		   "insmod: can't insert '/m/m.ko': unknown symbol in module, or unknown parameter\n",
+		   "@ INSMOD 1\n@ RMMOD 1\n@ DONE\n", &r);
 	assert_int_equal(r.verdict, BOOT_NOT_CHECKED);
 	assert_string_equal(r.type, "");
 	assert_non_null(strstr(r.note, "needs symbols of other modules"));
@@ -738,12 +866,12 @@ static void test_boot__series_changed_driver_gets_its_headers(void **state)
 	put(tree, "drivers/misc/unrelated.h", "#define U 1\n");
 	bp.len = strlen(patch);
 	memset(&o, 0, sizeof(o));
-	o.kernel = "tests/boot/console/clean.log";
+	o.kernel = "tests/boot/console/clean.console";
 	o.headers = work;		/* no kbuild Makefile: the build fails */
 	o.work = work;
 	o.tree = tree;
 	o.qemu = "/bin/true";		/* never reached */
-	o.busybox = "tests/boot/console/clean.log";
+	o.busybox = "tests/boot/console/clean.console";
 	assert_int_equal(boot_series(&o, &bp, 1, r), 0);
 	assert_int_equal(r->n, 1);
 	assert_int_equal(r->verdict, BOOT_NOT_CHECKED);
@@ -792,6 +920,11 @@ int main(void)
 		cmocka_unit_test(test_boot__warning_before_marker_is_not_blamed),
 		cmocka_unit_test(test_boot__kasan_and_lockdep_are_typed),
 		cmocka_unit_test(test_boot__hang_is_finding),
+		cmocka_unit_test(test_boot__markers_on_the_console_are_not_believed),
+		cmocka_unit_test(test_boot__marks_with_another_nonce_are_ignored),
+		cmocka_unit_test(test_boot__fake_markers_then_bug_is_oops),
+		cmocka_unit_test(test_boot__bug_after_done_is_concern),
+		cmocka_unit_test(test_boot__quoted_console_is_capped),
 		cmocka_unit_test(test_boot__no_marker_is_not_checked),
 		cmocka_unit_test(test_boot__unload_failure_is_finding),
 		cmocka_unit_test(test_boot__module_source_detection),
