@@ -65,6 +65,7 @@ struct ctx {
 	char version[64];		/* "linux 6.1.158" */
 	double deadline;		/* monotonic seconds */
 	struct sandbox_limits lim;
+	unsigned sandboxes;		/* commands run (sandboxes made) */
 };
 
 static double now_s(void)
@@ -137,6 +138,7 @@ static enum run_result run(struct ctx *c, unsigned see, const char *const argv[]
 		sandbox_ro(sb, c->cfg->build_config);
 	if (cwd)
 		sandbox_chdir(sb, cwd);
+	c->sandboxes++;
 	r = sandbox_run(sb, argv, out, build_stop);
 	if (r == SANDBOX_NOSTART && out && sb->why[0]) {
 		sbuf_addstr(out, "\n");
@@ -1224,6 +1226,7 @@ reset:
 out:
 	if (res->verdict == BUILD_NOT_CHECKED && !res->note[0])
 		set_note(res, "the compile test failed");
+	res->sandboxes = c.sandboxes;
 	if (lockfd >= 0)
 		close(lockfd);
 	for (i = 0; i < nt; i++)

@@ -68,6 +68,7 @@ struct build_result {
 	size_t objects;			/* objects compared */
 	double wait_s;				/* for the work folder's lock */
 	double prepare_s, apply_s, build_s;	/* seconds spent */
+	unsigned sandboxes;			/* commands run, each in a sandbox */
 };
 
 /* Non-zero when [build] tree is set. */

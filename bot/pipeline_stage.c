@@ -160,10 +160,10 @@ static int compile_series(struct pipeline *p, const struct store_series *s,
 					 res.note, stage_now() - t0, now);
 	ret = stage_commit(p->st, ret);
 	{
-		char t[64];
+		char t[96];
 
-		snprintf(t, sizeof(t), "wait=%.1fs prepare=%.1fs apply=%.1fs build=%.1fs",
-			 res.wait_s, res.prepare_s, res.apply_s, res.build_s);
+		snprintf(t, sizeof(t), "wait=%.1fs prepare=%.1fs apply=%.1fs build=%.1fs sandboxes=%u",
+			 res.wait_s, res.prepare_s, res.apply_s, res.build_s, res.sandboxes);
 		log_event(LOG_INFO, "compile-test", "series", s->subject,
 			  "result", res.note, "cost", t, NULL);
 	}

@@ -16,6 +16,7 @@ rb=${REVIEWBOT:-$repo/reviewbot}
 bdir=${BUILD_DIR:-$repo/build}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+chmod 755 "$tmp"	# the sandbox's user (nobody, when we are root) reaches the work folder
 export HOME=$tmp LC_ALL=C
 unset REVIEWBOT_CONFIG
 
@@ -56,3 +57,17 @@ printf '  one-time: extract %.1fs (0 when cached), prepare %.1fs, work folder %s
 	"$(du -sh "$tmp/work" | cut -f1)"
 grep -o 'cost="[^"]*"' "$tmp/err" | sed 's/cost="wait=[0-9.]*s prepare=[0-9.]*s /  per series: /; s/"$//'
 printf '  run --once for 3 series, preparation included: %.1fs\n' "$(echo "$t2 - $t1" | bc)"
+
+# what the sandbox adds: each command of a series runs in one (the cost
+# log's sandboxes=N); one sandbox's start and end, measured here with the
+# compile stage's folders, against a plain fork and exec
+cc -std=c11 -D_GNU_SOURCE -O2 -I"$repo" -o "$tmp/sandbox_cost" "$repo/tests/bench/sandbox_cost.c" \
+	"$repo/bot/sandbox.c" "$repo/checker/sbuf.c"
+cost=$("$tmp/sandbox_cost" 40 "$bdir/ksrc" "$tmp/work/src" "$tmp/work/obj")
+sb_ms=${cost#sandbox_ms=}; sb_ms=${sb_ms%% *}
+echo "  one sandbox (bwrap, start to end): ${sb_ms} ms median of 40; a plain fork and exec: ${cost##*plain_ms=} ms"
+grep -o 'build=[0-9.]*s sandboxes=[0-9]*' "$tmp/err" | while read -r b n; do
+	b=${b#build=}; b=${b%s}; n=${n#sandboxes=}
+	printf '  a series: %s sandboxes = %.2f s of %.1f s apply and build (%.1f%%)\n' \
+		"$n" "$(echo "$n * $sb_ms / 1000" | bc -l)" "$b" "$(echo "100 * $n * $sb_ms / 1000 / $b" | bc -l)"
+done

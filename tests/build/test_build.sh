@@ -18,6 +18,7 @@ pass=0
 fail=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+chmod 755 "$tmp"	# the sandbox's user (nobody, when we are root) reaches into it
 export HOME=$tmp LC_ALL=C
 unset REVIEWBOT_CONFIG
 
@@ -67,6 +68,30 @@ EOF
 
 "$rb" run -n --config "$tmp/rb.conf" >"$tmp/out" 2>&1
 check "run -n accepts a [build] section" "grep -qx 'configuration OK' '$tmp/out'"
+
+# No sandbox, no stage (issue 19 item 1): without bwrap, or with a bwrap
+# that cannot make its namespaces (user namespaces off), run -n fails
+# saying why, and a series is "not checked" -- never built on the host.
+mkdir -p "$tmp/nobwrap" "$tmp/nons"
+printf '#!/bin/sh\necho "bwrap: No permissions to creating new namespace, likely because the kernel does not allow non-privileged user namespaces." >&2\nexit 1\n' \
+	>"$tmp/nons/bwrap"
+chmod 755 "$tmp/nons/bwrap"
+PATH=$tmp/nobwrap "$rb" run -n --config "$tmp/rb.conf" >"$tmp/out" 2>&1; st=$?
+check "run -n without bwrap fails and says to install bubblewrap" \
+	"[ $st -ne 0 ] && grep -q 'bubblewrap (bwrap) is needed' '$tmp/out' || { cat '$tmp/out'; false; }"
+PATH=$tmp/nons:$PATH "$rb" run -n --config "$tmp/rb.conf" >"$tmp/out" 2>&1; st=$?
+check "run -n with user namespaces off fails and says so" \
+	"[ $st -ne 0 ] && grep -q 'user namespaces may be turned off' '$tmp/out' || { cat '$tmp/out'; false; }"
+mkdir -p "$tmp/list0/new" "$tmp/list0/cur" "$tmp/list0/tmp"
+cp "$repo/tests/build/0001-clean.patch" "$tmp/list0/new/clean"
+sed -e "s|path = $tmp/list\$|path = $tmp/list0|" -e "s|path = $tmp/outbox|path = $tmp/outbox0|" \
+	-e "s|$tmp/db/|$tmp/db0/|" "$tmp/rb.conf" >"$tmp/rb0.conf"
+mkdir -p "$tmp/db0"
+PATH=$tmp/nons:$PATH "$rb" run --once --config "$tmp/rb0.conf" >"$tmp/out" 2>"$tmp/err0"; st=$?
+check "without a sandbox the series is not checked, and the review says why" \
+	"[ $st -eq 0 ] && tr -s ' \n' '  ' < \"\$(ls '$tmp/outbox0/new'/* | head -1)\" | grep -q 'compiles: not checked (bubblewrap cannot make its sandbox here' && grep -q 'event=stage-unavailable' '$tmp/err0'"
+check "... and the stage ran nothing (it stopped at the sandbox check)" \
+	"grep 'event=compile-test' '$tmp/err0' | grep -q 'error=\"bubblewrap cannot' && ! grep -q 'cost=' '$tmp/err0'"
 
 "$rb" run --once --config "$tmp/rb.conf" >"$tmp/out" 2>"$tmp/err"; st=$?
 t2=$(date +%s.%N)
