@@ -6,6 +6,9 @@
 #   make check      build and run every test (SANITIZE=1: under ASan+UBSan)
 #   make compat     per-type agreement with checkpatch.pl 6.1 on the corpus
 #   make bench      speed and memory against checkpatch.pl, measured together
+#   make eval-signal  precision and recall of the security and uapi rules
+#                   (and of the review mail) on hand-labelled corpus patches
+#                   (tests/signal/); eval-signal-selftest: its own unit test
 #   make fuzz       each libFuzzer target for FUZZ_SECONDS (fuzz-smoke: a few)
 #   make install    PREFIX=/usr/local DESTDIR= (make uninstall: the same)
 #
@@ -114,7 +117,7 @@ HELPER_REL := $(BUILD)/libexec/reviewbot
 TEMPLATES_REL := ../../../templates
 endif
 
-.PHONY: all check run bot-tests build-tests boot-tests integration-tests compat bench clean install uninstall deps unit-tests \
+.PHONY: all check run bot-tests build-tests boot-tests integration-tests compat bench eval-signal eval-signal-selftest clean install uninstall deps unit-tests \
 	golden-tests golden-verify cli-tests man-tests compat-floor corpus-sanitize man valgrind-tests \
 	deploy-tests unit-file \
 	fuzz fuzz-build fuzz-smoke
@@ -397,6 +400,15 @@ bench: $(PROGRAM) $(HELPER)
 	$(Q)REVIEWBOT=$(abspath $(PROGRAM)) bash tests/bench/bench_latency.sh
 	$(Q)REVIEWBOT=$(abspath $(PROGRAM)) BUILD_DIR=$(abspath build) bash tests/bench/bench_build.sh
 	$(Q)bash tests/bench/bench_boot.sh
+
+# A measurement, not a test: exits 0 whatever the figures unless
+# EVAL_SIGNAL_FLAGS sets floors (--min-precision-security X
+# --min-precision-uapi Y --min-recall-uapi Z).  CORPUS= as for compat.
+eval-signal: $(PROGRAM) $(HELPER)
+	$(Q)REVIEWBOT=$(abspath $(PROGRAM)) python3 tests/signal/eval.py $(EVAL_SIGNAL_FLAGS)
+
+eval-signal-selftest:
+	$(Q)python3 tests/signal/test_eval.py
 
 clean:
 	rm -rf $(BUILD) reviewbot

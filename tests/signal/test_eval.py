@@ -1,0 +1,204 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""make eval-signal-selftest: eval.py's matching and arithmetic on made-up
+findings, labels, a diff and a review mail (no reviewbot, no corpus)."""
+
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import eval as ev  # noqa: E402
+
+
+def label(patch, file, line, category, kind, side="new"):
+    lo, hi = ev.parse_range(line)
+    return {"patch": patch, "file": file, "line": line, "side": side,
+            "category": category, "kind": kind, "reason": "", "lo": lo,
+            "hi": hi}
+
+
+def finding(patch, file, line, category, typ, side="new"):
+    return {"patch": patch, "file": file, "line": line, "side": side,
+            "category": category, "type": typ, "json_line": line}
+
+
+DIFF = """\
+Subject: [PATCH] demo
+---
+--- a/drivers/x.c
++++ b/drivers/x.c
+@@ -10,3 +10,4 @@ static int f(void)
+ 	a();
+-	b();
++	c();
++	d();
+ 	e();
+--- /dev/null
++++ b/include/uapi/linux/y.h
+@@ -0,0 +1,2 @@
++#define Y 1
++#define Z 2
+--- a/drivers/gone.c
++++ /dev/null
+@@ -1,1 +0,0 @@
+-int gone;
+"""
+
+MAIL = """\
+From: reviewbot <reviewbot@localhost>
+Subject: Re: [PATCH] demo
+
+Merge readiness
+  security:              concern (1 finding below)
+  user-space interface:  concern (2 findings below)
+  affects others:        ok
+
+Security
+  [PATCH 1/2] drivers/x.c:11: WARNING: sprintf() does not know the
+    size of its buffer (UNBOUNDED_STRING_COPY)
+    +	sprintf(buf, "%s", s);
+
+User-space interface (new ABI: needs a review of its own)
+  include/uapi/linux/y.h:1: WARNING: change to user-space API header
+    include/uapi/linux/y.h (UAPI_HEADER)
+    +#define Y 1
+  drivers/x.c:40: WARNING: new sysfs attribute 'q' (DEVICE_ATTR_RO):
+    ABI (UAPI_SYSFS)
+
+Style nits: 1 (counted by type, not listed one by one)
+  LONG_LINE  1  at drivers/x.c:12
+
+-- 
+reviewbot 0.1.0.
+"""
+
+
+class PatchPlaces(unittest.TestCase):
+    def test_sides_and_lines(self):
+        places = ev.patch_places(DIFF)
+        lines = DIFF.split("\n")
+        where = {lines[n - 1]: p for n, p in places.items()}
+        self.assertEqual(where[" \ta();"], ("drivers/x.c", "new", 10))
+        self.assertEqual(where["-\tb();"], ("drivers/x.c", "old", 11))
+        self.assertEqual(where["+\tc();"], ("drivers/x.c", "new", 11))
+        self.assertEqual(where["+\td();"], ("drivers/x.c", "new", 12))
+        self.assertEqual(where[" \te();"], ("drivers/x.c", "new", 13))
+        self.assertEqual(where["+#define Z 2"],
+                         ("include/uapi/linux/y.h", "new", 2))
+        self.assertEqual(where["-int gone;"], ("drivers/gone.c", "old", 1))
+        # the headers are not lines of any file
+        self.assertNotIn(4, places)
+
+    def test_locate(self):
+        places = ev.patch_places(DIFF)
+        old = {"type": "X", "file": "drivers/x.c", "line": 11, "patch_line": 7}
+        self.assertEqual(ev.locate(old, places), ("drivers/x.c", "old", 11))
+        hdr = {"type": "UAPI_HEADER", "file": "include/uapi/linux/y.h",
+               "line": 1, "patch_line": 14}
+        self.assertEqual(ev.locate(hdr, places),
+                         ("include/uapi/linux/y.h", "new", None))
+        # a patch_line that does not agree with the file: trust the finding
+        odd = {"type": "X", "file": "other.c", "line": 5, "patch_line": 7}
+        self.assertEqual(ev.locate(odd, places), ("other.c", "new", 5))
+
+
+class Scoring(unittest.TestCase):
+    def setUp(self):
+        self.labels = [
+            label("p1", "f.c", "10", "uapi", "sysfs-new"),        # A
+            label("p1", "f.c", "12", "uapi", "bin-attr"),         # B
+            label("p1", "g.h", "1-5", "uapi", "uapi-header"),     # C
+            label("p2", "h.c", "20", "uapi", "sysfs-removed", "old"),  # D
+            label("p1", "f.c", "30-31", "security", "overflow"),  # E
+        ]
+        self.findings = [
+            finding("p1", "f.c", 11, "uapi", "UAPI_SYSFS"),       # A (tie: first)
+            finding("p1", "f.c", 40, "security", "UNBOUNDED_STRING_COPY"),
+            finding("p1", "g.h", None, "uapi", "UAPI_HEADER"),    # C
+            finding("p2", "h.c", 21, "uapi", "UAPI_SYSFS", "old"),  # D
+            finding("p2", "h.c", 21, "uapi", "UAPI_SYSFS"),       # wrong side
+            finding("p1", "f.c", 33, "security", "UNBOUNDED_STRING_COPY"),  # E
+            finding("p1", "f.c", 30, "uapi", "UAPI_SYSFS"),       # wrong category
+            finding("p3", "f.c", 10, "uapi", "UAPI_SYSFS"),       # wrong patch
+        ]
+
+    def test_truth(self):
+        found, caught = ev.score(self.findings, self.labels)
+        self.assertEqual([f["true"] for f in found],
+                         [True, False, True, True, False, True, False, False])
+        kinds = sorted(l["kind"] for l in self.labels if id(l) in caught)
+        # B sits 1 line from the UAPI_SYSFS finding too, but that finding
+        # counts for its nearest label only (A, the first of the tie)
+        self.assertEqual(kinds, ["overflow", "sysfs-new", "sysfs-removed",
+                                 "uapi-header"])
+
+    def test_arithmetic(self):
+        found, caught = ev.score(self.findings, self.labels)
+        per_type, per_cat, per_kind = ev.summarize(found, self.labels, caught)
+        self.assertEqual(per_type[("uapi", "UAPI_SYSFS")], [5, 2])
+        self.assertEqual(per_type[("uapi", "UAPI_HEADER")], [1, 1])
+        self.assertEqual(per_type[("security", "UNBOUNDED_STRING_COPY")], [2, 1])
+        self.assertAlmostEqual(per_cat["uapi"]["precision"], 3 / 6)
+        self.assertAlmostEqual(per_cat["uapi"]["recall"], 3 / 4)
+        self.assertAlmostEqual(per_cat["security"]["precision"], 1 / 2)
+        self.assertAlmostEqual(per_cat["security"]["recall"], 1.0)
+        self.assertEqual(per_kind[("uapi", "bin-attr")], [1, 0])
+        self.assertEqual(per_kind[("uapi", "sysfs-removed")], [1, 1])
+
+    def test_nearest_label_wins(self):
+        f = finding("p1", "f.c", 12, "uapi", "UAPI_SYSFS")
+        self.assertEqual([l["kind"] for l in ev.match(f, self.labels)],
+                         ["bin-attr", "sysfs-new"])
+
+    def test_floors(self):
+        found, caught = ev.score(self.findings, self.labels)
+        _, per_cat, _ = ev.summarize(found, self.labels, caught)
+        self.assertEqual(ev.check_floors(per_cat, 0.5, 0.5, 0.75), [])
+        failed = ev.check_floors(per_cat, 0.6, None, 0.8)
+        self.assertEqual(len(failed), 2)
+        self.assertTrue(failed[0].startswith("security precision 0.50"))
+        self.assertTrue(failed[1].startswith("uapi recall 0.75"))
+        # no finding at all: no precision, not a failure; no recall is
+        empty = {"security": {"precision": None, "recall": None},
+                 "uapi": {"precision": None, "recall": 0.0}}
+        self.assertEqual(ev.check_floors(empty, 0.9, 0.9), [])
+        self.assertEqual(len(ev.check_floors(empty, None, None, 0.1)), 1)
+
+
+class Review(unittest.TestCase):
+    def test_parse(self):
+        r = ev.parse_review(MAIL)
+        self.assertEqual(r["state"], {"security": "concern", "uapi": "concern"})
+        got = [(f["section"], f["file"], f["line"], f["type"])
+               for f in r["findings"]]
+        self.assertEqual(got, [
+            ("security", "drivers/x.c", 11, "UNBOUNDED_STRING_COPY"),
+            ("uapi", "include/uapi/linux/y.h", 1, "UAPI_HEADER"),
+            ("uapi", "drivers/x.c", 40, "UAPI_SYSFS")])
+        self.assertIsNone(ev.parse_review(
+            "reviewbot review: no patch to review in the input\n"))
+
+    def test_scores(self):
+        labels = [label("a", "drivers/x.c", "11", "security", "overflow"),
+                  label("b", "include/uapi/linux/y.h", "2", "uapi",
+                        "uapi-header")]
+        mail_b = MAIL
+        mail_c = MAIL.replace("security:              concern",
+                              "security:              ok")
+        reviews = {"a": ev.parse_review(MAIL), "b": ev.parse_review(mail_b),
+                   "c": ev.parse_review(mail_c), "d": None}
+        rs = ev.review_scores(reviews, [], labels)
+        self.assertEqual(rs["reviewed"], 3)
+        self.assertEqual(rs["no_patch"], ["d"])
+        self.assertEqual(rs["clean"], 2)                 # b and c
+        self.assertEqual(rs["clean_concern"], ["b"])
+        self.assertEqual((rs["sec"], rs["sec_concern"]), (1, 1))
+        # Security: a's x.c:11 is true, b's and c's are not
+        self.assertEqual(rs["section"]["security"], [3, 1])
+        # uapi: b's header is true (file level); nothing else matches
+        self.assertEqual(rs["section"]["uapi"], [6, 1])
+
+
+if __name__ == "__main__":
+    unittest.main()
