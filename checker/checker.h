@@ -94,6 +94,31 @@ struct chk_finding {
 	 */
 };
 
+/*
+ * Why a check is incomplete (struct chk_result's flags).  Each comes with
+ * res->error set (a sentence for people, about the most important one)
+ * and chk_check() returning -1; the findings made are kept and valid.
+ * res->error may also be set with no flag: a pattern that failed
+ * ("pattern error: ...").  A caller that only needs to know whether the
+ * check is complete tests res->error; one that wants the reason, flags.
+ */
+enum chk_flag {
+	/*
+	 * One or more lines were too complex to check: they asked for more
+	 * scratch memory than the per-line limit (checkpatch.pl's work on
+	 * some lines grows with the square of their length, e.g. a #define
+	 * with thousands of arguments) or made a report past CHK_MAX_REPORT.
+	 * Each such line keeps the findings made before the limit; its
+	 * remaining checks are skipped and the lines after it checked as
+	 * usual.  lines_skipped counts them, first_skipped is checkpatch's
+	 * #N of the first.
+	 */
+	CHK_LINE_SKIPPED = 1u << 0,
+	/* another limit (input size, line count, the findings' count,
+	 * memory): the check stopped where it was */
+	CHK_LIMIT = 1u << 2,
+};
+
 struct chk_result {
 	struct chk_finding *f;
 	size_t n, alloc;
@@ -106,6 +131,9 @@ struct chk_result {
 	int rpt_cleaners;	/* whitespace errors seen: say so */
 	int show_checks;	/* the total line counts checks ($check at the end) */
 	char *error;		/* an internal problem (limit, memory), or NULL */
+	unsigned flags;		/* enum chk_flag: why the check is incomplete */
+	long lines_skipped;	/* CHK_LINE_SKIPPED: how many lines */
+	long first_skipped;	/* CHK_LINE_SKIPPED: #N of the first */
 };
 
 /*
@@ -138,7 +166,8 @@ unsigned long chk_pattern_compiles(const struct chk_checker *c);
 /*
  * Checks buf[0, len) with a checker of its own.  name is the file name checkpatch.pl prints
  * ("Your patch" for stdin is the caller's business).  Returns 0, or -1
- * with res->error set; the findings up to the failure are kept.
+ * with res->error set and res->flags saying why (enum chk_flag); the
+ * findings made are kept.  chk_check() and the others return the same.
  */
 int chk_run(const struct chk_opts *o, const char *name, const char *buf,
 	    size_t len, struct chk_result *res);
