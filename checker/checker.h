@@ -20,6 +20,7 @@
 #define CHK_MAX_INPUT		(256u << 20)	/* bytes of one input */
 #define CHK_MAX_LINES		(8u << 20)	/* lines of one input */
 #define CHK_MAX_REPORT		(64u << 20)	/* bytes of one report */
+#define CHK_TIME_LIMIT_MAX_MS	(1000ul * 1000 * 1000)	/* opts.time_limit_ms */
 
 struct chk_spelling;
 struct re_precompiled_set;
@@ -72,6 +73,18 @@ struct chk_opts {
 	 */
 	void (*sink)(void *arg, const struct chk_finding *f);
 	void *sink_arg;
+	/*
+	 * Wall-clock milliseconds (CLOCK_MONOTONIC) one check may take; 0:
+	 * no limit (the default, as checkpatch.pl has none).  Past it the
+	 * check ends with CHK_TIMED_OUT, keeping the findings made so far.
+	 * The clock is read once per line, when a line's scratch memory
+	 * grows by a chunk (64 KiB), when a pattern is built at run time and
+	 * when a match reaches its step limit -- never per match -- so a
+	 * check ends soon after its time, but one pattern match cannot be
+	 * cut short: on a pathological line of a few hundred KiB a single
+	 * match can take seconds (a 400 KB comment line: up to ~15 s here).
+	 */
+	unsigned long time_limit_ms;
 };
 
 void chk_opts_init(struct chk_opts *o);
@@ -114,6 +127,13 @@ enum chk_flag {
 	 * #N of the first.
 	 */
 	CHK_LINE_SKIPPED = 1u << 0,
+	/*
+	 * opts.time_limit_ms ran out: the lines from stopped_at (#N) on were
+	 * not fully checked (the findings on line stopped_at made in time
+	 * are kept), nor were the checks after the last line (sign-off, ...);
+	 * stopped_at is past the last line when only those were cut short.
+	 */
+	CHK_TIMED_OUT = 1u << 1,
 	/* another limit (input size, line count, the findings' count,
 	 * memory): the check stopped where it was */
 	CHK_LIMIT = 1u << 2,
@@ -134,6 +154,7 @@ struct chk_result {
 	unsigned flags;		/* enum chk_flag: why the check is incomplete */
 	long lines_skipped;	/* CHK_LINE_SKIPPED: how many lines */
 	long first_skipped;	/* CHK_LINE_SKIPPED: #N of the first */
+	long stopped_at;	/* CHK_TIMED_OUT: #N of the first line not fully checked */
 };
 
 /*

@@ -29,6 +29,7 @@
 #define RB_ENG_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "checker.h"
 #include "re.h"
@@ -188,6 +189,8 @@ struct eng {
 	int line_skip;
 	unsigned char *prescan_skip;	/* lines[i] could not be sanitised */
 	const char *failed_why;	/* what e->failed ran into, or NULL */
+	uint64_t deadline;	/* opts.time_limit_ms as CLOCK_MONOTONIC ns, 0 */
+	int timed_out;		/* ... and it passed: the check stopped */
 	char oom_str[16];	/* what the string helpers return on failure */
 };
 
@@ -196,6 +199,12 @@ struct eng {
 void *eng_alloc(struct eng *e, size_t n);
 /* Marks the current line failed: later eng_alloc() calls on it fail too. */
 void eng_fail_line(struct eng *e);
+/*
+ * e->deadline (set) has passed: marks the check timed out and the line
+ * failed, and returns 1.  Looked at once per line, when the arena takes a
+ * new chunk and when a pattern is built, never per match.
+ */
+int eng_late(struct eng *e);
 /* The string helpers' result on failure: a writable "" of the engine's. */
 char *eng_oom_str(struct eng *e);
 /* sb's bytes as a scratch string; a failed line when sb hit its cap */

@@ -40,6 +40,15 @@ char *eng_oom_str(struct eng *e)
 	return e->oom_str;
 }
 
+int eng_late(struct eng *e)
+{
+	if (!e->timed_out && !re_expired(e->rc) && re_now_ns() < e->deadline)
+		return 0;
+	e->timed_out = 1;
+	eng_fail_line(e);	/* the rest of this line comes to nothing */
+	return 1;
+}
+
 void *eng_alloc(struct eng *e, size_t n)
 {
 	struct arena_chunk *c = e->arena;
@@ -52,7 +61,10 @@ void *eng_alloc(struct eng *e, size_t n)
 	if (!c || c->size - c->used < n) {
 		size_t sz = n > ARENA_CHUNK ? n : ARENA_CHUNK;
 
-		if (e->line_skip || e->arena_used + sz > ENG_ARENA_MAX) {
+		/* (a new chunk every 64 KiB of scratch: the deadline is
+		 * looked at here too, so that one line cannot run on) */
+		if (e->line_skip || (e->deadline && eng_late(e)) ||
+		    e->arena_used + sz > ENG_ARENA_MAX) {
 			eng_fail_line(e);
 			return NULL;
 		}
@@ -271,7 +283,7 @@ const char *eng_pat(struct eng *e, const char *fmt, ...)
 
 	/* a failed line compiles nothing more (a pattern per argument of a
 	 * #define can be thousands) */
-	if (e->line_skip)
+	if (e->line_skip || (e->deadline && eng_late(e)))
 		return "(*FAIL)";
 	sbuf_init(&sb, 1u << 24);
 	va_start(ap, fmt);
@@ -609,8 +621,10 @@ int eng_report(struct eng *e, enum rule_sev sev, enum rule_id id,
 	size_t msglen, filelen;
 	int has_loc;
 
-	/* a failed line's later findings come from cut-short strings */
-	if (e->line_skip || !eng_show_type(e, id))
+	/* a failed line's later findings come from cut-short strings, and
+	 * those made after the deadline from cut-short matches */
+	if (e->line_skip || (e->deadline && re_expired(e->rc)) ||
+	    !eng_show_type(e, id))
 		return 0;
 	if (e->o->test_only && !strstr(msg, e->o->test_only))
 		return 0;

@@ -264,6 +264,8 @@ static void prescan(struct eng *e)
 		const char *rawline = e->rawlines[i];
 		char *line = NULL;
 
+		if (e->deadline && eng_late(e))
+			return;
 		linenr++;
 		eng_arena_reset(e);
 		e->line_skip = 0;
@@ -530,7 +532,7 @@ static int loop_head(struct eng *e)
 /* The end of a line's turn: count it when its checks were cut short. */
 static void line_done(struct eng *e)
 {
-	if (!e->line_skip)
+	if (!e->line_skip || e->timed_out)
 		return;
 	if (!e->res->lines_skipped++)
 		e->res->first_skipped = e->linenr;
@@ -544,6 +546,15 @@ static void process_lines(struct eng *e)
 	e->linenr = 0;
 	e->in_loop = 1;
 	for (i = 0; i < e->nlines && !e->failed; i++) {
+		if (e->deadline) {
+			/* the line the deadline passed in was cut short */
+			int cut = e->timed_out || re_expired(e->rc);
+
+			if (cut || eng_late(e)) {
+				e->res->stopped_at = cut ? e->linenr : e->linenr + 1;
+				break;
+			}
+		}
 		eng_arena_reset(e);
 		e->line_skip = 0;
 		if (e->prescan_skip && e->prescan_skip[i])
@@ -817,6 +828,8 @@ static int incomplete(struct eng *e, struct chk_result *res)
 {
 	struct sbuf why;
 
+	if (e->timed_out)
+		res->flags |= CHK_TIMED_OUT;
 	if (e->failed)
 		res->flags |= CHK_LIMIT;
 	if (res->lines_skipped)
@@ -826,7 +839,13 @@ static int incomplete(struct eng *e, struct chk_result *res)
 	if (res->error)
 		return -1;
 	sbuf_init(&why, 1024);
-	if (e->failed)
+	if (e->timed_out && res->stopped_at > e->linenr)
+		sbuf_addf(&why, "check timed out after %lu ms in the checks after the last line",
+			  e->o->time_limit_ms);
+	else if (e->timed_out)
+		sbuf_addf(&why, "check timed out after %lu ms: lines from #%ld on not fully checked",
+			  e->o->time_limit_ms, res->stopped_at);
+	else if (e->failed)
 		sbuf_addf(&why, "%s; the check is incomplete",
 			  e->failed_why ? e->failed_why : "a limit was reached");
 	else if (res->lines_skipped == 1)
@@ -924,18 +943,31 @@ static int check_input(struct chk_checker *c, const char *name,
 		ret = -1;
 		goto out;
 	}
+	if (o->time_limit_ms) {
+		/* (a limit past CHK_TIME_LIMIT_MAX_MS is as good as none) */
+		uint64_t ms = o->time_limit_ms < CHK_TIME_LIMIT_MAX_MS ?
+			      o->time_limit_ms : CHK_TIME_LIMIT_MAX_MS;
+
+		e.deadline = re_now_ns() + ms * 1000000u;
+	}
+	re_set_deadline(e.rc, e.deadline);
 	prescan(&e);
-	if (!e.failed)
+	if (e.timed_out)
+		res->stopped_at = 1;	/* no line was checked */
+	if (!e.failed && !e.timed_out)
 		process_lines(&e);
-	if (!e.failed) {
+	if (!e.failed && !e.timed_out) {
 		process_end(&e);
-		/* the whole-patch checks ran out of scratch memory */
-		if (e.line_skip && !e.failed) {
+		/* the whole-patch checks ran out of scratch memory or time */
+		if (e.timed_out)
+			res->stopped_at = e.linenr + 1;
+		else if (e.line_skip && !e.failed) {
 			e.failed = 1;
 			e.failed_why = "the checks after the last line ran out of scratch memory";
 		}
 	}
 	ret = incomplete(&e, res);
+	re_set_deadline(e.rc, 0);
 	if (re_error(e.rc) && !res->error) {
 		size_t n = strlen(re_error(e.rc));
 

@@ -117,6 +117,7 @@ void chk_format_json(const struct chk_opts *o, const struct chk_result *res,
 			const char *name;
 		} why[] = {
 			{ CHK_LINE_SKIPPED, "line_skipped" },
+			{ CHK_TIMED_OUT, "timed_out" },
 			{ CHK_LIMIT, "limit" },
 		};
 		const char *sep = "";
@@ -132,6 +133,8 @@ void chk_format_json(const struct chk_opts *o, const struct chk_result *res,
 		if (res->flags & CHK_LINE_SKIPPED)
 			sbuf_addf(out, ",\"lines_skipped\":%ld,\"first_skipped\":%ld",
 				  res->lines_skipped, res->first_skipped);
+		if (res->flags & CHK_TIMED_OUT)
+			sbuf_addf(out, ",\"stopped_at\":%ld", res->stopped_at);
 	}
 	sbuf_addstr(out, "}\n");
 }

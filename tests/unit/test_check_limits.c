@@ -5,15 +5,18 @@
  * arguments did, and crashed the bot at every start) is skipped from that
  * point on, the other lines checked, and the result says so
  * (CHK_LINE_SKIPPED); the arena's helpers then hand out writable empty
- * strings, never read-only ones.
+ * strings, never read-only ones.  opts.time_limit_ms ends a check with
+ * CHK_TIMED_OUT, and a generous one changes nothing.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <cmocka.h>
 
 #include "../../checker/eng.h"
@@ -109,6 +112,14 @@ static const struct chk_finding *find(const struct chk_result *r,
 		    r->f[i].patch_line == patch_line)
 			return &r->f[i];
 	return NULL;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 /* ---- the engine's arena on a failed line ---- */
@@ -273,6 +284,102 @@ static void test_check_limits__lines_after_a_too_complex_line_are_checked(void *
 	free(call);
 }
 
+static void test_check_limits__time_limit_ends_a_slow_check(void **state)
+{
+	/* 60 lines of 1,500 commas: each takes tens of ms */
+	char *call = repeat_join("\tfoo(", "a", ",", 1500, ");");
+	const char *lines[61];
+	char *patch;
+	struct chk_opts o;
+	struct chk_result r;
+	double t0, took;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 60; i++)
+		lines[i] = call;
+	lines[60] = NULL;
+	patch = patch_of(lines);
+	opts(&o, 0, 1);
+	o.time_limit_ms = 100;
+	t0 = now_s();
+	assert_int_equal(chk_run(&o, "slow.patch", patch, strlen(patch), &r), -1);
+	took = now_s() - t0;
+	assert_true(r.flags & CHK_TIMED_OUT);
+	assert_false(r.flags & CHK_LINE_SKIPPED);
+	assert_true(r.stopped_at >= FIRST_ADDED && r.stopped_at < FIRST_ADDED + 60);
+	assert_non_null(strstr(r.error, "timed out after 100 ms"));
+	for (i = 0; i < r.n; i++)
+		assert_true(r.f[i].patch_line <= r.stopped_at);
+	if (took > 10)
+		fail_msg("a 100 ms limit took %.1f s", took);
+	chk_result_release(&r);
+	free(patch);
+	free(call);
+}
+
+static void test_check_limits__time_limit_cuts_a_slow_match_short(void **state)
+{
+	/* a comment of 1 MB: its sanitised line is 1 MB of spaces that one
+	 * pattern backtracks through for minutes (checkpatch.pl: 2) */
+	char *cmt = repeat_join("\t/* ", "x", " ", 500000, " */");
+	const char *lines[] = { cmt, NULL };
+	char *patch = patch_of(lines);
+	struct chk_opts o;
+	struct chk_result r;
+	double t0, took;
+
+	(void)state;
+	opts(&o, 0, 0);
+	o.time_limit_ms = 300;
+	t0 = now_s();
+	assert_int_equal(chk_run(&o, "slow.patch", patch, strlen(patch), &r), -1);
+	took = now_s() - t0;
+	assert_int_equal(r.flags, CHK_TIMED_OUT);
+	assert_int_equal(r.stopped_at, FIRST_ADDED);
+	/* unbounded: 217 s on this machine */
+	if (took > 60)
+		fail_msg("a 300 ms limit took %.1f s", took);
+	chk_result_release(&r);
+	free(patch);
+	free(cmt);
+}
+
+static void test_check_limits__generous_time_limit_changes_nothing(void **state)
+{
+	struct chk_opts o1, o2;
+	glob_t g;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(glob("tests/checker/*/in.patch", 0, NULL, &g), 0);
+	assert_true(g.gl_pathc > 10);
+	opts(&o1, 1, 1);
+	opts(&o2, 1, 1);
+	o2.time_limit_ms = 3600u * 1000u;
+	for (i = 0; i < g.gl_pathc; i++) {
+		struct chk_result r1, r2;
+		size_t n;
+		char *buf = slurp(g.gl_pathv[i], &n), *a, *b;
+		int ret1, ret2;
+
+		assert_non_null(buf);
+		ret1 = chk_run(&o1, "in.patch", buf, n, &r1);
+		ret2 = chk_run(&o2, "in.patch", buf, n, &r2);
+		a = render(&o1, ret1, &r1);
+		b = render(&o2, ret2, &r2);
+		if (strcmp(a, b))
+			fail_msg("%s: a time limit changed the result", g.gl_pathv[i]);
+		assert_int_equal(r2.flags, 0);
+		free(a);
+		free(b);
+		chk_result_release(&r1);
+		chk_result_release(&r2);
+		free(buf);
+	}
+	globfree(&g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -280,6 +387,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_check_limits__sanitise_out_of_scratch_writes_nothing, setup, teardown),
 		cmocka_unit_test(test_check_limits__define_with_8500_arguments_is_skipped_not_a_crash),
 		cmocka_unit_test(test_check_limits__lines_after_a_too_complex_line_are_checked),
+		cmocka_unit_test(test_check_limits__time_limit_ends_a_slow_check),
+		cmocka_unit_test(test_check_limits__time_limit_cuts_a_slow_match_short),
+		cmocka_unit_test(test_check_limits__generous_time_limit_changes_nothing),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
