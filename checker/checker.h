@@ -20,6 +20,7 @@
 #define CHK_MAX_INPUT		(256u << 20)	/* bytes of one input */
 #define CHK_MAX_LINES		(8u << 20)	/* lines of one input */
 #define CHK_MAX_REPORT		(64u << 20)	/* bytes of one report */
+#define CHK_MAX_FINDINGS_BYTES	(1u << 30)	/* bytes of all reports kept */
 #define CHK_TIME_LIMIT_MAX_MS	(1000ul * 1000 * 1000)	/* opts.time_limit_ms */
 
 struct chk_spelling;
@@ -134,8 +135,8 @@ enum chk_flag {
 	 * stopped_at is past the last line when only those were cut short.
 	 */
 	CHK_TIMED_OUT = 1u << 1,
-	/* another limit (input size, line count, the findings' count,
-	 * memory): the check stopped where it was */
+	/* another limit (input size, line count, the findings' count or
+	 * bytes, memory): the check stopped where it was */
 	CHK_LIMIT = 1u << 2,
 };
 

@@ -191,6 +191,7 @@ struct eng {
 	const char *failed_why;	/* what e->failed ran into, or NULL */
 	uint64_t deadline;	/* opts.time_limit_ms as CLOCK_MONOTONIC ns, 0 */
 	int timed_out;		/* ... and it passed: the check stopped */
+	size_t findings_bytes;	/* text kept in res->f (CHK_MAX_FINDINGS_BYTES) */
 	char oom_str[16];	/* what the string helpers return on failure */
 };
 

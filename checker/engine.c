@@ -713,6 +713,17 @@ int eng_report(struct eng *e, enum rule_sev sev, enum rule_id id,
 		eng_fail_line(e);
 		return 0;
 	}
+	if (!e->o->sink) {
+		/* what the findings hold in all: lines that each stay within
+		 * their scratch memory could still add up without end */
+		if (out.len > CHK_MAX_FINDINGS_BYTES - e->findings_bytes) {
+			sbuf_release(&out);
+			e->failed = 1;
+			e->failed_why = "the findings passed their size limit";
+			return 0;
+		}
+		e->findings_bytes += out.len;
+	}
 
 	/*
 	 * one allocation per finding: text, then msg, then file (see
