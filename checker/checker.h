@@ -20,6 +20,8 @@
 #define CHK_MAX_INPUT		(256u << 20)	/* bytes of one input */
 #define CHK_MAX_LINES		(8u << 20)	/* lines of one input */
 #define CHK_MAX_REPORT		(64u << 20)	/* bytes of one report */
+#define CHK_MAX_FINDINGS_BYTES	(1u << 30)	/* bytes of all reports kept */
+#define CHK_TIME_LIMIT_MAX_MS	(1000ul * 1000 * 1000)	/* opts.time_limit_ms */
 
 struct chk_spelling;
 struct re_precompiled_set;
@@ -72,6 +74,18 @@ struct chk_opts {
 	 */
 	void (*sink)(void *arg, const struct chk_finding *f);
 	void *sink_arg;
+	/*
+	 * Wall-clock milliseconds (CLOCK_MONOTONIC) one check may take; 0:
+	 * no limit (the default, as checkpatch.pl has none).  Past it the
+	 * check ends with CHK_TIMED_OUT, keeping the findings made so far.
+	 * The clock is read once per line, when a line's scratch memory
+	 * grows by a chunk (64 KiB), when a pattern is built at run time and
+	 * when a match reaches its step limit -- never per match -- so a
+	 * check ends soon after its time, but one pattern match cannot be
+	 * cut short: on a pathological line of a few hundred KiB a single
+	 * match can take seconds (a 400 KB comment line: up to ~15 s here).
+	 */
+	unsigned long time_limit_ms;
 };
 
 void chk_opts_init(struct chk_opts *o);
@@ -94,6 +108,38 @@ struct chk_finding {
 	 */
 };
 
+/*
+ * Why a check is incomplete (struct chk_result's flags).  Each comes with
+ * res->error set (a sentence for people, about the most important one)
+ * and chk_check() returning -1; the findings made are kept and valid.
+ * res->error may also be set with no flag: a pattern that failed
+ * ("pattern error: ...").  A caller that only needs to know whether the
+ * check is complete tests res->error; one that wants the reason, flags.
+ */
+enum chk_flag {
+	/*
+	 * One or more lines were too complex to check: they asked for more
+	 * scratch memory than the per-line limit (checkpatch.pl's work on
+	 * some lines grows with the square of their length, e.g. a #define
+	 * with thousands of arguments) or made a report past CHK_MAX_REPORT.
+	 * Each such line keeps the findings made before the limit; its
+	 * remaining checks are skipped and the lines after it checked as
+	 * usual.  lines_skipped counts them, first_skipped is checkpatch's
+	 * #N of the first.
+	 */
+	CHK_LINE_SKIPPED = 1u << 0,
+	/*
+	 * opts.time_limit_ms ran out: the lines from stopped_at (#N) on were
+	 * not fully checked (the findings on line stopped_at made in time
+	 * are kept), nor were the checks after the last line (sign-off, ...);
+	 * stopped_at is past the last line when only those were cut short.
+	 */
+	CHK_TIMED_OUT = 1u << 1,
+	/* another limit (input size, line count, the findings' count or
+	 * bytes, memory): the check stopped where it was */
+	CHK_LIMIT = 1u << 2,
+};
+
 struct chk_result {
 	struct chk_finding *f;
 	size_t n, alloc;
@@ -106,6 +152,10 @@ struct chk_result {
 	int rpt_cleaners;	/* whitespace errors seen: say so */
 	int show_checks;	/* the total line counts checks ($check at the end) */
 	char *error;		/* an internal problem (limit, memory), or NULL */
+	unsigned flags;		/* enum chk_flag: why the check is incomplete */
+	long lines_skipped;	/* CHK_LINE_SKIPPED: how many lines */
+	long first_skipped;	/* CHK_LINE_SKIPPED: #N of the first */
+	long stopped_at;	/* CHK_TIMED_OUT: #N of the first line not fully checked */
 };
 
 /*
@@ -138,7 +188,8 @@ unsigned long chk_pattern_compiles(const struct chk_checker *c);
 /*
  * Checks buf[0, len) with a checker of its own.  name is the file name checkpatch.pl prints
  * ("Your patch" for stdin is the caller's business).  Returns 0, or -1
- * with res->error set; the findings up to the failure are kept.
+ * with res->error set and res->flags saying why (enum chk_flag); the
+ * findings made are kept.  chk_check() and the others return the same.
  */
 int chk_run(const struct chk_opts *o, const char *name, const char *buf,
 	    size_t len, struct chk_result *res);

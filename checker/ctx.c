@@ -158,6 +158,8 @@ void ctx_statement_block(struct eng *e, long linenr, long remain, long off,
 
 	slen = off - soff + 1;
 	clen = coff - soff + 1;
+	if (blk.err)		/* the statement passed its cap: cut short */
+		eng_fail_line(e);
 	if (soff > len) {
 		out->statement = "";
 		out->condition = "";
@@ -432,7 +434,7 @@ char *ctx_locate_comment(struct eng *e, long first_line, long end_line)
 	}
 	if (cur.len && cur.buf[cur.len - 1] == '\n')
 		sbuf_truncate(&cur, cur.len - 1);
-	ret = eng_strndup(e, cur.buf, cur.len);
+	ret = eng_sbuf_str(e, &cur);
 	sbuf_release(&cur);
 	return ret;
 }
@@ -474,7 +476,7 @@ char *get_stat_real(struct eng *e, long linenr, long lc)
 		sbuf_addch(&sb, '\n');
 		sbuf_addstr(&sb, l ? l : "");
 	}
-	r = eng_strndup(e, sb.buf, sb.len);
+	r = eng_sbuf_str(e, &sb);
 	sbuf_release(&sb);
 	return r;
 }
@@ -494,7 +496,7 @@ char *get_stat_here(struct eng *e, long linenr, long cnt, const char *here)
 		sbuf_addstr(&sb, l ? l : "");
 		sbuf_addch(&sb, '\n');
 	}
-	r = eng_strndup(e, sb.buf, sb.len);
+	r = eng_sbuf_str(e, &sb);
 	sbuf_release(&sb);
 	return r;
 }

@@ -12,11 +12,24 @@
  * Everything a segment computes for the current line comes from the
  * per-line arena (eng_*dup, eng_printf), which is emptied before the next
  * line: never keep an arena pointer across lines.
+ *
+ * A line may ask for more scratch memory than ENG_ARENA_MAX (checkpatch.pl's
+ * work on some lines grows with the square of their length: an 8,500
+ * argument #define asks for gigabytes).  Then eng_alloc() returns NULL and
+ * marks the line failed (e->line_skip); so does every later eng_alloc() on
+ * that line, and the string helpers return a writable empty string of
+ * their own (never NULL, never read-only, but shorter than asked).  A
+ * caller must therefore never index a helper's result with a length it
+ * did not take from the result itself (strlen()), and must check NULL from
+ * eng_alloc().  The engine skips the failed line's remaining segments,
+ * drops the findings made after the failure and says so in the result
+ * (CHK_LINE_SKIPPED); the other lines are checked as usual.
  */
 #ifndef RB_ENG_H
 #define RB_ENG_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "checker.h"
 #include "re.h"
@@ -168,10 +181,35 @@ struct eng {
 	struct rv_security *rv_security;
 	struct rv_process *rv_process;
 	int failed;		/* a limit was hit: stop */
+	/*
+	 * The current line ran out of scratch memory (or produced a report
+	 * past CHK_MAX_REPORT): its remaining checks are skipped and its
+	 * later findings dropped.  Cleared at the start of each line.
+	 */
+	int line_skip;
+	unsigned char *prescan_skip;	/* lines[i] could not be sanitised */
+	const char *failed_why;	/* what e->failed ran into, or NULL */
+	uint64_t deadline;	/* opts.time_limit_ms as CLOCK_MONOTONIC ns, 0 */
+	int timed_out;		/* ... and it passed: the check stopped */
+	size_t findings_bytes;	/* text kept in res->f (CHK_MAX_FINDINGS_BYTES) */
+	char oom_str[16];	/* what the string helpers return on failure */
 };
 
 /* ---- scratch strings ---- */
+/* NULL when the line's scratch memory is used up (see the top) */
 void *eng_alloc(struct eng *e, size_t n);
+/* Marks the current line failed: later eng_alloc() calls on it fail too. */
+void eng_fail_line(struct eng *e);
+/*
+ * e->deadline (set) has passed: marks the check timed out and the line
+ * failed, and returns 1.  Looked at once per line, when the arena takes a
+ * new chunk and when a pattern is built, never per match.
+ */
+int eng_late(struct eng *e);
+/* The string helpers' result on failure: a writable "" of the engine's. */
+char *eng_oom_str(struct eng *e);
+/* sb's bytes as a scratch string; a failed line when sb hit its cap */
+char *eng_sbuf_str(struct eng *e, const struct sbuf *sb);
 char *eng_strndup(struct eng *e, const char *s, size_t n);
 char *eng_strdup(struct eng *e, const char *s);
 char *eng_printf(struct eng *e, const char *fmt, ...)
@@ -269,6 +307,7 @@ const char *eng_rawline(struct eng *e, long n1);
 
 /* sanitise.c */
 void sanitise_line_reset(struct eng *e, int in_comment);
+/* NULL when the line is too long for the scratch memory */
 char *sanitise_line(struct eng *e, const char *line);
 
 /* ctx.c: the statement and block context of checkpatch.pl */

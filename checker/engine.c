@@ -25,21 +25,53 @@ struct arena_chunk {
 
 #define ARENA_CHUNK (64u << 10)
 
+void eng_fail_line(struct eng *e)
+{
+	e->line_skip = 1;
+	/* the newest chunk looks full: every later request takes the slow
+	 * path below, which refuses it (the fast path gains no test) */
+	if (e->arena)
+		e->arena->used = e->arena->size;
+}
+
+char *eng_oom_str(struct eng *e)
+{
+	memset(e->oom_str, 0, sizeof(e->oom_str));
+	return e->oom_str;
+}
+
+int eng_late(struct eng *e)
+{
+	if (!e->timed_out && !re_expired(e->rc) && re_now_ns() < e->deadline)
+		return 0;
+	e->timed_out = 1;
+	eng_fail_line(e);	/* the rest of this line comes to nothing */
+	return 1;
+}
+
 void *eng_alloc(struct eng *e, size_t n)
 {
 	struct arena_chunk *c = e->arena;
 
+	if (n > ENG_ARENA_MAX) {
+		eng_fail_line(e);
+		return NULL;
+	}
 	n = (n + 15) & ~(size_t)15;
 	if (!c || c->size - c->used < n) {
 		size_t sz = n > ARENA_CHUNK ? n : ARENA_CHUNK;
 
-		if (e->arena_used + sz > ENG_ARENA_MAX) {
-			e->failed = 1;
+		/* (a new chunk every 64 KiB of scratch: the deadline is
+		 * looked at here too, so that one line cannot run on) */
+		if (e->line_skip || (e->deadline && eng_late(e)) ||
+		    e->arena_used + sz > ENG_ARENA_MAX) {
+			eng_fail_line(e);
 			return NULL;
 		}
 		c = malloc(sizeof(*c) + sz);
 		if (!c) {
-			e->failed = 1;
+			e->failed = 1;	/* the process is out of memory: stop */
+			eng_fail_line(e);
 			return NULL;
 		}
 		c->size = sz;
@@ -100,11 +132,8 @@ char *eng_strndup(struct eng *e, const char *s, size_t n)
 {
 	char *p = eng_alloc(e, n + 1);
 
-	if (!p) {
-		static const char empty[1];
-
-		return (char *)empty;
-	}
+	if (!p)
+		return eng_oom_str(e);
 	if (n)
 		memcpy(p, s, n);
 	p[n] = '\0';
@@ -122,13 +151,25 @@ char *eng_printf(struct eng *e, const char *fmt, ...)
 	struct sbuf sb;
 	char *p;
 
+	/* a failed line's messages are dropped: do not format them */
+	if (e->line_skip)
+		return eng_oom_str(e);
 	sbuf_init(&sb, ENG_ARENA_MAX);
 	va_start(ap, fmt);
 	sbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	p = eng_strndup(e, sb.buf, sb.len);
+	p = eng_sbuf_str(e, &sb);
 	sbuf_release(&sb);
 	return p;
+}
+
+char *eng_sbuf_str(struct eng *e, const struct sbuf *sb)
+{
+	if (sb->err) {
+		eng_fail_line(e);
+		return eng_oom_str(e);
+	}
+	return eng_strndup(e, sb->buf, sb->len);
 }
 
 char *eng_cat(struct eng *e, const char *a, const char *b)
@@ -137,7 +178,7 @@ char *eng_cat(struct eng *e, const char *a, const char *b)
 	char *p = eng_alloc(e, na + nb + 1);
 
 	if (!p)
-		return eng_strdup(e, "");
+		return eng_oom_str(e);
 	memcpy(p, a, na);
 	memcpy(p + na, b, nb + 1);
 	return p;
@@ -179,7 +220,8 @@ char *eng_nl_blank(struct eng *e, const char *s)
 	size_t n = strlen(s), i;
 	char *p = eng_strndup(e, s, n);
 
-	/* (out of memory: p is a shared "", not to be written) */
+	if (e->line_skip)	/* p may be shorter than s */
+		return p;
 	for (i = 0; i + 1 < n; i++)
 		if (p[i] == '\n' && p[i + 1] != '\n')	/* '.': all but \n */
 			p[++i] = ' ';
@@ -191,6 +233,8 @@ char *eng_fs_blank(struct eng *e, const char *s)
 	size_t n = strlen(s);
 	char *p = eng_strndup(e, s, n), *q = p;
 
+	if (e->line_skip)	/* p may be shorter than s */
+		return p;
 	while ((q = memchr(q, '\034', (size_t)(p + n - q))))
 		*q++ = ' ';
 	return p;
@@ -222,9 +266,11 @@ char *eng_subst(struct eng *e, const char *pat, const char *repl,
 	struct sbuf out;
 	char *p;
 
+	if (e->line_skip)	/* a failed line: its results are not used */
+		return eng_oom_str(e);
 	sbuf_init(&out, ENG_ARENA_MAX);
 	re_subst(e->rc, pat, repl, s, strlen(s), global, &out);
-	p = eng_strndup(e, out.buf, out.len);
+	p = eng_sbuf_str(e, &out);
 	sbuf_release(&out);
 	return p;
 }
@@ -235,6 +281,10 @@ const char *eng_pat(struct eng *e, const char *fmt, ...)
 	struct sbuf sb;
 	const char *p;
 
+	/* a failed line compiles nothing more (a pattern per argument of a
+	 * #define can be thousands) */
+	if (e->line_skip || (e->deadline && eng_late(e)))
+		return "(*FAIL)";
 	sbuf_init(&sb, 1u << 24);
 	va_start(ap, fmt);
 	sbuf_vaddf(&sb, fmt, ap);
@@ -305,9 +355,11 @@ char *eng_quote(struct eng *e, const char *s)
 	struct sbuf sb;
 	char *p;
 
+	if (e->line_skip)
+		return eng_oom_str(e);
 	sbuf_init(&sb, ENG_ARENA_MAX);
 	re_quote(s, strlen(s), &sb);
-	p = eng_strndup(e, sb.buf, sb.len);
+	p = eng_sbuf_str(e, &sb);
 	sbuf_release(&sb);
 	return p;
 }
@@ -381,7 +433,7 @@ char *expand_tabs(struct eng *e, const char *s)
 			tabs++;
 	res = eng_alloc(e, len + tabs * ts + 1);
 	if (!res)
-		return eng_strdup(e, "");
+		return eng_oom_str(e);
 	p = res;
 	for (i = 0; i < len; i++) {
 		if (s[i] == '\t') {
@@ -437,7 +489,7 @@ char *cat_vet(struct eng *e, const char *s)
 		}
 	}
 	sbuf_addch(&sb, '$');
-	r = eng_strndup(e, sb.buf, sb.len);
+	r = eng_sbuf_str(e, &sb);
 	sbuf_release(&sb);
 	return r;
 }
@@ -520,7 +572,7 @@ char *get_raw_comment(struct eng *e, const char *line, const char *rawline)
 	char *r = eng_alloc(e, n + 1);
 
 	if (!r)
-		return eng_strdup(e, "");
+		return eng_oom_str(e);
 	for (i = 0; i < n; i++)
 		if (line[i] == '\x1c' && i < rn)
 			r[k++] = rawline[i];
@@ -569,7 +621,10 @@ int eng_report(struct eng *e, enum rule_sev sev, enum rule_id id,
 	size_t msglen, filelen;
 	int has_loc;
 
-	if (!eng_show_type(e, id))
+	/* a failed line's later findings come from cut-short strings, and
+	 * those made after the deadline from cut-short matches */
+	if (e->line_skip || (e->deadline && re_expired(e->rc)) ||
+	    !eng_show_type(e, id))
 		return 0;
 	if (e->o->test_only && !strstr(msg, e->o->test_only))
 		return 0;
@@ -581,6 +636,7 @@ int eng_report(struct eng *e, enum rule_sev sev, enum rule_id id,
 
 		if (na > (1u << 22)) {
 			e->failed = 1;
+			e->failed_why = "too many findings";
 			return 0;
 		}
 		nf = realloc(res->f, na * sizeof(*nf));
@@ -652,9 +708,21 @@ int eng_report(struct eng *e, enum rule_sev sev, enum rule_id id,
 			sbuf_addch(&out, '\n');
 	}
 	if (out.err) {
+		/* a report past CHK_MAX_REPORT: the line is too complex */
 		sbuf_release(&out);
-		e->failed = 1;
+		eng_fail_line(e);
 		return 0;
+	}
+	if (!e->o->sink) {
+		/* what the findings hold in all: lines that each stay within
+		 * their scratch memory could still add up without end */
+		if (out.len > CHK_MAX_FINDINGS_BYTES - e->findings_bytes) {
+			sbuf_release(&out);
+			e->failed = 1;
+			e->failed_why = "the findings passed their size limit";
+			return 0;
+		}
+		e->findings_bytes += out.len;
 	}
 
 	/*

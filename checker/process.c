@@ -234,6 +234,24 @@ static void sb_set(struct sbuf *sb, const char *s, size_t n)
 	sbuf_add(sb, s, n);
 }
 
+/*
+ * Line i could not be sanitised (too long for the scratch memory): it
+ * stays raw for the lines that look at it, and is skipped when its turn
+ * comes.  0, or -1 when out of memory (e->failed).
+ */
+static int prescan_mark(struct eng *e, size_t i)
+{
+	if (!e->prescan_skip) {
+		e->prescan_skip = calloc(e->nlines, 1);
+		if (!e->prescan_skip) {
+			e->failed = 1;
+			return -1;
+		}
+	}
+	e->prescan_skip[i] = 1;
+	return 0;
+}
+
 /* The pre-scan: sanitise lines, guess comment state at hunk starts. */
 static void prescan(struct eng *e)
 {
@@ -246,8 +264,11 @@ static void prescan(struct eng *e)
 		const char *rawline = e->rawlines[i];
 		char *line = NULL;
 
+		if (e->deadline && eng_late(e))
+			return;
 		linenr++;
 		eng_arena_reset(e);
+		e->line_skip = 0;
 		if (re_match(e->rc, "^\\@\\@ -\\d+(?:,\\d+)? \\+(\\d+)(,(\\d+))? \\@\\@",
 			     rawline, &m)) {
 			const char *edge = NULL;
@@ -281,6 +302,8 @@ static void prescan(struct eng *e)
 			sanitise_line_reset(e, in_comment);
 		} else if (realcnt && re_match(e->rc, "^(?:\\+| |$)", rawline, NULL)) {
 			line = sanitise_line(e, rawline);
+			if (!line && prescan_mark(e, i))
+				return;
 		}
 		/* the same text either way: share the raw line when equal */
 		e->lines[i] = line && strcmp(line, rawline) ?
@@ -506,6 +529,15 @@ static int loop_head(struct eng *e)
 	return SEG_GO;
 }
 
+/* The end of a line's turn: count it when its checks were cut short. */
+static void line_done(struct eng *e)
+{
+	if (!e->line_skip || e->timed_out)
+		return;
+	if (!e->res->lines_skipped++)
+		e->res->first_skipped = e->linenr;
+}
+
 static void process_lines(struct eng *e)
 {
 	size_t i, s;
@@ -514,7 +546,19 @@ static void process_lines(struct eng *e)
 	e->linenr = 0;
 	e->in_loop = 1;
 	for (i = 0; i < e->nlines && !e->failed; i++) {
+		if (e->deadline) {
+			/* the line the deadline passed in was cut short */
+			int cut = e->timed_out || re_expired(e->rc);
+
+			if (cut || eng_late(e)) {
+				e->res->stopped_at = cut ? e->linenr : e->linenr + 1;
+				break;
+			}
+		}
 		eng_arena_reset(e);
+		e->line_skip = 0;
+		if (e->prescan_skip && e->prescan_skip[i])
+			eng_fail_line(e);	/* too long to sanitise */
 		/* patterns built from the patch's own words: keep a bound */
 		re_intern_trim(e->rc, ENG_MAX_RUNTIME_PATTERNS);
 		e->linenr++;
@@ -532,25 +576,34 @@ static void process_lines(struct eng *e)
 		e->raw_comment = get_raw_comment(e, e->line, e->rawline);
 		e->has_stat = 0;
 
-		if (loop_head(e) == SEG_NEXT)
+		/* (a line that failed goes no further than its bookkeeping in
+		 * loop_head: files, hunks and line numbers) */
+		if (loop_head(e) == SEG_NEXT || e->line_skip) {
+			line_done(e);
 			continue;
-		if (seg_commit(e) == SEG_NEXT) {
-			if (e->o->extra)
+		}
+		if (seg_commit(e) == SEG_NEXT || e->line_skip) {
+			if (e->o->extra && !e->line_skip)
 				review_line(e);
+			line_done(e);
 			continue;
 		}
 		if (e->o->extra)
 			review_line(e);
 		/* ignore non-hunk lines and lines being removed */
-		if (!e->hunk_line || e->line[0] == '-')
+		if (e->line_skip || !e->hunk_line || e->line[0] == '-') {
+			line_done(e);
 			continue;
+		}
 		for (s = 0; s < sizeof(segments) / sizeof(segments[0]); s++)
-			if (segments[s](e) == SEG_NEXT)
+			if (segments[s](e) == SEG_NEXT || e->line_skip)
 				break;
+		line_done(e);
 	}
 	e->in_loop = 0;
 	memset(e->known_s, 0, sizeof(e->known_s));
 	eng_arena_reset(e);
+	e->line_skip = 0;
 }
 
 /* The checks after the last line. */
@@ -601,6 +654,7 @@ static void process_end(struct eng *e)
 
 static void eng_release(struct eng *e)
 {
+	free(e->prescan_skip);
 	free(e->rawlines);
 	free(e->lines);
 	free(e->rawbuf);
@@ -684,6 +738,7 @@ int chk_run(const struct chk_opts *o, const char *name, const char *buf,
 	if (!c) {
 		memset(res, 0, sizeof(*res));
 		res->error = strdup("out of memory");
+		res->flags = CHK_LIMIT;
 		return -1;
 	}
 	ret = chk_check(c, name, buf, len, res);
@@ -765,6 +820,46 @@ int chk_run_reuse(const struct chk_opts *o, const char *name, const char *buf,
 }
 
 /*
+ * res->flags and res->error for what cut the check short, if anything:
+ * 0, or -1 when something did.  One sentence for people, the most
+ * important reason first; the flags keep all of them.
+ */
+static int incomplete(struct eng *e, struct chk_result *res)
+{
+	struct sbuf why;
+
+	if (e->timed_out)
+		res->flags |= CHK_TIMED_OUT;
+	if (e->failed)
+		res->flags |= CHK_LIMIT;
+	if (res->lines_skipped)
+		res->flags |= CHK_LINE_SKIPPED;
+	if (!res->flags)
+		return 0;
+	if (res->error)
+		return -1;
+	sbuf_init(&why, 1024);
+	if (e->timed_out && res->stopped_at > e->linenr)
+		sbuf_addf(&why, "check timed out after %lu ms in the checks after the last line",
+			  e->o->time_limit_ms);
+	else if (e->timed_out)
+		sbuf_addf(&why, "check timed out after %lu ms: lines from #%ld on not fully checked",
+			  e->o->time_limit_ms, res->stopped_at);
+	else if (e->failed)
+		sbuf_addf(&why, "%s; the check is incomplete",
+			  e->failed_why ? e->failed_why : "a limit was reached");
+	else if (res->lines_skipped == 1)
+		sbuf_addf(&why, "line #%ld too complex to check (scratch memory limit): its remaining checks were skipped",
+			  res->first_skipped);
+	else
+		sbuf_addf(&why, "%ld lines too complex to check (scratch memory limit), the first #%ld: their remaining checks were skipped",
+			  res->lines_skipped, res->first_skipped);
+	res->error = why.err ? NULL : sbuf_detach(&why, NULL);
+	sbuf_release(&why);
+	return -1;
+}
+
+/*
  * One input: buf[0, len) when wbuf is NULL (copied before it is split),
  * else wbuf[0, len), split in place (see chk_check_buf()).
  */
@@ -815,12 +910,14 @@ static int check_input(struct chk_checker *c, const char *name,
 
 	if (len > CHK_MAX_INPUT) {
 		res->error = strdup("input too large");
+		res->flags |= CHK_LIMIT;
 		ret = -1;
 		goto out;
 	}
 	if (o->file) {
 		if (file_as_diff(&e, name, buf, len, &diff)) {
 			res->error = strdup("input too large");
+			res->flags |= CHK_LIMIT;
 			ret = -1;
 			goto out;
 		}
@@ -831,6 +928,7 @@ static int check_input(struct chk_checker *c, const char *name,
 		e.rawbuf = malloc(len + 1);
 		if (!e.rawbuf) {
 			res->error = strdup("too many lines or out of memory");
+			res->flags |= CHK_LIMIT;
 			ret = -1;
 			goto out;
 		}
@@ -841,18 +939,35 @@ static int check_input(struct chk_checker *c, const char *name,
 	}
 	if (split_lines(&e, wbuf, len)) {
 		res->error = strdup("too many lines or out of memory");
+		res->flags |= CHK_LIMIT;
 		ret = -1;
 		goto out;
 	}
-	prescan(&e);
-	if (!e.failed)
-		process_lines(&e);
-	if (!e.failed)
-		process_end(&e);
-	if (e.failed && !res->error) {
-		res->error = strdup("a limit was reached; the check is incomplete");
-		ret = -1;
+	if (o->time_limit_ms) {
+		/* (a limit past CHK_TIME_LIMIT_MAX_MS is as good as none) */
+		uint64_t ms = o->time_limit_ms < CHK_TIME_LIMIT_MAX_MS ?
+			      o->time_limit_ms : CHK_TIME_LIMIT_MAX_MS;
+
+		e.deadline = re_now_ns() + ms * 1000000u;
 	}
+	re_set_deadline(e.rc, e.deadline);
+	prescan(&e);
+	if (e.timed_out)
+		res->stopped_at = 1;	/* no line was checked */
+	if (!e.failed && !e.timed_out)
+		process_lines(&e);
+	if (!e.failed && !e.timed_out) {
+		process_end(&e);
+		/* the whole-patch checks ran out of scratch memory or time */
+		if (e.timed_out)
+			res->stopped_at = e.linenr + 1;
+		else if (e.line_skip && !e.failed) {
+			e.failed = 1;
+			e.failed_why = "the checks after the last line ran out of scratch memory";
+		}
+	}
+	ret = incomplete(&e, res);
+	re_set_deadline(e.rc, 0);
 	if (re_error(e.rc) && !res->error) {
 		size_t n = strlen(re_error(e.rc));
 

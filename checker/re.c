@@ -23,6 +23,8 @@
 #define RE_JIT_PRIOR_BYTES	1000
 #define RE_MATCH_LIMIT	5000000		/* backtracking steps per match */
 #define RE_MATCH_LIMIT_RETRY 200000000	/* ... for the one retry */
+#define RE_MATCH_LIMIT_LATE 100000	/* ... once the deadline has passed */
+#define RE_NS_PER_STEP	20		/* a slow guess of an interpreted step */
 #define RE_EXPAND_MAX	(4u << 20)	/* bytes of one expanded pattern */
 #define RE_MAX_WORDS	4096		/* learned types or modifiers per file */
 
@@ -240,7 +242,12 @@ struct re_ctx {
 				 * change */
 	unsigned base_gen;	/* bumped when typedefs change */
 	char err[256];
+	uint64_t deadline;	/* re_set_deadline(), 0: none */
+	int expired;		/* ... and it has passed */
 };
+
+static uint64_t now_ns(void);
+static void re_expire(struct re_ctx *rc);
 
 static void re_set_error(struct re_ctx *rc, const char *what, const char *pat)
 {
@@ -487,6 +494,31 @@ void re_ctx_free(struct re_ctx *rc)
 	sbuf_release(&rc->all0);
 	free(rc->typedefs_extra);
 	free(rc);
+}
+
+/* The deadline passed: every later match gets a small budget (the match
+ * context is theirs) until the next re_set_deadline(). */
+static void re_expire(struct re_ctx *rc)
+{
+	rc->expired = 1;
+	pcre2_set_match_limit(rc->mctx, RE_MATCH_LIMIT_LATE);
+}
+
+void re_set_deadline(struct re_ctx *rc, uint64_t deadline_ns)
+{
+	rc->deadline = deadline_ns;
+	rc->expired = 0;
+	pcre2_set_match_limit(rc->mctx, RE_MATCH_LIMIT);
+}
+
+int re_expired(const struct re_ctx *rc)
+{
+	return rc->expired;
+}
+
+uint64_t re_now_ns(void)
+{
+	return now_ns();
 }
 
 void re_ctx_reset(struct re_ctx *rc)
@@ -1135,16 +1167,36 @@ find_entry(struct re_ctx *rc, struct re_entry *e, const char *pat,
 		rc2 = pcre2_match(code, (PCRE2_SPTR)s, n, start,
 				  PCRE2_NO_JIT, rc->md, rc->mctx);
 	if (rc2 == PCRE2_ERROR_MATCHLIMIT) {
+		uint32_t retry = RE_MATCH_LIMIT_RETRY;
+
 		/*
 		 * Perl's engine prunes some searches that pcre2 walks in full;
 		 * a few of checkpatch.pl's patterns need more steps here on
 		 * long statements.  Retry once with a far larger budget before
 		 * calling it an error (the budget still bounds hostile input).
+		 * With a deadline, the retry gets the steps the time left
+		 * allows, and a match cut short by that ends the check.
 		 */
-		pcre2_set_match_limit(rc->mctx, RE_MATCH_LIMIT_RETRY);
+		if (rc->deadline && !rc->expired) {
+			uint64_t t = now_ns();
+			uint64_t steps = t < rc->deadline ?
+					 (rc->deadline - t) / RE_NS_PER_STEP : 0;
+
+			if (steps < RE_MATCH_LIMIT)
+				re_expire(rc);
+			else if (steps < retry)
+				retry = (uint32_t)steps;
+		}
+		if (rc->expired)
+			return 0;
+		pcre2_set_match_limit(rc->mctx, retry);
 		rc2 = pcre2_match(code, (PCRE2_SPTR)s, n, start, PCRE2_NO_JIT,
 				  rc->md, rc->mctx);
 		pcre2_set_match_limit(rc->mctx, RE_MATCH_LIMIT);
+		if (rc2 == PCRE2_ERROR_MATCHLIMIT && retry < RE_MATCH_LIMIT_RETRY) {
+			re_expire(rc);
+			return 0;
+		}
 	}
 	if (rc2 == PCRE2_ERROR_NOMATCH)
 		return 0;

@@ -24,6 +24,7 @@
 #define RB_RE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "sbuf.h"
 
@@ -194,6 +195,16 @@ int re_set_typedefs(struct re_ctx *rc, const char *words);
 
 /* The first error met, or NULL. */
 const char *re_error(const struct re_ctx *rc);
+/*
+ * A deadline for the matches (CLOCK_MONOTONIC nanoseconds, 0: none),
+ * looked at only when a match reaches its step limit: past it, the match
+ * is not retried with a larger limit, every later match gets a small one
+ * and re_expired() says so, until the next re_set_deadline().  Such
+ * matches count as no match without an error.
+ */
+void re_set_deadline(struct re_ctx *rc, uint64_t deadline_ns);
+int re_expired(const struct re_ctx *rc);
+uint64_t re_now_ns(void);	/* CLOCK_MONOTONIC in nanoseconds */
 
 /* Expanded text of a pattern (for tests and debugging); caller frees. */
 char *re_expand(struct re_ctx *rc, const char *pat);

@@ -110,5 +110,31 @@ void chk_format_json(const struct chk_opts *o, const struct chk_result *res,
 		sbuf_addstr(out, ",\"error\":");
 		json_text(out, res->error);
 	}
+	if (res->flags) {
+		/* why the check is incomplete (enum chk_flag), by name */
+		static const struct {
+			unsigned flag;
+			const char *name;
+		} why[] = {
+			{ CHK_LINE_SKIPPED, "line_skipped" },
+			{ CHK_TIMED_OUT, "timed_out" },
+			{ CHK_LIMIT, "limit" },
+		};
+		const char *sep = "";
+		size_t k;
+
+		sbuf_addstr(out, ",\"incomplete\":[");
+		for (k = 0; k < sizeof(why) / sizeof(why[0]); k++)
+			if (res->flags & why[k].flag) {
+				sbuf_addf(out, "%s\"%s\"", sep, why[k].name);
+				sep = ",";
+			}
+		sbuf_addch(out, ']');
+		if (res->flags & CHK_LINE_SKIPPED)
+			sbuf_addf(out, ",\"lines_skipped\":%ld,\"first_skipped\":%ld",
+				  res->lines_skipped, res->first_skipped);
+		if (res->flags & CHK_TIMED_OUT)
+			sbuf_addf(out, ",\"stopped_at\":%ld", res->stopped_at);
+	}
 	sbuf_addstr(out, "}\n");
 }

@@ -126,6 +126,8 @@ static int gather_call(struct eng *e, long idx, size_t open, struct call *c)
 	c->text = eng_strndup(e, sb.buf, sb.len);
 	c->len = sb.len;
 	sbuf_release(&sb);
+	if (e->line_skip)	/* c->text is shorter than c->len */
+		return 0;
 
 	/* what follows the ')': this line, then the next code lines */
 	for (nl = 0; nl < 3 && !c->after;) {

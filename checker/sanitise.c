@@ -31,6 +31,8 @@ char *sanitise_line(struct eng *e, const char *line)
 	struct re_m m;
 
 	res = eng_strndup(e, line, len);
+	if (e->line_skip)	/* res is shorter than line: give up */
+		return NULL;
 	if (!len)
 		return res;
 	/* res starts as a copy; every position from 1 on is rewritten */
@@ -136,10 +138,10 @@ char *sanitise_line(struct eng *e, const char *line)
 		/* s/\Q$match\E/"$;" x length($match)/e: the first occurrence */
 		size_t n = re_end(&m, 1) - re_start(&m, 1);
 		char *match = eng_strndup(e, res + re_start(&m, 1), n);
-		char *at = strstr(res, match);
+		char *at = e->line_skip ? NULL : strstr(res, match);
 
 		if (at)
 			memset(at, CMT, n);
 	}
-	return res;
+	return e->line_skip ? NULL : res;
 }

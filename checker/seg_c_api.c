@@ -38,7 +38,7 @@ const char *api_rx_text(struct eng *e, const char *s)
 			sbuf_addch(&sb, *s);
 		}
 	}
-	r = eng_strndup(e, sb.buf, sb.len);
+	r = eng_sbuf_str(e, &sb);
 	sbuf_release(&sb);
 	return r;
 }
@@ -140,7 +140,7 @@ static void check_attributes(struct eng *e)
 	attr = eng_subst(e, "\\s*\\(\\s*(.*)\\)\\s*", "$1", attr, 0);
 	len = strlen(attr);
 
-	while (pos <= len &&
+	while (!e->line_skip && pos <= len &&
 	       re_find(e->rc, "\\s*(\\w+)\\s*(${balanced_parens})?", attr, len, pos, &m)) {
 		size_t n;
 		const char *p = re_cap(&m, 1, &n);
@@ -213,7 +213,7 @@ static void check_vsprintf(struct eng *e)
 
 		fmt = eng_subst(e, "%%", "", fmt, 1);
 		len = strlen(fmt);
-		while (pos <= len &&
+		while (!e->line_skip && pos <= len &&
 		       re_find(e->rc, "(\\%[\\*\\d\\.]*p(\\w)(\\w*))", fmt, len, pos, &m)) {
 			size_t n;
 			const char *p = re_cap(&m, 1, &n);
@@ -298,7 +298,7 @@ static void check_externs_and_functions(struct eng *e)
 		size_t pos = 0, len = strlen(args);
 		struct re_m m;
 
-		while (pos <= len &&
+		while (!e->line_skip && pos <= len &&
 		       re_find(e->rc, "\\s*($Type\\s*(?:$Ident|\\(\\s*\\*\\s*$Ident?\\s*\\)\\s*$balanced_parens)?)",
 			       args, len, pos, &m)) {
 			size_t n;
@@ -347,7 +347,7 @@ static void check_externs_and_functions(struct eng *e)
 		if (!ok)
 			ERROR(e, R_OPEN_BRACE,
 			      eng_cat(e, "open brace '{' following function definitions go on the next line\n",
-				      eng_strndup(e, herectx.buf, herectx.len)));
+				      eng_sbuf_str(e, &herectx)));
 		sbuf_release(&herectx);
 	}
 }

@@ -39,7 +39,7 @@ static char *perms_to_octal(struct eng *e, const char *string)
 
 	if (MQ(e, "^\\s*0[0-7]{3,3}\\s*$", string))
 		return trim(e, string);
-	while (pos <= len &&
+	while (!e->line_skip && pos <= len &&
 	       re_find(e->rc, "\\b(($single_mode_perms_string_search)\\b(?:\\s*\\|\\s*)?\\s*)",
 		       string, len, pos, &m)) {
 		size_t n, ol, i;
@@ -334,7 +334,7 @@ int seg_c_api2(struct eng *e)
 	/* check for uses of __DATE__, __TIME__, __TIMESTAMP__ */
 	len = strlen(line);
 	pos = 0;
-	while (pos <= len &&
+	while (!e->line_skip && pos <= len &&
 	       re_find(e->rc, "\\b(__(?:DATE|TIME|TIMESTAMP)__)\\b", line, len, pos, &m)) {
 		size_t n;
 		const char *p = re_cap(&m, 1, &n);
@@ -494,7 +494,7 @@ int seg_c_api2(struct eng *e)
 	/* check for uses of S_<PERMS> that could be octal for readability */
 	len = strlen(line);
 	pos = 0;
-	while (pos <= len &&
+	while (!e->line_skip && pos <= len &&
 	       re_find(e->rc, "\\b($multi_mode_perms_string_search)\\b", line, len, pos, &m)) {
 		size_t n;
 		const char *p = re_cap(&m, 1, &n);

@@ -311,7 +311,7 @@ static void camelcase(struct eng *e, size_t pos)
 	struct re_m m;
 
 	/* while ($line =~ m{($Constant|$Lval)}g), from pos($line) */
-	while (pos <= len && re_find(e->rc, "($Constant|$Lval)", line, len, pos, &m)) {
+	while (!e->line_skip && pos <= len && re_find(e->rc, "($Constant|$Lval)", line, len, pos, &m)) {
 		char *var = eng_strndup(e, line + re_start(&m, 1),
 					re_end(&m, 1) - re_start(&m, 1));
 		size_t vlen = strlen(var), vpos = 0;
@@ -331,7 +331,7 @@ static void camelcase(struct eng *e, size_t pos)
 		     * MiB and KHz */
 		    MQ(e, "^(?:[a-z_]*?)_?(?:[KMGT]iB|[KMGT]?Hz)(?:_[a-z_]+)?$", var))
 			continue;
-		while (vpos <= vlen && re_find(e->rc, "\\b($Ident)", var, vlen, vpos, &wm)) {
+		while (!e->line_skip && vpos <= vlen && re_find(e->rc, "\\b($Ident)", var, vlen, vpos, &wm)) {
 			const char *w = var + re_start(&wm, 1);
 			size_t wn = re_end(&wm, 1) - re_start(&wm, 1);
 			char *word = eng_strndup(e, w, wn);
@@ -456,7 +456,7 @@ static void macro_complex(struct eng *e)
 
 	/* Make asm volatile uses seem like a generic function */
 	re_subst_sb(e->rc, "\\b_*asm_*\\s+_*volatile_*\\b", "asm_volatile", &sb, 1);
-	stmt = eng_strndup(e, sb.buf, sb.len);
+	stmt = eng_sbuf_str(e, &sb);
 	sbuf_release(&sb);
 
 	herectx = macro_herectx(e, ctx);
@@ -520,7 +520,7 @@ static void macro_complex(struct eng *e)
 				break;
 			p = nl + 1;
 		}
-		define_stmt = eng_strndup(e, ds.buf, ds.len);
+		define_stmt = eng_sbuf_str(e, &ds);
 		sbuf_release(&ds);
 	}
 	define_stmt = drop_fillers(e, define_stmt);
@@ -528,7 +528,7 @@ static void macro_complex(struct eng *e)
 	define_stmt = trim(e, define_stmt);
 
 	/* check if any macro arguments are reused (ignore '...' and 'type') */
-	for (i = 0; i < ndef_args; i++) {
+	for (i = 0; i < ndef_args && !e->line_skip; i++) {
 		const char *arg = def_args[i], *pat;
 		char *tmp;
 		int use_cnt;

@@ -224,7 +224,7 @@ static void printf_formats(struct eng *e)
 	int show_L = 1, show_Z = 1;	/* don't show the same defect twice */
 	struct re_m m;
 
-	while (pos <= len &&
+	while (!e->line_skip && pos <= len &&
 	       re_find(e->rc, "(?:^|\")([X\\t]*)(?:\"|$)", line, len, pos, &m)) {
 		size_t s1 = re_start(&m, 1), e1 = re_end(&m, 1);
 		char *string;
@@ -340,7 +340,7 @@ static void logging(struct eng *e)
 		 * from the end */
 		q = strchr(stat_real, '"');
 		pos = q ? (size_t)(q - stat_real) : (slen ? slen - 1 : 0);
-		while (pos <= slen &&
+		while (!e->line_skip && pos <= slen &&
 		       re_find(e->rc, "[^\\\"%]*(%[\\#\\d\\.\\*\\-]*(h+)[idux])",
 			       stat_real, slen, pos, &m)) {
 			char *pspec = eng_strndup(e, stat_real + re_start(&m, 1),
@@ -369,7 +369,7 @@ static void logging(struct eng *e)
 		size_t len = strlen(line), pos = 0;
 		struct re_m m;
 
-		while (pos <= len && strstr(line, "NULL") &&	/* needed to match */
+		while (!e->line_skip && pos <= len && strstr(line, "NULL") &&	/* needed to match */
 		       re_find(e->rc, "\\b$LvalOrFunc\\s*(==|\\!=)\\s*NULL\\b",
 			       line, len, pos, &m)) {
 			size_t n4;

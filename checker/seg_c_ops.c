@@ -50,7 +50,7 @@ static void bracket_space(struct eng *e)
 	struct re_m m;
 	int guard = 0;
 
-	while (pos <= n && guard++ < 100000 &&
+	while (!e->line_skip && pos <= n && guard++ < 100000 &&
 	       re_find(e->rc, "(.*?\\s)\\[", line, n, pos, &m)) {
 		size_t where = re_start(&m, 1);
 		char *prefix = eng_strndup(e, line + where, re_end(&m, 1) - where);
@@ -73,7 +73,7 @@ static void func_paren_space(struct eng *e)
 	struct re_m m;
 	int guard = 0;
 
-	while (pos <= n && guard++ < 100000 &&
+	while (!e->line_skip && pos <= n && guard++ < 100000 &&
 	       re_find(e->rc, "($Ident)\\s+\\(", line, n, pos, &m)) {
 		size_t nlen;
 		const char *np = re_cap(&m, 1, &nlen);
@@ -208,7 +208,7 @@ static void op_spacing(struct eng *e)
 	ln = eng_alloc(e, sizeof(*ln) * (2 * oplen + 2));
 	if (!st || !ln)
 		return;
-	while (pos <= oplen && nel + 2 < OPS_MAX_ELEMS &&
+	while (!e->line_skip && pos <= oplen && nel + 2 < OPS_MAX_ELEMS &&
 	       re_find(e->rc,
 		       "(<<=|>>=|<=|>=|==|!=|\\+=|-=|\\*=|\\/=|%=|\\^=|\\|=|&=|=>|->|<<|>>|<|>|=|!|~|&&|\\|\\||,|\\^|\\+\\+|--|&|\\||\\+|-|\\*|\\/|%|\\?:|\\?|:|;)",
 		       opline, oplen, pos, &m)) {
@@ -227,7 +227,7 @@ static void op_spacing(struct eng *e)
 	blank = copy_spacing(e, opline);
 
 	/* for ($n = 0; $n < $#elements; $n += 2) */
-	for (n = 0; n + 1 < nel; n += 2) {
+	for (n = 0; n + 1 < nel && !e->line_skip; n += 2) {
 		const char *el = opline + st[n];
 		const char *ca, *cc, *opp;
 		size_t calen, oplen_n = ln[n + 1];

@@ -67,7 +67,7 @@ static void if_paren_compare(struct eng *e)
 	n = strlen(test);
 
 	sbuf_init(&herectx, ENG_ARENA_MAX / 4);
-	while (pos <= n && guard++ < 100000 &&
+	while (!e->line_skip && pos <= n && guard++ < 100000 &&
 	       re_find(e->rc,
 		       "(?:^|[^\\w\\&\\!\\~])+\\s*\\(\\s*([\\&\\!\\~]?\\s*$Lval\\s*(?:$Compare\\s*$FuncArg)?)\\s*\\)",
 		       test, n, pos, &m)) {
@@ -182,7 +182,7 @@ int seg_c_ops2(struct eng *e)
 	n = strlen(line);
 	pos = 0;
 	guard = 0;
-	while (pos <= n && guard++ < 100000 &&
+	while (!e->line_skip && pos <= n && guard++ < 100000 &&
 	       re_find(e->rc,
 		       "(?:[^&]&\\s*|\\*)\\(\\s*($Ident\\s*(?:$Member\\s*)+)\\s*\\)",
 		       line, n, pos, &m)) {

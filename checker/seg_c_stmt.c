@@ -26,7 +26,7 @@ static int subst_count(struct eng *e, const char *pat, const char *repl,
 	sbuf_init(&out, ENG_ARENA_MAX);
 	n = re_subst(e->rc, pat, repl, *s, strlen(*s), global, &out);
 	if (n)
-		*s = eng_strndup(e, out.buf, out.len);
+		*s = eng_sbuf_str(e, &out);
 	sbuf_release(&out);
 	return n;
 }
@@ -143,7 +143,7 @@ static void bare_types(struct eng *e)
 	/* any (foo ... *) is a pointer cast, and foo is a type */
 	n = strlen(s);
 	pos = 0;
-	while (pos <= n &&
+	while (!e->line_skip && pos <= n &&
 	       re_find(e->rc, "(?s)\\(($Ident)(?:\\s+$Sparse)*[\\s\\*]+\\s*\\)", s, n, pos, &m)) {
 		possible(e, eng_mcap(e, &m, 1), s);
 		pos = re_end(&m, 0) > re_start(&m, 0) ? re_end(&m, 0) : re_end(&m, 0) + 1;
@@ -217,7 +217,7 @@ static void brace_next_line(struct eng *e, const char *pre_ctx)
 			sbuf_addch(&sb, '\n');
 		sbuf_addstr(&sb, ctx[i]);
 	}
-	ctxs = eng_strndup(e, sb.buf, sb.len);
+	ctxs = eng_sbuf_str(e, &sb);
 	sbuf_release(&sb);
 
 	ctx_ln = e->linenr;
@@ -391,6 +391,8 @@ int seg_c_stmt(struct eng *e)
 	annotate_values(e, eng_cat(e, e->opline, "\n"), e->prev_values, &cv, &cvars);
 	e->curr_values = eng_printf(e, "%c%s", e->prev_values, cv);
 	e->curr_vars = cvars;
+	if (e->line_skip)	/* curr_values may be "" */
+		return SEG_NEXT;
 	e->prev_values = e->curr_values[strlen(e->curr_values) - 1];
 
 	/* ignore lines not being added */

@@ -22,7 +22,7 @@ static int next_match(struct eng *e, const char *pat, const char *s,
 {
 	size_t n = strlen(s);
 
-	if (*pos > n || !re_find(e->rc, pat, s, n, *pos, m))
+	if (e->line_skip || *pos > n || !re_find(e->rc, pat, s, n, *pos, m))
 		return 0;
 	*pos = re_end(m, 0) > re_start(m, 0) ? re_end(m, 0) : re_end(m, 0) + 1;
 	return 1;

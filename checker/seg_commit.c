@@ -337,7 +337,7 @@ static void check_from(struct eng *e)
 		else
 			sbuf_addstr(&au, more);
 	}
-	author = eng_strndup(e, au.buf, au.len);
+	author = eng_sbuf_str(e, &au);
 	sbuf_release(&au);
 	author = eng_subst(e, "\"", "", author, 1);
 	author = reformat_email(e, author);
@@ -686,15 +686,16 @@ static void check_spelling(struct eng *e)
 	if (!sp || !chk_spelling_count(sp) ||
 	    !(e->in_commit_log || MQ(e, "(?i)^(?:\\+|Subject:)", e->line)))
 		return;
-	while (!e->failed && chk_spelling_next(sp, rawline, n, &pos, &st, &len)) {
+	while (!e->failed && !e->line_skip && chk_spelling_next(sp, rawline, n, &pos, &st, &len)) {
 		char *typo = eng_strndup(e, rawline + st, len);
-		const char *f = chk_spelling_fix(sp, typo, len);
+		const char *f = e->line_skip ? NULL :	/* typo is "" */
+				chk_spelling_fix(sp, typo, len);
 		size_t fl = f ? strlen(f) : 0, i;
 		char *fix = eng_alloc(e, fl + 1);
 		char *ptr = pointer_line(e, rawline, st, '^', len);
 		char *msg;
 
-		if (!fix || !ptr)
+		if (!fix || !ptr || e->line_skip)
 			return;
 		memcpy(fix, f ? f : "", fl + 1);
 		if (MQ(e, "^[A-Z]", typo))
@@ -724,7 +725,7 @@ static void check_repeated_words(struct eng *e)
 	      !MQ(e, "[bcCdDlMnpPs\\?-][rwxsStT-]{9}", rawline)))
 		return;
 	pos = e->in_commit_log ? 0 : 1;
-	while (!e->failed && pos <= n &&
+	while (!e->failed && !e->line_skip && pos <= n &&
 	       re_find(e->rc, "\\b(\\b[A-Z]?[a-z]{2,}\\b) (?=(\\b[A-Z]?[a-z]{2,}\\b))",
 		       rawline, n, pos, &m)) {
 		size_t start_pos = re_start(&m, 1), end_pos = re_end(&m, 2);

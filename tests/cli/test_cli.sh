@@ -100,6 +100,40 @@ check "verbose explains SPACING once" \
 check "patterns are precompiled (few compiled at run time)" \
 	"n=\$(sed -n 's/.*: \\([0-9]*\\) patterns compiled at run time/\\1/p' '$tmp/e'); [ -n \"\$n\" ] && [ \"\$n\" -lt 40 ]"
 
+# a line too complex to check (a #define with 8,500 arguments asks for more
+# scratch memory than a line may have, and once crashed the checker): the
+# line's remaining checks are skipped with a note on stderr, the other lines
+# are checked, and the exit status is checkpatch.pl's usual one
+python3 - "$tmp/poison.patch" <<'PY'
+import sys
+lines = ['#define X(' + ','.join(['a'] * 8500) + ') a', 'int y; ']
+open(sys.argv[1], 'w').write(
+    'From 1111111111111111111111111111111111111111 Mon Sep 17 00:00:00 2001\n'
+    'From: A Person <a@example.com>\nDate: Mon, 1 Jan 2024 00:00:00 +0000\n'
+    'Subject: [PATCH] foo: add a thing\n\nAdd a thing.\n\n'
+    'Signed-off-by: A Person <a@example.com>\n---\n'
+    'diff --git a/drivers/foo/foo.c b/drivers/foo/foo.c\n'
+    'index 1111111..2222222 100644\n--- a/drivers/foo/foo.c\n'
+    '+++ b/drivers/foo/foo.c\n@@ -1,3 +1,5 @@\n #include <linux/foo.h>\n'
+    + ''.join('+' + l + '\n' for l in lines) + ' \n int x;\n-- \n2.40.0\n')
+PY
+for opt in "" "--strict --terse"; do
+	"$rb" check --no-tree $opt "$tmp/poison.patch" >"$tmp/o" 2>"$tmp/e"; st=$?
+	check "too complex line${opt:+ ($opt)}: no crash, exit 1 as checkpatch.pl" "[ $st -eq 1 ]"
+	check "too complex line${opt:+ ($opt)}: said on stderr" \
+		"grep -q 'poison.patch: line #16 too complex to check' '$tmp/e' && \
+		 grep -q 'WARNING: line length of 17012 exceeds 100 columns' '$tmp/o'"
+done
+check "too complex line (--terse): the lines after it checked" \
+	"grep -q ':17: ERROR: trailing whitespace' '$tmp/o' && grep -q '^total: ' '$tmp/o'"
+"$rb" check --no-tree --json "$tmp/poison.patch" >"$tmp/j" 2>/dev/null; st=$?
+check "too complex line (--json): exit 1, the reason in the object" "[ $st -eq 1 ] && python3 -c \"
+import json
+o = json.loads(open('$tmp/j').readline())
+assert o['incomplete'] == ['line_skipped'] and o['lines_skipped'] == 1 and o['first_skipped'] == 16, o
+assert 'too complex' in o['error']
+assert [f for f in o['findings'] if f['type'] == 'TRAILING_WHITESPACE' and f['patch_line'] == 17]\""
+
 # the cache of the misspelling list
 . "$repo/tests/cli/spell_cache.sh"
 
