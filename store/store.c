@@ -192,6 +192,19 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	"  UNIQUE (series_id, kind)"
 	");"
 	"CREATE INDEX stages_queue ON stages(state, queued);",
+
+	/* 4 -> 5: claims.  A message's processing is charged an attempt
+	 * and claimed by its process, committed, before its check starts,
+	 * so a check that kills the process (a crash, SIGKILL, the OOM
+	 * killer) is counted across restarts; a reply is claimed before it
+	 * is handed to delivery, so two processes never send it both.
+	 * claim is the holder's name (bot/claim.h), NULL when free. */
+	"ALTER TABLE messages ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE messages ADD COLUMN claim TEXT;"
+	"ALTER TABLE messages ADD COLUMN claimed_at INTEGER NOT NULL DEFAULT 0;"
+	"CREATE INDEX messages_claim ON messages(claim) WHERE claim IS NOT NULL;"
+	"ALTER TABLE replies ADD COLUMN claim TEXT;"
+	"ALTER TABLE replies ADD COLUMN claimed_at INTEGER NOT NULL DEFAULT 0;",
 };
 
 const char *store_strerror(int result)
