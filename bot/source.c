@@ -15,6 +15,18 @@
 #include "mime.h"
 #include "../checker/banned.h"
 
+/*
+ * Mails stored before the checker threads may see them: each mail is
+ * claimed with one attempt charged as it is stored (pipeline_add), and
+ * a check must not start before that is committed, or a check that
+ * kills the process would kill every start (the batch rolled back, read
+ * again, checked again).  So the batch's transaction is committed every
+ * SOURCE_OFFER_CHUNK mails, without the checkpoint (a batch read again
+ * after a crash finds these stored: duplicates by Message-ID), and only
+ * then are they offered.
+ */
+#define SOURCE_OFFER_CHUNK	32
+
 struct source_batch {
 	struct pipeline *p;
 	struct store *st;
@@ -30,6 +42,7 @@ struct source_batch {
 	 */
 	struct pipeline_pool *pool;
 	int pool_tried;
+	size_t offered;		/* mails[0, offered) are committed and offered */
 	size_t n;
 	size_t bytes;
 	int open;		/* a transaction is open */
@@ -46,6 +59,39 @@ static int batch_begin(struct source_batch *b)
 	if (ret)
 		return ret;
 	b->open = 1;
+	return 0;
+}
+
+/* The mails stored since the last commit are gone with its rollback. */
+static void batch_forget_uncommitted(struct source_batch *b)
+{
+	size_t i;
+
+	for (i = b->offered; i < b->n; i++) {
+		mime_release(&b->mails[i]);
+		pipeline_check_release(&b->checks[i]);
+	}
+	b->n = b->offered;
+}
+
+/* Commits the mails stored so far (no checkpoint) and offers them to the
+ * checker threads. */
+static int batch_offer(struct source_batch *b)
+{
+	int ret;
+
+	ret = store_commit(b->st);
+	if (ret < 0) {
+		log_event(LOG_WARN, "store-failed", "source", b->src ? b->src->name : NULL,
+			  "error", store_errmsg(b->st), NULL);
+		store_rollback(b->st);
+		b->open = 0;
+		batch_forget_uncommitted(b);
+		return ret;
+	}
+	b->open = 0;
+	b->offered = b->n;
+	pipeline_pool_offer(b->pool, b->n);
 	return 0;
 }
 
@@ -68,10 +114,13 @@ int source_batch_add(struct source_batch *b, const char *raw, size_t len)
 			b->pool = pipeline_pool_new(b->p, b->mails, b->checks,
 						    SOURCE_BATCH, 0);
 		}
-		if (b->pool) {
+		if (b->pool)
 			b->checks[b->n - 1].skip =
 				pipeline_repeat_part(b->p, b->src, &b->mails[b->n - 1]);
-			pipeline_pool_offer(b->pool, b->n);
+		if (b->pool && b->n - b->offered >= SOURCE_OFFER_CHUNK) {
+			ret = batch_offer(b);
+			if (ret < 0)
+				return ret;
 		}
 	}
 	b->done++;
@@ -136,24 +185,27 @@ int source_batch_flush(struct source_batch *b, const char *checkpoint)
 	size_t i;
 	int ret = 0;
 
-	if (!b->open && !checkpoint)
+	if (!b->open && !checkpoint && !b->n)
 		return 0;
-	if (!b->open) {
+	/* (all of it may be committed already, SOURCE_OFFER_CHUNK) */
+	if (!b->open && checkpoint) {
 		ret = batch_begin(b);
 		if (ret)
 			return ret;
 	}
-	if (checkpoint)
+	if (b->open && checkpoint)
 		ret = store_checkpoint_set(b->st, b->src->name, checkpoint, b->now);
-	if (ret < 0 || (ret = store_commit(b->st)) < 0) {
+	if (b->open && (ret < 0 || (ret = store_commit(b->st)) < 0)) {
 		/* the driver says "database error"; here is SQLite's reason */
 		log_event(LOG_WARN, "store-failed", "source", b->src ? b->src->name : NULL,
 			  "error", store_errmsg(b->st), NULL);
 		store_rollback(b->st);
 		b->open = 0;
+		batch_forget_uncommitted(b);
 		goto out;
 	}
 	b->open = 0;
+	b->offered = b->n;
 	/*
 	 * A review may go out after each message, so each is committed (and
 	 * synced) before the next.  Import sends nothing: its batch is one
@@ -192,8 +244,11 @@ out:
 		mime_release(&b->mails[i]);
 		pipeline_check_release(&b->checks[i]);
 	}
-	b->n = 0;
+	b->n = b->offered = 0;
 	b->bytes = 0;
+	/* no check is under way: what was not processed (a stop, a
+	 * database error) did not crash, its attempt is given back */
+	pipeline_unclaim(b->p);
 	return ret < 0 ? ret : 0;
 }
 
@@ -210,7 +265,11 @@ void source_batch_abort(struct source_batch *b)
 		mime_release(&b->mails[i]);
 		pipeline_check_release(&b->checks[i]);
 	}
-	b->n = 0;
+	/* stored before this (SOURCE_OFFER_CHUNK) and not processed: new,
+	 * for the next walk, and not blamed */
+	if (b->offered)
+		pipeline_unclaim(b->p);
+	b->n = b->offered = 0;
 	b->bytes = 0;
 }
 

@@ -264,6 +264,10 @@ void store_patch_release(struct store_patch *p);
 int store_patch_add(struct store *st, const struct store_patch *p, int64_t *id);
 int store_patch_set_checked(struct store *st, int64_t id, long errors,
 			    long warnings, long checks);
+/* Takes a patch (and its findings) out of its series again: its check
+ * did not finish, so the series is reviewed without it.  STORE_DONE
+ * when there is no such patch. */
+int store_patch_remove(struct store *st, int64_t id);
 /* The patches of a series by part; *out malloc'd array (release each and
  * free the array). */
 int store_patch_list(struct store *st, int64_t series_id,
