@@ -108,17 +108,14 @@ int claim_holds(const char *name, int64_t claimed_at, int64_t now)
 
 	if (!name)
 		return 0;
-	if (now - claimed_at >= CLAIM_TTL)
-		return 0;
 	snprintf(mine, sizeof(mine), "%s", claim_self());
 	if (!strcmp(name, mine))
 		return 1;
 	if (sscanf(mine, "%63s %39s", host, boot) != 2 ||
 	    sscanf(name, "%63s %39s %ld %llu", ohost, oboot, &pid, &start) != 4 ||
-	    pid <= 0)
-		return 1;	/* not ours to judge: it holds until it is old */
-	if (strcmp(ohost, host))
-		return 1;	/* another host: the same */
+	    pid <= 0 || strcmp(ohost, host))
+		/* not ours to judge (another host): until it is old */
+		return now - claimed_at < CLAIM_TTL;
 	if (strcmp(oboot, boot))
 		return 0;	/* this host rebooted since */
 	if (kill((pid_t)pid, 0) && errno == ESRCH)

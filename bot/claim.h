@@ -13,16 +13,17 @@
  *
  * A claim holds while its holder lives: on this host and boot, while
  * the process exists (kill(pid, 0) says so, which a hidden /proc does
- * not change) and, where /proc shows it, started at the time named.  A
- * claim of another host (or a name that does not parse) holds until it
- * is CLAIM_TTL seconds old; every claim stops holding at that age.
+ * not change) and, where /proc shows it, started at the time named,
+ * however old the claim.  A claim whose holder cannot be seen (another
+ * host sharing the database, a name that does not parse) holds until
+ * it is CLAIM_TTL seconds old.
  */
 #ifndef RB_CLAIM_H
 #define RB_CLAIM_H
 
 #include <stdint.h>
 
-#define CLAIM_TTL	3600	/* seconds a claim holds at most */
+#define CLAIM_TTL	3600	/* seconds a claim of an unseen holder holds */
 #define CLAIM_MAX	192	/* bytes of a name, NUL included */
 
 /* This process's name (computed once; the buffer lives as long as the
@@ -30,8 +31,8 @@
 const char *claim_self(void);
 
 /* 1 when the claim name, made at claimed_at, still holds at now; 0 when
- * its holder is gone (or it is too old) and its work may be taken over.
- * name NULL holds nothing. */
+ * its holder is gone (or, unseen, the claim is too old) and its work may
+ * be taken over.  name NULL holds nothing. */
 int claim_holds(const char *name, int64_t claimed_at, int64_t now);
 
 #endif

@@ -8,8 +8,9 @@
  *                      check it, store the findings
  *   pipeline_review    series that are complete (or waited series_wait)
  *                      → one review mail each, queued as a pending reply
- *   pipeline_deliver   pending replies → the outbox / sendmail, marked
- *                      sent only once delivered
+ *   pipeline_deliver   pending replies → the outbox / sendmail / SMTP,
+ *                      each claimed (committed) before it is handed
+ *                      over, marked sent only once delivered
  *
  * The caller owns transactions: pipeline_add's rows are committed before
  * pipeline_process runs, so a crash between them loses nothing (the
@@ -198,7 +199,9 @@ int pipeline_review(struct pipeline *p, int64_t now, int force);
  */
 int pipeline_run_stage(struct pipeline *p, int64_t now);
 
-/* Delivers the pending replies that are due. */
+/* Delivers the pending replies that are due: each is claimed first
+ * (store_reply_claim), so another process on the database never sends
+ * it too; one another live process holds is left to it. */
 int pipeline_deliver(struct pipeline *p, int64_t now);
 
 #endif

@@ -13,6 +13,7 @@
 #include "pipeline_int.h"
 #include "boot.h"
 #include "build.h"
+#include "claim.h"
 #include "command.h"
 #include "compose.h"
 #include "deliver.h"
@@ -510,7 +511,7 @@ static int review_one(void *arg, int64_t id)
 	struct review_ctx *rc = arg;
 	struct pipeline *p = rc->p;
 	struct store_series s;
-	int ret;
+	int ret, r2;
 
 	if (pipeline_stopping(p))
 		return 1;
@@ -532,6 +533,17 @@ static int review_one(void *arg, int64_t id)
 	if (ret) {
 		store_series_release(&s);
 		return ret;
+	}
+	/* under the write lock now: another process may have reviewed it
+	 * since it was read */
+	store_series_release(&s);
+	ret = store_series_get(p->st, id, &s);
+	if (ret != STORE_OK || s.state != SERIES_OPEN) {
+		if (ret == STORE_OK)
+			store_series_release(&s);
+		r2 = ret < 0 ? ret : STORE_OK;
+		ret = rc->batch ? store_savepoint_end(p->st, r2) : store_rollback(p->st);
+		return r2 < 0 ? r2 : ret;
 	}
 	ret = review_series(p, &s, rc->now);
 	if (ret >= 0)
@@ -649,10 +661,29 @@ static int deliver_one(void *arg, int64_t id)
 	ret = store_reply_get(p->st, id, &r);
 	if (ret != STORE_OK)
 		return ret < 0 ? ret : 0;
+	/* another process on the database delivers it (or did meanwhile) */
+	if (r.state != REPLY_PENDING ||
+	    (r.claim && strcmp(r.claim, p->claim) &&
+	     claim_holds(r.claim, r.claimed_at, rc->now))) {
+		store_reply_release(&r);
+		return 0;
+	}
 	ret = over_cap(p, &r, rc->now);
 	if (ret) {
 		store_reply_release(&r);
 		return ret < 0 ? ret : 0;	/* stays pending, no attempt counted */
+	}
+	/*
+	 * Ours before it leaves: one statement, committed (and synced) on
+	 * its own, that only one process's can change.  A claim left by a
+	 * process that died between it and the mark below is taken over by
+	 * the next walk (claim.h): the reply goes again, with its
+	 * Message-ID, as after any crash between a send and its mark.
+	 */
+	ret = store_reply_claim(p->st, id, p->claim, r.claim, rc->now);
+	if (ret != STORE_OK) {
+		store_reply_release(&r);
+		return ret < 0 ? ret : 0;	/* another process took it first */
 	}
 	dr = deliver_reply(p->cfg, &r, err, sizeof(err));
 	snprintf(attempts, sizeof(attempts), "%d", r.attempts + 1);
