@@ -19,6 +19,7 @@
 #include "log.h"
 #include "pipeline.h"
 #include "pipeline_int.h"
+#include "subject.h"
 #include "version.h"
 #include "../checker/banned.h"
 
@@ -98,6 +99,7 @@ static int ends_with(const char *s, int n, const char *suffix)
 /* A slice walker over the first COMMAND_MAX_SCAN bytes. */
 struct lines {
 	const char *p, *end;
+	int blockquote;		/* <blockquote> depth at the line's start */
 };
 
 static int next_line(struct lines *l, const char **s, size_t *n)
@@ -113,13 +115,35 @@ static int next_line(struct lines *l, const char **s, size_t *n)
 	return 1;
 }
 
-static int is_quoted(const char *s, size_t n)
+/* Occurrences of the ASCII word w (lowercase) in s[0, n), any case. */
+static int count_ci(const char *s, size_t n, const char *w)
+{
+	size_t k = strlen(w), i;
+	int c = 0;
+
+	for (i = 0; i + k <= n; i++)
+		if (!strncasecmp(s + i, w, k))
+			c++;
+	return c;
+}
+
+/*
+ * Quoted text, which is never the sender's own: a line starting with
+ * '>', or a line in (or opening or closing) an HTML <blockquote>, whose
+ * depth l follows.
+ */
+static int is_quoted(struct lines *l, const char *s, size_t n)
 {
 	size_t i = 0;
+	int open = count_ci(s, n, "<blockquote"), close = count_ci(s, n, "</blockquote");
+	int quoted = l->blockquote > 0 || open > 0 || close > 0;
 
+	l->blockquote += open - close;
+	if (l->blockquote < 0)
+		l->blockquote = 0;
 	while (i < n && is_blank((unsigned char)s[i]))
 		i++;
-	return i < n && s[i] == '>';
+	return quoted || (i < n && s[i] == '>');
 }
 
 static int is_token(const char *s, size_t n)
@@ -178,14 +202,14 @@ static enum command_kind match(const char *w, int n, struct command *c)
 /* The first line that can carry a command: *kind, or NONE. */
 static enum command_kind first_command(const char *body, size_t len, struct command *c)
 {
-	struct lines l = { body, body + (len < COMMAND_MAX_SCAN ? len : COMMAND_MAX_SCAN) };
+	struct lines l = { body, body + (len < COMMAND_MAX_SCAN ? len : COMMAND_MAX_SCAN), 0 };
 	char norm[CMD_LINE_MAX], next[CMD_LINE_MAX];
 	const char *s, *s2;
 	size_t n, n2, seen = 0;
 	int k, k2;
 
 	while (seen++ < COMMAND_MAX_LINES && next_line(&l, &s, &n)) {
-		if (is_quoted(s, n))
+		if (is_quoted(&l, s, n))
 			continue;
 		k = normalise(s, n, norm, sizeof(norm));
 		if (k == 0)
@@ -216,20 +240,22 @@ skipped:
 	return COMMAND_NONE;
 }
 
-/* A line "confirm TOKEN", quoted or not, among the first lines. */
+/*
+ * A line "confirm TOKEN" of the sender's own among the first lines: never
+ * a quoted one, so that an auto-responder quoting the confirmation it
+ * answers cannot use its token.
+ */
 static int find_token(const char *body, size_t len, struct command *c)
 {
-	struct lines l = { body, body + (len < COMMAND_MAX_SCAN ? len : COMMAND_MAX_SCAN) };
+	struct lines l = { body, body + (len < COMMAND_MAX_SCAN ? len : COMMAND_MAX_SCAN), 0 };
 	char norm[CMD_LINE_MAX];
 	const char *s;
 	size_t n, seen = 0;
 	int k;
 
 	while (seen++ < COMMAND_MAX_LINES && next_line(&l, &s, &n)) {
-		while (n && (is_blank((unsigned char)*s) || *s == '>')) {
-			s++;
-			n--;
-		}
+		if (is_quoted(&l, s, n))
+			continue;
 		k = normalise(s, n, norm, sizeof(norm));
 		if (k > 0 && token_after(norm, k, "confirm", c))
 			return 1;
@@ -272,7 +298,7 @@ const char *command_name(enum command_kind k)
 
 int command_wants_skip(const char *body, size_t len)
 {
-	struct lines l = { body, body + (len < COMMAND_MAX_SCAN ? len : COMMAND_MAX_SCAN) };
+	struct lines l = { body, body + (len < COMMAND_MAX_SCAN ? len : COMMAND_MAX_SCAN), 0 };
 	char norm[CMD_LINE_MAX];
 	const char *s;
 	size_t n;
@@ -288,6 +314,39 @@ int command_wants_skip(const char *body, size_t len)
 			return 1;
 	}
 	return 0;
+}
+
+/* The local part of addr is local (any case): "postmaster@x". */
+static int local_part_is(const char *addr, const char *local)
+{
+	size_t k = strlen(local);
+
+	return addr && !strncasecmp(addr, local, k) && addr[k] == '@';
+}
+
+const char *command_auto_generated(const struct mime_mail *m)
+{
+	if (m->auto_submitted) {
+		const char *v = m->auto_submitted + strspn(m->auto_submitted, " \t");
+
+		/* RFC 3834 5: "no", with parameters or a comment, is a person */
+		if (strncasecmp(v, "no", 2) || (v[2] && !strchr(" \t;(", v[2])))
+			return "Auto-Submitted";
+	}
+	if (m->return_path_null)
+		return "Return-Path: <>";
+	if (local_part_is(m->from.addr, "mailer-daemon") ||
+	    local_part_is(m->from.addr, "postmaster"))
+		return "from MAILER-DAEMON or postmaster";
+	if (m->x_autoreply)
+		return "X-Autoreply";
+	if (m->x_auto_response_suppress)
+		return "X-Auto-Response-Suppress";
+	/* a list adds "Precedence: bulk" or "list" to every mail it passes
+	 * on, people's replies too: from a list (List-Id), only "junk" */
+	if (m->precedence_junk || (m->precedence_bulk && !m->list_id))
+		return "Precedence";
+	return NULL;
 }
 
 const char *command_thread_root(const struct mime_mail *m)
@@ -460,7 +519,7 @@ int command_process(struct pipeline *p, int64_t id, const struct mime_mail *m,
 		    const struct store_msg *row, int64_t now)
 {
 	struct command c;
-	const char *what, *reason = NULL;
+	const char *what, *reason = NULL, *auto_why;
 	char *sender = NULL;
 	int ret, err, answer = 1;
 
@@ -471,6 +530,24 @@ int command_process(struct pipeline *p, int64_t id, const struct mime_mail *m,
 	if (command_parse(m->body, m->body_len, &c) == COMMAND_NONE)
 		return 0;
 	what = command_name(c.kind);
+	/* RFC 3834: a program's mail gets no answer and does nothing (a
+	 * patch among such mail is reviewed as any other) */
+	auto_why = command_auto_generated(m);
+	if (auto_why) {
+		struct subject sj;
+		char why[96];
+
+		subject_parse_max(m->subject, strlen(m->subject), p->cfg->max_series_parts, &sj);
+		if (sj.kind == SUBJ_PATCH || sj.kind == SUBJ_COVER)
+			return 0;
+		snprintf(why, sizeof(why), "auto-generated mail (%s): not a command", auto_why);
+		log_event(LOG_INFO, "command-ignored", "msgid", m->message_id,
+			  "command", what, "reason", why, NULL);
+		ret = store_msg_set_state(p->st, id, MSG_SKIPPED, why);
+		if (ret >= 0)
+			p->stats.skipped++;
+		return ret < 0 ? ret : 1;
+	}
 	sender = m->from.addr ? lower_dup(m->from.addr) : NULL;
 	if (!sender || !compose_address_ok(sender)) {
 		ret = store_msg_set_state(p->st, id, MSG_COMMAND, "no usable From: address");
