@@ -417,6 +417,164 @@ static const struct config_source *source_of(const struct config *cfg, const cha
 	return NULL;
 }
 
+/* ---- who may mute which thread ------------------------------------------------- */
+
+#define CMD_MAX_THREAD_MAILS	64	/* mails of a thread whose To/Cc are read */
+
+/* addr is a list the bot reads or the bot itself: on every thread's
+ * To/Cc, it says nothing about who takes part */
+static int is_list_or_bot(const struct config *cfg, const char *addr)
+{
+	size_t i;
+
+	if (cfg->address && !strcasecmp(addr, cfg->address))
+		return 1;
+	for (i = 0; i < cfg->nsources; i++)
+		if (cfg->sources[i].list && !strcasecmp(addr, cfg->sources[i].list))
+			return 1;
+	return 0;
+}
+
+/* sender wrote stored mail msg_id, or is on its To/Cc: 1, else 0 */
+static int takes_part(struct pipeline *p, int64_t msg_id, const char *sender)
+{
+	struct mime_mail m;
+	size_t i;
+	int ret = 0;
+
+	if (!msg_id || pipe_load_mail(p->st, msg_id, &m))
+		return 0;
+	if (m.from.addr && !strcasecmp(m.from.addr, sender))
+		ret = 1;
+	for (i = 0; !ret && i < m.nto; i++)
+		ret = m.to[i].addr && !strcasecmp(m.to[i].addr, sender) &&
+		      !is_list_or_bot(p->cfg, sender);
+	for (i = 0; !ret && i < m.ncc; i++)
+		ret = m.cc[i].addr && !strcasecmp(m.cc[i].addr, sender) &&
+		      !is_list_or_bot(p->cfg, sender);
+	mime_release(&m);
+	return ret;
+}
+
+/* The thread root of a stored mail that is not part of a series: its
+ * first References entry, else its In-Reply-To, else itself (malloc'd). */
+static char *row_root(const struct store_msg *row)
+{
+	if (row->refs && *row->refs)
+		return strndup(row->refs, strcspn(row->refs, " "));
+	if (row->in_reply_to && *row->in_reply_to)
+		return strdup(row->in_reply_to);
+	return strdup(row->message_id);
+}
+
+/*
+ * The thread a "mute" from sender names, from the store and never from
+ * the command's own References (anyone can write those, for a thread
+ * not even posted yet): the mail it answers (In-Reply-To, else the last
+ * References entry) must be one the bot stored or one of its reviews.
+ * The thread is that mail's series, or that mail's own thread when it is
+ * not a patch.  And sender must take part in it: the series' author, or
+ * the author of one of its mails or on their To/Cc (the lists the bot
+ * reads and its own address do not count).  0 with *root (malloc'd);
+ * 1 when refused, with *why; or a negative store error.
+ */
+static int mute_target(struct pipeline *p, const struct mime_mail *m, const char *sender,
+		       char **root, const char **why)
+{
+	const char *parent = m->in_reply_to;
+	struct store_patch *patches = NULL;
+	struct store_series s;
+	struct store_reply r;
+	struct store_msg row;
+	int64_t rid, series_id = 0;
+	size_t np = 0, i;
+	int ret, have_row = 0, have_series = 0, ok = 0;
+
+	*root = NULL;
+	*why = NULL;
+	memset(&row, 0, sizeof(row));
+	if (!parent && m->nrefs)
+		parent = m->refs[m->nrefs - 1];
+	if (!parent) {
+		*why = "mute refused: it answers no mail of a thread";
+		return 1;
+	}
+	ret = store_reply_find(p->st, parent, &rid);
+	if (ret == STORE_OK) {
+		ret = store_reply_get(p->st, rid, &r);
+		if (ret != STORE_OK)
+			return ret < 0 ? ret : STORE_ERR;
+		series_id = r.series_id;
+		store_reply_release(&r);
+		if (!series_id) {
+			*why = "mute refused: it answers no review";
+			return 1;
+		}
+	} else if (ret == STORE_DONE) {
+		ret = store_msg_find(p->st, parent, &row);
+		if (ret < 0)
+			return ret;
+		if (ret == STORE_DONE) {
+			*why = "mute refused: no such thread";
+			return 1;
+		}
+		have_row = 1;
+		series_id = row.series_id;
+	} else {
+		return ret;
+	}
+	if (series_id) {
+		ret = store_series_get(p->st, series_id, &s);
+		if (ret != STORE_OK) {
+			ret = ret < 0 ? ret : STORE_ERR;
+			goto out;
+		}
+		have_series = 1;
+		ok = s.author_addr && !strcasecmp(s.author_addr, sender);
+		if (!ok)
+			ok = takes_part(p, s.cover_msg, sender);
+		if (!ok) {
+			ret = store_patch_list(p->st, series_id, &patches, &np);
+			if (ret < 0)
+				goto out;
+			for (i = 0; !ok && i < np && i < CMD_MAX_THREAD_MAILS; i++)
+				ok = takes_part(p, patches[i].msg_id, sender);
+		}
+		*root = strdup(s.root ? s.root : parent);
+	} else {
+		ok = takes_part(p, row.id, sender);
+		*root = row_root(&row);
+		if (!ok) {
+			struct store_msg top;
+
+			if (store_msg_find(p->st, *root, &top) == STORE_OK) {
+				ok = takes_part(p, top.id, sender);
+				store_msg_release(&top);
+			}
+		}
+	}
+	ret = 0;
+	if (!*root)
+		ret = STORE_ERR_NOMEM;
+	else if (!ok) {
+		*why = "mute refused: the sender takes no part in the thread";
+		ret = 1;
+	}
+out:
+	if (ret) {
+		free(*root);
+		*root = NULL;
+	}
+	for (i = 0; i < np; i++)
+		store_patch_release(&patches[i]);
+	free(patches);
+	if (have_series)
+		store_series_release(&s);
+	if (have_row)
+		store_msg_release(&row);
+	return ret;
+}
+
 /* Queues the one answer to command mail m, for sender. */
 static int queue_confirm(struct pipeline *p, const struct mime_mail *m,
 			 const struct store_msg *row, const char *sender,
@@ -562,9 +720,20 @@ int command_process(struct pipeline *p, int64_t id, const struct mime_mail *m,
 	case COMMAND_OPTOUT_PRIVATE:
 		ret = store_optout_set(p->st, sender, OPTOUT_PRIVATE, now);
 		break;
-	case COMMAND_MUTE:
-		ret = store_mute_add(p->st, command_thread_root(m), sender, now);
+	case COMMAND_MUTE: {
+		char *root = NULL;
+
+		ret = mute_target(p, m, sender, &root, &reason);
+		if (ret == 0)
+			ret = store_mute_add(p->st, root, sender, now);
+		else if (ret > 0) {
+			/* refused: no answer, nothing done */
+			answer = 0;
+			ret = STORE_OK;
+		}
+		free(root);
 		break;
+	}
 	case COMMAND_OPTIN:
 		ret = STORE_OK;	/* the answer carries the token */
 		break;

@@ -11,7 +11,11 @@
  *
  *   optout             no more reviews of the sender's patches
  *   optout private     reviews to the sender only, never the list
- *   mute               nothing more in this thread
+ *   mute               nothing more in this thread: the thread of the
+ *                      mail it answers, which the bot must have (a patch,
+ *                      a review, ...), and only from the patch's or the
+ *                      series' author or an address on the thread's
+ *                      To/Cc; anyone else's is refused, unanswered
  *   optin              asks for a one-time token (mailed to the sender)
  *   optin TOKEN        uses the token (so does "confirm TOKEN")
  *
@@ -29,8 +33,8 @@
  * list are what a list adds to every mail it passes on, so on mail that
  * came through a list (List-Id) only "junk" counts.
  *
- * Every command is answered by one confirmation mail (templates/
- * confirm.txt) carrying a fresh token.  A token opts back in only the
+ * Every command carried out is answered by one confirmation mail
+ * (templates/confirm.txt) carrying a fresh token; a refused one is not.  A token opts back in only the
  * address it was mailed to, once, within COMMAND_TOKEN_TTL: so nobody
  * can opt someone else in, and the owner of an address someone opted
  * out with a forged From: undoes it by sending the line back.  A token

@@ -161,11 +161,32 @@ check "optout private: the next review goes to the author, no Cc" \
 	"[ \$(outbox) -eq 3 ] && mailinfo p1@bob To | grep -q bob@example.com && [ -z \"\$(mailinfo p1@bob Cc)\" ]"
 
 # ---- mute ----------------------------------------------------------------
+# a thread not posted yet cannot be muted: the root is the store's, not
+# what the command's References say
+command "c1@eve" eve@example.com "mute" "Re: [PATCH] leds: x: three" "In-Reply-To: <p1@carol>
+References: <p1@carol>"
+n0=$(outbox)
+run
+check "mute of a thread not posted yet: refused, no answer, nothing muted" \
+	"[ \$(outbox) -eq $n0 ] && [ \"\$(sql 'SELECT count(*) FROM mutes')\" = 0 ] &&
+	 [ \"\$(sql \"SELECT state, reason FROM messages WHERE message_id='c1@eve'\")\" = '4|mute refused: no such thread' ]"
 patch "p1@carol" carol@example.com "leds: x: three"
+# dave is on the patch's Cc
+sed -i "s/^To: $LIST\$/To: $LIST\nCc: Dave <dave@example.com>/" "$tmp/list/new/"*p1@carol
 run
 rid=$(mailinfo p1@carol Message-ID)
-check "a review of carol's patch, Cc the list" "[ -n '$rid' ] && mailinfo p1@carol Cc | grep -q '$LIST'"
+check "a review of carol's patch, Cc the list (so the early mute did nothing)" \
+	"[ -n '$rid' ] && mailinfo p1@carol Cc | grep -q '$LIST'"
 rid=${rid#<}; rid=${rid%>}
+# mallory takes no part in the thread
+command "c1@mal" mallory@example.net "mute" "Re: [PATCH] leds: x: three" "In-Reply-To: <$rid>
+References: <p1@carol> <$rid>"
+n0=$(outbox)
+run
+check "mute by someone not in the thread: refused, no answer, nothing muted" \
+	"[ \$(outbox) -eq $n0 ] && [ \"\$(sql 'SELECT count(*) FROM mutes')\" = 0 ] &&
+	 [ \"\$(sql \"SELECT reason FROM messages WHERE message_id='c1@mal'\")\" = 'mute refused: the sender takes no part in the thread' ] &&
+	 grep -q 'event=command-refused.*c1@mal\|event=command msgid=c1@mal.*refused=' '$tmp/err'"
 command "c1@dave" dave@example.com "On Mon, Nov 2, 2026 at 10:00 AM reviewbot wrote:
 > review text
 mute
@@ -176,12 +197,22 @@ References: <p1@carol> <$rid>"
 sed -i "s/^To: .*/To: $LIST/" "$tmp/list/new/"*c1@dave
 n0=$(outbox)
 run
-check "mute as a reply to a review (not To the bot, quoted text first): confirmed" \
+check "mute as a reply to a review by someone on its Cc (not To the bot, quoted text first): confirmed" \
 	"[ \$(outbox) -eq $((n0 + 1)) ] && [ \"\$(sql \"SELECT root, addr FROM mutes\")\" = 'p1@carol|dave@example.com' ]"
 patch "p2@carol" carol@example.com "leds: x: three, again" "p1@carol"
 run
 check "mute: nothing more in that thread" \
 	"[ \$(outbox) -eq $((n0 + 1)) ] && [ \"\$(sql \"SELECT r.state, r.reason FROM replies r JOIN messages m ON m.series_id = r.series_id WHERE m.message_id = 'p2@carol'\")\" = '3|the thread is muted' ]"
+
+# the author mutes her own thread, answering her patch
+patch "p3@carol" carol@example.com "leds: x: six"
+command "c2@carol" carol@example.com "mute" "Re: [PATCH] leds: x: six" "In-Reply-To: <p3@carol>
+References: <p3@carol>"
+n0=$(outbox)
+run
+check "mute by the patch's author, answering the patch: confirmed (and her review, due after it, muted)" \
+	"[ \$(outbox) -eq $((n0 + 1)) ] && [ \"\$(sql \"SELECT addr FROM mutes WHERE root = 'p3@carol'\")\" = carol@example.com ] &&
+	 mailinfo c2@carol body | grep -q '\"mute\"'"
 
 # ---- optin: a token, a forged confirmation, the real one --------------------
 command "c2@alice" alice@example.com "optin"
@@ -350,7 +381,7 @@ check "auto-submitted, bot-header and own-address mail: never answered" \
 	 [ \"\$(sql \"SELECT count(*) FROM optouts WHERE addr IN ('vac@example.com','otherbot@example.com','$BOT')\")\" = 0 ]"
 
 # ---- confirmations are rate-limited ---------------------------------------
-for i in 1 2 3 4; do command "m$i@gus" gus@example.com "mute"; done
+for i in 1 2 3 4; do command "m$i@gus" gus@example.com "optout"; done
 run
 check "confirmations_per_hour = 3: the 4th answer is recorded, suppressed" \
 	"[ \$(outbox) -eq $((n0 + 3)) ] && [ \"\$(sql \"SELECT count(*) FROM replies WHERE kind='confirm' AND to_addr='gus@example.com' AND state=3\")\" = 1 ]"
