@@ -588,7 +588,7 @@ static int queue_confirm(struct pipeline *p, const struct mime_mail *m,
 	struct store_reply reply;
 	struct sbuf mail;
 	char token[COMMAND_TOKEN_HEX + 1] = "", msgid[256], err[256];
-	long long n = 0;
+	long long n = 0, all = 0;
 	int64_t rid = 0;
 	int ret;
 
@@ -628,8 +628,16 @@ static int queue_confirm(struct pipeline *p, const struct mime_mail *m,
 		if (ret < 0)
 			goto out;
 	}
+	/* a flood from many addresses is capped as a whole */
+	if (cfg->max_confirmations_per_hour > 0) {
+		ret = store_reply_count_kind(p->st, "confirm", NULL, now - 3600, &all);
+		if (ret < 0)
+			goto out;
+	}
 	if (cfg->confirmations_per_hour > 0 && n >= cfg->confirmations_per_hour)
 		suppress = "confirmations_per_hour reached for this address";
+	else if (cfg->max_confirmations_per_hour > 0 && all >= cfg->max_confirmations_per_hour)
+		suppress = "max_confirmations_per_hour reached";
 	else if (src && src->reply == REPLY_POLICY_NONE)
 		suppress = "the source's reply policy is none";
 	memset(&reply, 0, sizeof(reply));

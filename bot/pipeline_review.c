@@ -348,6 +348,8 @@ struct review_ctx {
 	int force;
 	int failed;		/* series whose review failed (logged) */
 	int batch;		/* one transaction, a savepoint a series */
+	int spent[2];		/* delivery: the reviews' and the answers' hourly
+				 * budget is spent (the rest of that kind waits) */
 };
 
 static int review_series(struct pipeline *p, struct store_series *s, int64_t now)
@@ -575,7 +577,7 @@ static int review_one(void *arg, int64_t id)
 
 int pipeline_review(struct pipeline *p, int64_t now, int force)
 {
-	struct review_ctx rc = { p, now, force, 0, 0 };
+	struct review_ctx rc = { p, now, force, 0, 0, { 0, 0 } };
 	int ret;
 
 	/*
@@ -639,28 +641,55 @@ static int over_cap(struct pipeline *p, const struct store_reply *r, int64_t now
 	return 0;
 }
 
+/*
+ * The two hourly budgets: reviews and follow-ups (max_replies_per_hour),
+ * answers to commands (max_confirmations_per_hour).  A flood of commands
+ * never spends the reviews' budget, and the due walk hands out every
+ * review before any answer (store_reply_each_due).  1 when r's budget
+ * is spent (it waits), 0, or a negative store error.
+ */
+static int over_budget(struct review_ctx *rc, const struct store_reply *r)
+{
+	struct pipeline *p = rc->p;
+	int confirm = r->kind && !strcmp(r->kind, "confirm");
+	int cap = confirm ? p->cfg->max_confirmations_per_hour : p->cfg->max_replies_per_hour;
+	long long sent = 0;
+	int ret;
+
+	if (cap <= 0)
+		return 0;
+	if (rc->spent[confirm])
+		return 1;
+	ret = store_reply_count_sent_kind(p->st, rc->now - 3600, "confirm", confirm, &sent);
+	if (ret < 0)
+		return ret;
+	if (sent < cap)
+		return 0;
+	rc->spent[confirm] = 1;
+	log_event(LOG_DEBUG, "rate-limited", "reply", r->message_id, "cap",
+		  confirm ? "max_confirmations_per_hour" : "max_replies_per_hour", NULL);
+	return 1;
+}
+
 static int deliver_one(void *arg, int64_t id)
 {
 	struct review_ctx *rc = arg;
 	struct pipeline *p = rc->p;
 	struct store_reply r;
-	long long sent = 0;
 	char err[512], attempts[16];
 	int ret, dr;
 	int64_t wait;
 
 	if (pipeline_stopping(p))
 		return 1;	/* SIGTERM: the rest waits for the next start */
-	if (p->cfg->max_replies_per_hour > 0) {
-		ret = store_reply_count_since(p->st, rc->now - 3600, &sent);
-		if (ret < 0)
-			return ret;
-		if (sent >= p->cfg->max_replies_per_hour)
-			return 1;	/* over the cap: the rest waits */
-	}
 	ret = store_reply_get(p->st, id, &r);
 	if (ret != STORE_OK)
 		return ret < 0 ? ret : 0;
+	ret = over_budget(rc, &r);
+	if (ret) {
+		store_reply_release(&r);
+		return ret < 0 ? ret : 0;	/* stays pending: the other kind goes on */
+	}
 	/* another process on the database delivers it (or did meanwhile) */
 	if (r.state != REPLY_PENDING ||
 	    (r.claim && strcmp(r.claim, p->claim) &&
@@ -716,7 +745,7 @@ static int deliver_one(void *arg, int64_t id)
 
 int pipeline_deliver(struct pipeline *p, int64_t now)
 {
-	struct review_ctx rc = { p, now, 0, 0, 0 };
+	struct review_ctx rc = { p, now, 0, 0, 0, { 0, 0 } };
 	int ret;
 
 	ret = store_reply_each_due(p->st, now, deliver_one, &rc);
