@@ -759,8 +759,8 @@ static int create_file(const char *path, char *err, size_t errlen)
 	return 0;
 }
 
-int store_open_at_version(const char *path, int version, struct store **out,
-			  char *err, size_t errlen)
+static int open_db(const char *path, int version, int create, struct store **out,
+		   char *err, size_t errlen)
 {
 	struct store *st = NULL;
 	int rc, ret, v;
@@ -773,7 +773,13 @@ int store_open_at_version(const char *path, int version, struct store **out,
 			snprintf(err, errlen, "no schema version %d", version);
 		return STORE_ERR_RANGE;
 	}
-	if (create_file(path, err, errlen))
+	if (!create && access(path, F_OK)) {
+		if (err && errlen)
+			snprintf(err, errlen, "%s: %s", path,
+				 errno == ENOENT ? "no such database" : strerror(errno));
+		return errno == ENOENT ? STORE_DONE : STORE_ERR;
+	}
+	if (create && create_file(path, err, errlen))
 		return STORE_ERR;
 	st = calloc(1, sizeof(*st));
 	if (!st) {
@@ -823,10 +829,20 @@ fail:
 	return ret;
 }
 
+int store_open_at_version(const char *path, int version, struct store **out,
+			  char *err, size_t errlen)
+{
+	return open_db(path, version, 1, out, err, errlen);
+}
+
 int store_open(const char *path, struct store **out, char *err, size_t errlen)
 {
-	return store_open_at_version(path, STORE_SCHEMA_VERSION, out, err,
-				     errlen);
+	return open_db(path, STORE_SCHEMA_VERSION, 1, out, err, errlen);
+}
+
+int store_open_existing(const char *path, struct store **out, char *err, size_t errlen)
+{
+	return open_db(path, STORE_SCHEMA_VERSION, 0, out, err, errlen);
 }
 
 int store_set_bulk(struct store *st)

@@ -54,6 +54,11 @@ struct store;
  * and err (when not NULL) holds a lowercase reason without full stop.
  */
 int store_open(const char *path, struct store **out, char *err, size_t errlen);
+/* store_open() of a database that must exist already (readers such as
+ * reviewbot query): STORE_DONE with err "PATH: no such database" when
+ * there is no file, which is not created. */
+int store_open_existing(const char *path, struct store **out, char *err,
+			size_t errlen);
 /*
  * For tests and tooling: like store_open() but migrates an older
  * database only up to version (1..STORE_SCHEMA_VERSION, else

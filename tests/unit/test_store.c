@@ -812,6 +812,23 @@ static void test_store__msg_claim_counts_attempts_across_handles(void **state)
 	assert_int_equal(n, 1);
 }
 
+/* A reader's open: a missing database is an error, and no file is made. */
+static void test_store__open_existing_makes_nothing(void **state)
+{
+	struct fx *fx = *state;
+	struct store *st = NULL;
+	char err[256];
+
+	assert_int_equal(store_open_existing(fx->path, &st, err, sizeof(err)), STORE_DONE);
+	assert_null(st);
+	assert_non_null(strstr(err, "no such database"));
+	assert_int_equal(access(fx->path, F_OK), -1);
+	assert_int_equal(store_open(fx->path, &fx->st, err, sizeof(err)), STORE_OK);
+	assert_int_equal(store_open_existing(fx->path, &st, err, sizeof(err)), STORE_OK);
+	assert_int_equal(store_schema_version(st), STORE_SCHEMA_VERSION);
+	store_close(st);
+}
+
 static void test_store__strerror_names_every_result(void **state)
 {
 	(void)state;
@@ -833,6 +850,7 @@ int main(void)
 		TD(test_store__migration_from_v1_keeps_data),
 		TD(test_store__migration_from_v2_adds_reply_columns_mutes_tokens),
 		TD(test_store__migration_from_v4_adds_attempts_and_claims),
+		TD(test_store__open_existing_makes_nothing),
 		TD(test_store__newer_schema_is_refused_untouched),
 		TD(test_store__not_a_database_is_an_error),
 		T(test_store__transactions_commit_and_roll_back),
