@@ -158,6 +158,11 @@ const struct pipeline_stats *pipeline_stats(const struct pipeline *p)
 	return &p->stats;
 }
 
+void pipeline_stats_restore(struct pipeline *p, const struct pipeline_stats *saved)
+{
+	p->stats = *saved;
+}
+
 uint64_t pipe_fnv1a(uint64_t h, const void *buf, size_t n)
 {
 	const unsigned char *b = buf;
@@ -1139,6 +1144,7 @@ static int process_one(void *arg, int64_t id)
 {
 	struct pending *pd = arg;
 	struct pipeline *p = pd->p;
+	struct pipeline_stats saved;
 	char sid[24], why[256];
 	int ret;
 
@@ -1153,6 +1159,7 @@ static int process_one(void *arg, int64_t id)
 	ret = store_begin(p->st);
 	if (ret)
 		return ret;
+	saved = p->stats;
 	ret = pipeline_process(p, id, NULL, NULL, pd->now);
 	if (ret >= 0) {
 		ret = store_commit(p->st);
@@ -1164,6 +1171,7 @@ static int process_one(void *arg, int64_t id)
 	/* the reason, before the rollback clears it */
 	snprintf(why, sizeof(why), "%s", store_errmsg(p->st));
 	store_rollback(p->st);
+	p->stats = saved;
 	if (store_down(ret, why))
 		return ret;
 	snprintf(sid, sizeof(sid), "%lld", (long long)id);

@@ -58,6 +58,10 @@ void pipeline_free(struct pipeline *p);
  * after the one in hand; what is left waits for the next start. */
 void pipeline_set_stop(struct pipeline *p, const volatile sig_atomic_t *stop);
 const struct pipeline_stats *pipeline_stats(const struct pipeline *p);
+/* The counters as they were when a transaction began, put back when
+ * the transaction is rolled back: the summary counts only what the
+ * database kept (a full disk undoes a batch that was counted). */
+void pipeline_stats_restore(struct pipeline *p, const struct pipeline_stats *saved);
 /* Non-zero for import: history only, no mail and no stages. */
 int pipeline_history_only(const struct pipeline *p);
 /* Non-zero once the stop flag is set (sources stop between messages). */

@@ -512,6 +512,7 @@ static int review_one(void *arg, int64_t id)
 {
 	struct review_ctx *rc = arg;
 	struct pipeline *p = rc->p;
+	struct pipeline_stats saved;
 	struct store_series s;
 	int ret, r2;
 
@@ -547,6 +548,7 @@ static int review_one(void *arg, int64_t id)
 		ret = rc->batch ? store_savepoint_end(p->st, r2) : store_rollback(p->st);
 		return r2 < 0 ? r2 : ret;
 	}
+	saved = p->stats;
 	ret = review_series(p, &s, rc->now);
 	if (ret >= 0)
 		ret = rc->batch ? store_savepoint_end(p->st, ret) :
@@ -560,6 +562,7 @@ static int review_one(void *arg, int64_t id)
 			store_savepoint_end(p->st, ret);
 		else
 			store_rollback(p->st);
+		p->stats = saved;
 		/* a busy or full database: the walk ends and waits; a series
 		 * that fails on its own must not hold up the others */
 		if (ret != STORE_ERR_BUSY && ret != STORE_ERR_FULL &&
@@ -578,6 +581,7 @@ static int review_one(void *arg, int64_t id)
 int pipeline_review(struct pipeline *p, int64_t now, int force)
 {
 	struct review_ctx rc = { p, now, force, 0, 0, { 0, 0 } };
+	struct pipeline_stats saved;
 	int ret;
 
 	/*
@@ -585,6 +589,7 @@ int pipeline_review(struct pipeline *p, int64_t now, int force)
 	 * transaction (one sync, not one a series); what a crash undoes is
 	 * done again at the next start.
 	 */
+	saved = p->stats;
 	if (pipeline_history_only(p) && store_begin(p->st) == STORE_OK)
 		rc.batch = 1;
 	ret = store_series_each_open(p->st, review_one, &rc);
@@ -593,6 +598,7 @@ int pipeline_review(struct pipeline *p, int64_t now, int force)
 
 		if (r < 0) {
 			store_rollback(p->st);
+			p->stats = saved;	/* none of those reviews is kept */
 			if (ret >= 0)
 				ret = r;
 		}

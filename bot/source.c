@@ -46,6 +46,7 @@ struct source_batch {
 	size_t n;
 	size_t bytes;
 	int open;		/* a transaction is open */
+	struct pipeline_stats at_begin;	/* the counters when it opened */
 	uint64_t done;
 };
 
@@ -59,7 +60,17 @@ static int batch_begin(struct source_batch *b)
 	if (ret)
 		return ret;
 	b->open = 1;
+	b->at_begin = *pipeline_stats(b->p);
 	return 0;
+}
+
+/* Rolls the open transaction back, and what it counted. */
+static void batch_rollback(struct source_batch *b)
+{
+	store_rollback(b->st);
+	if (b->open)
+		pipeline_stats_restore(b->p, &b->at_begin);
+	b->open = 0;
 }
 
 /* The mails stored since the last commit are gone with its rollback. */
@@ -84,8 +95,7 @@ static int batch_offer(struct source_batch *b)
 	if (ret < 0) {
 		log_event(LOG_WARN, "store-failed", "source", b->src ? b->src->name : NULL,
 			  "error", store_errmsg(b->st), NULL);
-		store_rollback(b->st);
-		b->open = 0;
+		batch_rollback(b);
 		batch_forget_uncommitted(b);
 		return ret;
 	}
@@ -138,6 +148,7 @@ struct flush {
 	struct source_batch *b;
 	int batch;		/* one transaction, a savepoint a message */
 	int ret;
+	struct pipeline_stats at_begin;	/* the counters when batch began */
 };
 
 /* Processes the batch's message i, its check done (pipeline_pool_finish):
@@ -146,6 +157,7 @@ static int flush_one(void *arg, size_t i)
 {
 	struct flush *f = arg;
 	struct source_batch *b = f->b;
+	struct pipeline_stats saved;
 	int ret;
 
 	/* SIGTERM: the rest is stored (state new) and processed at the
@@ -157,6 +169,7 @@ static int flush_one(void *arg, size_t i)
 		f->ret = ret;
 		return 1;
 	}
+	saved = *pipeline_stats(b->p);
 	ret = pipeline_process(b->p, b->ids[i], &b->mails[i], &b->checks[i], b->now);
 	if (f->batch) {
 		int r = store_savepoint_end(b->st, ret);
@@ -174,6 +187,8 @@ static int flush_one(void *arg, size_t i)
 			  store_errmsg(b->st), NULL);
 		if (!f->batch)
 			store_rollback(b->st);
+		/* what it counted is undone with it */
+		pipeline_stats_restore(b->p, &saved);
 		return 1;
 	}
 	return 0;
@@ -199,8 +214,7 @@ int source_batch_flush(struct source_batch *b, const char *checkpoint)
 		/* the driver says "database error"; here is SQLite's reason */
 		log_event(LOG_WARN, "store-failed", "source", b->src ? b->src->name : NULL,
 			  "error", store_errmsg(b->st), NULL);
-		store_rollback(b->st);
-		b->open = 0;
+		batch_rollback(b);
 		batch_forget_uncommitted(b);
 		goto out;
 	}
@@ -214,6 +228,7 @@ int source_batch_flush(struct source_batch *b, const char *checkpoint)
 	 * next start.
 	 */
 	f.batch = pipeline_history_only(b->p);
+	f.at_begin = *pipeline_stats(b->p);
 	if (f.batch && store_begin(b->st) < 0) {
 		log_event(LOG_WARN, "process-deferred", "error",
 			  store_errmsg(b->st), NULL);
@@ -232,10 +247,12 @@ int source_batch_flush(struct source_batch *b, const char *checkpoint)
 			;
 	ret = f.ret;
 	if (f.batch && store_commit(b->st) < 0) {
-		/* the batch's processing is undone: its messages stay new */
+		/* the batch's processing is undone: its messages stay new,
+		 * and what it counted goes too */
 		log_event(LOG_WARN, "process-deferred", "error",
 			  store_errmsg(b->st), NULL);
 		store_rollback(b->st);
+		pipeline_stats_restore(b->p, &f.at_begin);
 	}
 out:
 	/* (after a failed commit, checks may still be under way) */
@@ -257,8 +274,7 @@ void source_batch_abort(struct source_batch *b)
 	size_t i;
 
 	if (b->open)
-		store_rollback(b->st);
-	b->open = 0;
+		batch_rollback(b);
 	/* no check reads the mails any more */
 	pipeline_pool_drain(b->pool);
 	for (i = 0; i < b->n; i++) {
