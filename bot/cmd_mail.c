@@ -633,6 +633,13 @@ int cmd_import(int argc, char **argv)
 	pr.tty = isatty(2);
 	pr.t0 = t0;
 	ret = 0;
+	/* what an import cut short left stored and new (importing the same
+	 * files again finds them stored), each charged an attempt first: a
+	 * mail whose check killed the import twice is marked bad */
+	if (pipeline_process_pending(s.p, time(NULL)) < 0) {
+		fprintf(stderr, "reviewbot import: database: %s\n", store_errmsg(s.st));
+		ret = 1;
+	}
 	for (i = 0; i < nargs; i++) {
 		pr.path = args[i];
 		if (source_read_path(s.p, s.st, src, args[i], time(NULL), show_progress,

@@ -217,7 +217,7 @@ int cmd_query(int argc, char **argv)
 	char *until = NULL, *series = NULL, *limit = NULL;
 	char **args;
 	char err[1024];
-	int json = 0, patches = 0, help = 0, version = 0, nargs = 0, ret = 2, have_cfg = 0;
+	int json = 0, patches = 0, help = 0, version = 0, nargs = 0, ret = 2, have_cfg = 0, r;
 	const struct gl_opt opts[] = {
 		{ "config", GL_STRING, NULL, &config_file, NULL },
 		{ "database", GL_STRING, NULL, &database, NULL },
@@ -290,7 +290,13 @@ int cmd_query(int argc, char **argv)
 			goto out;
 		have_cfg = 1;
 	}
-	if (store_open(database ? database : cfg.database, &st, err, sizeof(err))) {
+	/* a query writes nothing: a database that is not there is not made */
+	r = store_open_existing(database ? database : cfg.database, &st, err, sizeof(err));
+	if (r == STORE_DONE) {
+		fprintf(stderr, "reviewbot query: %s\n", err);
+		goto out;
+	}
+	if (r) {
 		fprintf(stderr, "reviewbot query: %s: %s\n",
 			database ? database : cfg.database, err);
 		goto out;

@@ -19,6 +19,7 @@
 #include "log.h"
 #include "pipeline.h"
 #include "pipeline_int.h"
+#include "subject.h"
 #include "version.h"
 #include "../checker/banned.h"
 
@@ -98,6 +99,7 @@ static int ends_with(const char *s, int n, const char *suffix)
 /* A slice walker over the first COMMAND_MAX_SCAN bytes. */
 struct lines {
 	const char *p, *end;
+	int blockquote;		/* <blockquote> depth at the line's start */
 };
 
 static int next_line(struct lines *l, const char **s, size_t *n)
@@ -113,13 +115,35 @@ static int next_line(struct lines *l, const char **s, size_t *n)
 	return 1;
 }
 
-static int is_quoted(const char *s, size_t n)
+/* Occurrences of the ASCII word w (lowercase) in s[0, n), any case. */
+static int count_ci(const char *s, size_t n, const char *w)
+{
+	size_t k = strlen(w), i;
+	int c = 0;
+
+	for (i = 0; i + k <= n; i++)
+		if (!strncasecmp(s + i, w, k))
+			c++;
+	return c;
+}
+
+/*
+ * Quoted text, which is never the sender's own: a line starting with
+ * '>', or a line in (or opening or closing) an HTML <blockquote>, whose
+ * depth l follows.
+ */
+static int is_quoted(struct lines *l, const char *s, size_t n)
 {
 	size_t i = 0;
+	int open = count_ci(s, n, "<blockquote"), close = count_ci(s, n, "</blockquote");
+	int quoted = l->blockquote > 0 || open > 0 || close > 0;
 
+	l->blockquote += open - close;
+	if (l->blockquote < 0)
+		l->blockquote = 0;
 	while (i < n && is_blank((unsigned char)s[i]))
 		i++;
-	return i < n && s[i] == '>';
+	return quoted || (i < n && s[i] == '>');
 }
 
 static int is_token(const char *s, size_t n)
@@ -178,14 +202,14 @@ static enum command_kind match(const char *w, int n, struct command *c)
 /* The first line that can carry a command: *kind, or NONE. */
 static enum command_kind first_command(const char *body, size_t len, struct command *c)
 {
-	struct lines l = { body, body + (len < COMMAND_MAX_SCAN ? len : COMMAND_MAX_SCAN) };
+	struct lines l = { body, body + (len < COMMAND_MAX_SCAN ? len : COMMAND_MAX_SCAN), 0 };
 	char norm[CMD_LINE_MAX], next[CMD_LINE_MAX];
 	const char *s, *s2;
 	size_t n, n2, seen = 0;
 	int k, k2;
 
 	while (seen++ < COMMAND_MAX_LINES && next_line(&l, &s, &n)) {
-		if (is_quoted(s, n))
+		if (is_quoted(&l, s, n))
 			continue;
 		k = normalise(s, n, norm, sizeof(norm));
 		if (k == 0)
@@ -216,20 +240,22 @@ skipped:
 	return COMMAND_NONE;
 }
 
-/* A line "confirm TOKEN", quoted or not, among the first lines. */
+/*
+ * A line "confirm TOKEN" of the sender's own among the first lines: never
+ * a quoted one, so that an auto-responder quoting the confirmation it
+ * answers cannot use its token.
+ */
 static int find_token(const char *body, size_t len, struct command *c)
 {
-	struct lines l = { body, body + (len < COMMAND_MAX_SCAN ? len : COMMAND_MAX_SCAN) };
+	struct lines l = { body, body + (len < COMMAND_MAX_SCAN ? len : COMMAND_MAX_SCAN), 0 };
 	char norm[CMD_LINE_MAX];
 	const char *s;
 	size_t n, seen = 0;
 	int k;
 
 	while (seen++ < COMMAND_MAX_LINES && next_line(&l, &s, &n)) {
-		while (n && (is_blank((unsigned char)*s) || *s == '>')) {
-			s++;
-			n--;
-		}
+		if (is_quoted(&l, s, n))
+			continue;
 		k = normalise(s, n, norm, sizeof(norm));
 		if (k > 0 && token_after(norm, k, "confirm", c))
 			return 1;
@@ -272,7 +298,7 @@ const char *command_name(enum command_kind k)
 
 int command_wants_skip(const char *body, size_t len)
 {
-	struct lines l = { body, body + (len < COMMAND_MAX_SCAN ? len : COMMAND_MAX_SCAN) };
+	struct lines l = { body, body + (len < COMMAND_MAX_SCAN ? len : COMMAND_MAX_SCAN), 0 };
 	char norm[CMD_LINE_MAX];
 	const char *s;
 	size_t n;
@@ -288,6 +314,39 @@ int command_wants_skip(const char *body, size_t len)
 			return 1;
 	}
 	return 0;
+}
+
+/* The local part of addr is local (any case): "postmaster@x". */
+static int local_part_is(const char *addr, const char *local)
+{
+	size_t k = strlen(local);
+
+	return addr && !strncasecmp(addr, local, k) && addr[k] == '@';
+}
+
+const char *command_auto_generated(const struct mime_mail *m)
+{
+	if (m->auto_submitted) {
+		const char *v = m->auto_submitted + strspn(m->auto_submitted, " \t");
+
+		/* RFC 3834 5: "no", with parameters or a comment, is a person */
+		if (strncasecmp(v, "no", 2) || (v[2] && !strchr(" \t;(", v[2])))
+			return "Auto-Submitted";
+	}
+	if (m->return_path_null)
+		return "Return-Path: <>";
+	if (local_part_is(m->from.addr, "mailer-daemon") ||
+	    local_part_is(m->from.addr, "postmaster"))
+		return "from MAILER-DAEMON or postmaster";
+	if (m->x_autoreply)
+		return "X-Autoreply";
+	if (m->x_auto_response_suppress)
+		return "X-Auto-Response-Suppress";
+	/* a list adds "Precedence: bulk" or "list" to every mail it passes
+	 * on, people's replies too: from a list (List-Id), only "junk" */
+	if (m->precedence_junk || (m->precedence_bulk && !m->list_id))
+		return "Precedence";
+	return NULL;
 }
 
 const char *command_thread_root(const struct mime_mail *m)
@@ -358,6 +417,164 @@ static const struct config_source *source_of(const struct config *cfg, const cha
 	return NULL;
 }
 
+/* ---- who may mute which thread ------------------------------------------------- */
+
+#define CMD_MAX_THREAD_MAILS	64	/* mails of a thread whose To/Cc are read */
+
+/* addr is a list the bot reads or the bot itself: on every thread's
+ * To/Cc, it says nothing about who takes part */
+static int is_list_or_bot(const struct config *cfg, const char *addr)
+{
+	size_t i;
+
+	if (cfg->address && !strcasecmp(addr, cfg->address))
+		return 1;
+	for (i = 0; i < cfg->nsources; i++)
+		if (cfg->sources[i].list && !strcasecmp(addr, cfg->sources[i].list))
+			return 1;
+	return 0;
+}
+
+/* sender wrote stored mail msg_id, or is on its To/Cc: 1, else 0 */
+static int takes_part(struct pipeline *p, int64_t msg_id, const char *sender)
+{
+	struct mime_mail m;
+	size_t i;
+	int ret = 0;
+
+	if (!msg_id || pipe_load_mail(p->st, msg_id, &m))
+		return 0;
+	if (m.from.addr && !strcasecmp(m.from.addr, sender))
+		ret = 1;
+	for (i = 0; !ret && i < m.nto; i++)
+		ret = m.to[i].addr && !strcasecmp(m.to[i].addr, sender) &&
+		      !is_list_or_bot(p->cfg, sender);
+	for (i = 0; !ret && i < m.ncc; i++)
+		ret = m.cc[i].addr && !strcasecmp(m.cc[i].addr, sender) &&
+		      !is_list_or_bot(p->cfg, sender);
+	mime_release(&m);
+	return ret;
+}
+
+/* The thread root of a stored mail that is not part of a series: its
+ * first References entry, else its In-Reply-To, else itself (malloc'd). */
+static char *row_root(const struct store_msg *row)
+{
+	if (row->refs && *row->refs)
+		return strndup(row->refs, strcspn(row->refs, " "));
+	if (row->in_reply_to && *row->in_reply_to)
+		return strdup(row->in_reply_to);
+	return strdup(row->message_id);
+}
+
+/*
+ * The thread a "mute" from sender names, from the store and never from
+ * the command's own References (anyone can write those, for a thread
+ * not even posted yet): the mail it answers (In-Reply-To, else the last
+ * References entry) must be one the bot stored or one of its reviews.
+ * The thread is that mail's series, or that mail's own thread when it is
+ * not a patch.  And sender must take part in it: the series' author, or
+ * the author of one of its mails or on their To/Cc (the lists the bot
+ * reads and its own address do not count).  0 with *root (malloc'd);
+ * 1 when refused, with *why; or a negative store error.
+ */
+static int mute_target(struct pipeline *p, const struct mime_mail *m, const char *sender,
+		       char **root, const char **why)
+{
+	const char *parent = m->in_reply_to;
+	struct store_patch *patches = NULL;
+	struct store_series s;
+	struct store_reply r;
+	struct store_msg row;
+	int64_t rid, series_id = 0;
+	size_t np = 0, i;
+	int ret, have_row = 0, have_series = 0, ok = 0;
+
+	*root = NULL;
+	*why = NULL;
+	memset(&row, 0, sizeof(row));
+	if (!parent && m->nrefs)
+		parent = m->refs[m->nrefs - 1];
+	if (!parent) {
+		*why = "mute refused: it answers no mail of a thread";
+		return 1;
+	}
+	ret = store_reply_find(p->st, parent, &rid);
+	if (ret == STORE_OK) {
+		ret = store_reply_get(p->st, rid, &r);
+		if (ret != STORE_OK)
+			return ret < 0 ? ret : STORE_ERR;
+		series_id = r.series_id;
+		store_reply_release(&r);
+		if (!series_id) {
+			*why = "mute refused: it answers no review";
+			return 1;
+		}
+	} else if (ret == STORE_DONE) {
+		ret = store_msg_find(p->st, parent, &row);
+		if (ret < 0)
+			return ret;
+		if (ret == STORE_DONE) {
+			*why = "mute refused: no such thread";
+			return 1;
+		}
+		have_row = 1;
+		series_id = row.series_id;
+	} else {
+		return ret;
+	}
+	if (series_id) {
+		ret = store_series_get(p->st, series_id, &s);
+		if (ret != STORE_OK) {
+			ret = ret < 0 ? ret : STORE_ERR;
+			goto out;
+		}
+		have_series = 1;
+		ok = s.author_addr && !strcasecmp(s.author_addr, sender);
+		if (!ok)
+			ok = takes_part(p, s.cover_msg, sender);
+		if (!ok) {
+			ret = store_patch_list(p->st, series_id, &patches, &np);
+			if (ret < 0)
+				goto out;
+			for (i = 0; !ok && i < np && i < CMD_MAX_THREAD_MAILS; i++)
+				ok = takes_part(p, patches[i].msg_id, sender);
+		}
+		*root = strdup(s.root ? s.root : parent);
+	} else {
+		ok = takes_part(p, row.id, sender);
+		*root = row_root(&row);
+		if (!ok) {
+			struct store_msg top;
+
+			if (store_msg_find(p->st, *root, &top) == STORE_OK) {
+				ok = takes_part(p, top.id, sender);
+				store_msg_release(&top);
+			}
+		}
+	}
+	ret = 0;
+	if (!*root)
+		ret = STORE_ERR_NOMEM;
+	else if (!ok) {
+		*why = "mute refused: the sender takes no part in the thread";
+		ret = 1;
+	}
+out:
+	if (ret) {
+		free(*root);
+		*root = NULL;
+	}
+	for (i = 0; i < np; i++)
+		store_patch_release(&patches[i]);
+	free(patches);
+	if (have_series)
+		store_series_release(&s);
+	if (have_row)
+		store_msg_release(&row);
+	return ret;
+}
+
 /* Queues the one answer to command mail m, for sender. */
 static int queue_confirm(struct pipeline *p, const struct mime_mail *m,
 			 const struct store_msg *row, const char *sender,
@@ -371,7 +588,7 @@ static int queue_confirm(struct pipeline *p, const struct mime_mail *m,
 	struct store_reply reply;
 	struct sbuf mail;
 	char token[COMMAND_TOKEN_HEX + 1] = "", msgid[256], err[256];
-	long long n = 0;
+	long long n = 0, all = 0;
 	int64_t rid = 0;
 	int ret;
 
@@ -411,8 +628,16 @@ static int queue_confirm(struct pipeline *p, const struct mime_mail *m,
 		if (ret < 0)
 			goto out;
 	}
+	/* a flood from many addresses is capped as a whole */
+	if (cfg->max_confirmations_per_hour > 0) {
+		ret = store_reply_count_kind(p->st, "confirm", NULL, now - 3600, &all);
+		if (ret < 0)
+			goto out;
+	}
 	if (cfg->confirmations_per_hour > 0 && n >= cfg->confirmations_per_hour)
 		suppress = "confirmations_per_hour reached for this address";
+	else if (cfg->max_confirmations_per_hour > 0 && all >= cfg->max_confirmations_per_hour)
+		suppress = "max_confirmations_per_hour reached";
 	else if (src && src->reply == REPLY_POLICY_NONE)
 		suppress = "the source's reply policy is none";
 	memset(&reply, 0, sizeof(reply));
@@ -460,7 +685,7 @@ int command_process(struct pipeline *p, int64_t id, const struct mime_mail *m,
 		    const struct store_msg *row, int64_t now)
 {
 	struct command c;
-	const char *what, *reason = NULL;
+	const char *what, *reason = NULL, *auto_why;
 	char *sender = NULL;
 	int ret, err, answer = 1;
 
@@ -471,6 +696,24 @@ int command_process(struct pipeline *p, int64_t id, const struct mime_mail *m,
 	if (command_parse(m->body, m->body_len, &c) == COMMAND_NONE)
 		return 0;
 	what = command_name(c.kind);
+	/* RFC 3834: a program's mail gets no answer and does nothing (a
+	 * patch among such mail is reviewed as any other) */
+	auto_why = command_auto_generated(m);
+	if (auto_why) {
+		struct subject sj;
+		char why[96];
+
+		subject_parse_max(m->subject, strlen(m->subject), p->cfg->max_series_parts, &sj);
+		if (sj.kind == SUBJ_PATCH || sj.kind == SUBJ_COVER)
+			return 0;
+		snprintf(why, sizeof(why), "auto-generated mail (%s): not a command", auto_why);
+		log_event(LOG_INFO, "command-ignored", "msgid", m->message_id,
+			  "command", what, "reason", why, NULL);
+		ret = store_msg_set_state(p->st, id, MSG_SKIPPED, why);
+		if (ret >= 0)
+			p->stats.skipped++;
+		return ret < 0 ? ret : 1;
+	}
 	sender = m->from.addr ? lower_dup(m->from.addr) : NULL;
 	if (!sender || !compose_address_ok(sender)) {
 		ret = store_msg_set_state(p->st, id, MSG_COMMAND, "no usable From: address");
@@ -485,9 +728,20 @@ int command_process(struct pipeline *p, int64_t id, const struct mime_mail *m,
 	case COMMAND_OPTOUT_PRIVATE:
 		ret = store_optout_set(p->st, sender, OPTOUT_PRIVATE, now);
 		break;
-	case COMMAND_MUTE:
-		ret = store_mute_add(p->st, command_thread_root(m), sender, now);
+	case COMMAND_MUTE: {
+		char *root = NULL;
+
+		ret = mute_target(p, m, sender, &root, &reason);
+		if (ret == 0)
+			ret = store_mute_add(p->st, root, sender, now);
+		else if (ret > 0) {
+			/* refused: no answer, nothing done */
+			answer = 0;
+			ret = STORE_OK;
+		}
+		free(root);
 		break;
+	}
 	case COMMAND_OPTIN:
 		ret = STORE_OK;	/* the answer carries the token */
 		break;

@@ -11,17 +11,30 @@
  *
  *   optout             no more reviews of the sender's patches
  *   optout private     reviews to the sender only, never the list
- *   mute               nothing more in this thread
+ *   mute               nothing more in this thread: the thread of the
+ *                      mail it answers, which the bot must have (a patch,
+ *                      a review, ...), and only from the patch's or the
+ *                      series' author or an address on the thread's
+ *                      To/Cc; anyone else's is refused, unanswered
  *   optin              asks for a one-time token (mailed to the sender)
  *   optin TOKEN        uses the token (so does "confirm TOKEN")
  *
  * ("opt-out" and "opt-in" are taken too.)  When that line is "optin" or
- * no command, a line "confirm TOKEN" (quoted or not) among the first
- * COMMAND_MAX_LINES lines of the body is the token: a reply to the
- * confirmation mail that keeps its "confirm" line works.
+ * no command, a line "confirm TOKEN" among the first COMMAND_MAX_LINES
+ * lines of the body is the token.  Command words are read from the
+ * sender's own text only, never from quoted lines ('>' or inside an HTML
+ * <blockquote>): an auto-responder quoting a confirmation cannot use its
+ * token.
  *
- * Every command is answered by one confirmation mail (templates/
- * confirm.txt) carrying a fresh token.  A token opts back in only the
+ * Mail a program sent (command_auto_generated: RFC 3834's Auto-Submitted
+ * other than "no", a null Return-Path, MAILER-DAEMON or postmaster,
+ * X-Autoreply, X-Auto-Response-Suppress, Precedence bulk, junk or list)
+ * is never a command: no answer, nothing changed.  Precedence bulk and
+ * list are what a list adds to every mail it passes on, so on mail that
+ * came through a list (List-Id) only "junk" counts.
+ *
+ * Every command carried out is answered by one confirmation mail
+ * (templates/confirm.txt) carrying a fresh token; a refused one is not.  A token opts back in only the
  * address it was mailed to, once, within COMMAND_TOKEN_TTL: so nobody
  * can opt someone else in, and the owner of an address someone opted
  * out with a forged From: undoes it by sending the line back.  A token
@@ -67,6 +80,10 @@ const char *command_name(enum command_kind k);
 /* 1 when a line of body[0, len) (a cover letter) is "Reviewbot: skip"
  * (any case, surrounding white space allowed). */
 int command_wants_skip(const char *body, size_t len);
+
+/* Why m looks sent by a program rather than a person (see above), or
+ * NULL. */
+const char *command_auto_generated(const struct mime_mail *m);
 
 /* The Message-ID of the thread m belongs to: its first References
  * entry, else its In-Reply-To, else its own Message-ID. */

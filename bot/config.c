@@ -124,13 +124,15 @@ static int check_env_name(const char *v, const char **why);
 	X(POLICY, "review_clean", BOOL, "true", 0, 0, NULL, review_clean, \
 	  NULL, "reply also to patches without findings")		\
 	X(POLICY, "max_replies_per_hour", INT, "30", 0, 100000, NULL,	\
-	  max_replies_per_hour, NULL, "replies sent per hour at most; 0 is no limit") \
+	  max_replies_per_hour, NULL, "reviews and follow-ups sent per hour at most (answers to commands have their own budget); 0 is no limit") \
 	X(POLICY, "author_replies_per_hour", INT, "5", 0, 100000, NULL,	\
 	  author_replies_per_hour, NULL, "reviews sent to one author per hour at most; 0 is no limit") \
 	X(POLICY, "list_replies_per_hour", INT, "20", 0, 100000, NULL,	\
 	  list_replies_per_hour, NULL, "reviews sent to one list per hour at most; 0 is no limit") \
 	X(POLICY, "confirmations_per_hour", INT, "3", 0, 1000, NULL,	\
 	  confirmations_per_hour, NULL, "answers to opt-out commands per address per hour at most") \
+	X(POLICY, "max_confirmations_per_hour", INT, "20", 0, 100000, NULL, \
+	  max_confirmations_per_hour, NULL, "answers to commands per hour at most, to all addresses together (more are recorded, not sent); never taken from the reviews' budget; 0 is no limit") \
 	X(POLICY, "stage_wait", INT, "600", 0, 604800, NULL, stage_wait, \
 	  NULL, "seconds a review waits for the compile and load stages ([build], [boot]) before it is sent without them; their results then follow in a reply to the review (0: never wait)") \
 	X(BUILD, "tree", PATH, NULL, 0, 0, NULL, build_tree, NULL,	\

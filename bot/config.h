@@ -112,6 +112,7 @@ struct config {
 	int author_replies_per_hour;
 	int list_replies_per_hour;
 	int confirmations_per_hour;
+	int max_confirmations_per_hour;	/* all addresses together */
 	int stage_wait;		/* seconds a review waits for [build] and [boot] */
 	/* [build] (bot/build.h): off unless build_tree is set */
 	char *build_tree;	/* kernel source tree, absolute, kept pristine */

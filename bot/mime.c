@@ -1164,7 +1164,21 @@ static void optional_field(struct ctx *c, const struct mailimf_optional_field *o
 			  !strncasecmp(s, "junk", 4) ||
 			  !strncasecmp(s, "list", 4)))
 			m->precedence_bulk = 1;
+		if (s && !strncasecmp(s, "junk", 4))
+			m->precedence_junk = 1;
 		free(s);
+	} else if (!strcasecmp(name, "Return-Path")) {
+		/* (when libetpan leaves it unparsed) "<>", blanks allowed */
+		v += strspn(v, " \t\r\n");
+		if (*v == '<') {
+			v += 1 + strspn(v + 1, " \t\r\n");
+			if (*v == '>' && !v[1 + strspn(v + 1, " \t\r\n")])
+				m->return_path_null = 1;
+		}
+	} else if (!strcasecmp(name, "X-Autoreply")) {
+		m->x_autoreply = 1;
+	} else if (!strcasecmp(name, "X-Auto-Response-Suppress")) {
+		m->x_auto_response_suppress = 1;
 	} else if (!strcasecmp(name, "From") && !m->from.addr) {
 		/* unparsable From: keep a bare address when there is one */
 		s = mime_msgid(v, n);
@@ -1246,6 +1260,14 @@ static void fields(struct ctx *c, struct mailimf_fields *f)
 			    fld->fld_data.fld_orig_date->dt_date_time)
 				m->date = date_unix(
 					fld->fld_data.fld_orig_date->dt_date_time);
+			break;
+		case MAILIMF_FIELD_RETURN_PATH:
+			/* the null reverse-path of a bounce (RFC 5321 4.5.5) */
+			if (fld->fld_data.fld_return_path &&
+			    fld->fld_data.fld_return_path->ret_path &&
+			    (!fld->fld_data.fld_return_path->ret_path->pt_addr_spec ||
+			     !*fld->fld_data.fld_return_path->ret_path->pt_addr_spec))
+				m->return_path_null = 1;
 			break;
 		case MAILIMF_FIELD_OPTIONAL_FIELD:
 			if (fld->fld_data.fld_optional_field)

@@ -69,7 +69,13 @@ struct mime_mail {
 	char *list_id;		/* List-Id: the part inside <>, or NULL */
 	char *auto_submitted;	/* Auto-Submitted: value, or NULL */
 	char *x_reviewbot;	/* the bot's own header (MIME_BOT_HEADER), or NULL */
+	/* what says a program sent the mail (RFC 3834 and its common kin;
+	 * bot/command.c decides) */
 	int precedence_bulk;	/* Precedence: bulk / junk / list */
+	int precedence_junk;	/* Precedence: junk */
+	int return_path_null;	/* Return-Path: <> (a bounce, RFC 5321 4.5.5) */
+	int x_autoreply;	/* an X-Autoreply: header */
+	int x_auto_response_suppress; /* an X-Auto-Response-Suppress: header */
 	char *body;		/* see above; UTF-8, LF line ends, NUL-terminated */
 	size_t body_len;
 	int has_attachment_patch; /* the patch came as an attachment */

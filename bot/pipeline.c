@@ -1,17 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "pipeline.h"
 #include "pipeline_int.h"
 #include "build.h"
 #include "boot.h"
+#include "claim.h"
 #include "command.h"
 #include "compose.h"
 #include "deliver.h"
@@ -39,6 +43,38 @@
 #define PIPE_MAX_ATTEMPTS	20		/* then failed for good */
 #define PIPE_MAX_PARTS_SEEN	(1u << 20)	/* parts pipeline_repeat_part keeps */
 
+
+/*
+ * Test hooks, for tests/bot/test_poison.sh: with REVIEWBOT_TEST_CRASH_ON
+ * set, the check of a mail holding its text kills the process (SIGKILL,
+ * as the OOM killer would; no core, no handler); with
+ * REVIEWBOT_TEST_UNFINISHED_ON, the check of such a mail says it did not
+ * finish (as the checker's time budget will).  Unset, as anywhere but in
+ * a test, they cost a NULL test per check.
+ */
+static void test_hooks(struct pipeline *p)
+{
+	const char *v;
+
+	v = getenv("REVIEWBOT_TEST_CRASH_ON");
+	if (v && *v)
+		p->test_crash_on = strdup(v);
+	v = getenv("REVIEWBOT_TEST_UNFINISHED_ON");
+	if (v && *v)
+		p->test_unfinished_on = strdup(v);
+}
+
+static void test_hooks_check(const struct pipeline *p, const struct sbuf *text,
+			     struct pipeline_check *pc)
+{
+	if (p->test_crash_on && memmem(text->buf, text->len, p->test_crash_on,
+				       strlen(p->test_crash_on)))
+		kill(getpid(), SIGKILL);
+	if (p->test_unfinished_on && memmem(text->buf, text->len, p->test_unfinished_on,
+					    strlen(p->test_unfinished_on)))
+		snprintf(pc->unfinished, sizeof(pc->unfinished),
+			 "the check's time budget ran out (REVIEWBOT_TEST_UNFINISHED_ON)");
+}
 
 int pipeline_new(struct store *st, const struct config *cfg,
 		 const struct template_set *t, enum pipeline_mode mode,
@@ -70,6 +106,8 @@ int pipeline_new(struct store *st, const struct config *cfg,
 			  "error", strerror(errno), NULL);
 	sbuf_release(&words);
 	p->opts.spelling = p->spelling;
+	p->claim = claim_self();
+	test_hooks(p);
 	*out = p;
 	return 0;
 }
@@ -80,7 +118,14 @@ void pipeline_free(struct pipeline *p)
 		return;
 	chk_spelling_free(p->spelling);
 	free(p->parts);
+	free(p->test_crash_on);
+	free(p->test_unfinished_on);
 	free(p);
+}
+
+const char *pipeline_claim(const struct pipeline *p)
+{
+	return p->claim;
 }
 
 void pipeline_set_stop(struct pipeline *p, const volatile sig_atomic_t *stop)
@@ -111,6 +156,11 @@ void pipeline_set_config(struct pipeline *p, const struct config *cfg,
 const struct pipeline_stats *pipeline_stats(const struct pipeline *p)
 {
 	return &p->stats;
+}
+
+void pipeline_stats_restore(struct pipeline *p, const struct pipeline_stats *saved)
+{
+	p->stats = *saved;
 }
 
 uint64_t pipe_fnv1a(uint64_t h, const void *buf, size_t n)
@@ -275,6 +325,12 @@ int pipeline_add(struct pipeline *p, const struct config_source *src,
 		log_event(LOG_WARN, "bad-message", "msgid", fake_id, "reason", reason, NULL);
 		return store_msg_set_state(p->st, *id, MSG_BAD, reason);
 	}
+	/* its first attempt: committed with it, before any check of it */
+	ret = store_msg_claim(p->st, *id, p->claim, NULL, now);
+	if (ret < 0) {
+		mime_release(&m);
+		return ret;
+	}
 	if (parsed)
 		*parsed = m;
 	else
@@ -374,6 +430,7 @@ static int check_compute(const struct pipeline *p, const struct mime_mail *m,
 		pc->too_large = 1;
 		return 0;
 	}
+	test_hooks_check(p, &pc->text, pc);
 	chk_run_reuse(&p->opts, "patch", pc->text.buf, pc->text.len, &pc->res);
 	/* only findings on lines the patch adds (and on its message) */
 	config_diff_limits(p->cfg, &lim);
@@ -410,11 +467,11 @@ out:
 	return ret;
 }
 
+/* Stores the findings of the check pc (done) of patch mail m. */
 static int store_findings(struct pipeline *p, int64_t series_id, int64_t patch_id,
-			  int part, const struct mime_mail *m, struct pipeline_check *given,
+			  int part, const struct mime_mail *m, const struct pipeline_check *pc,
 			  long *counts)
 {
-	struct pipeline_check own, *pc = given;
 	struct added_line key;
 	struct store_finding f;
 	char fp[17];
@@ -423,13 +480,6 @@ static int store_findings(struct pipeline *p, int64_t series_id, int64_t patch_i
 	int ret = STORE_OK;
 	long kept = 0;
 
-	if (!pc || !pc->done) {
-		pc = &own;
-		if (check_compute(p, m, pc)) {
-			pipeline_check_release(pc);
-			return STORE_ERR_NOMEM;
-		}
-	}
 	if (pc->too_large) {
 		log_event(LOG_WARN, "check-skipped", "msgid", m->message_id,
 			  "reason", "patch too large", NULL);
@@ -473,8 +523,6 @@ static int store_findings(struct pipeline *p, int64_t series_id, int64_t patch_i
 	}
 	p->stats.findings += kept;
 out:
-	if (pc == &own)
-		pipeline_check_release(pc);
 	return ret < 0 ? ret : STORE_OK;
 }
 
@@ -784,9 +832,10 @@ int pipeline_process(struct pipeline *p, int64_t id, const struct mime_mail *giv
 {
 	struct store_msg row;
 	struct mime_mail own;
+	struct pipeline_check own_pc;
 	const struct mime_mail *m = given;
 	struct subject sj;
-	char reason[160];
+	char reason[224];
 	const char *why;
 	void *raw = NULL;
 	size_t rawlen = 0;
@@ -796,9 +845,16 @@ int pipeline_process(struct pipeline *p, int64_t id, const struct mime_mail *giv
 
 	memset(&row, 0, sizeof(row));
 	memset(&own, 0, sizeof(own));
+	memset(&own_pc, 0, sizeof(own_pc));
 	ret = store_msg_get(p->st, id, &row);
 	if (ret != STORE_OK)
 		return ret < 0 ? ret : STORE_ERR;
+	/* another process on the database did it meanwhile (the caller's
+	 * transaction holds the write lock from here on) */
+	if (row.state != MSG_NEW) {
+		store_msg_release(&row);
+		return STORE_OK;
+	}
 	if (!m) {
 		ret = store_msg_raw(p->st, id, &raw, &rawlen);
 		if (ret != STORE_OK)
@@ -855,6 +911,30 @@ int pipeline_process(struct pipeline *p, int64_t id, const struct mime_mail *giv
 	}
 	if (ret < 0)
 		goto out;
+	if (sj.kind != SUBJ_COVER) {
+		/* the check, unless it was done ahead */
+		if (!pc || !pc->done) {
+			pc = &own_pc;
+			if (check_compute(p, m, pc)) {
+				ret = STORE_ERR_NOMEM;
+				goto out;
+			}
+		}
+		/* a check that did not finish says nothing: the series is
+		 * reviewed without this part, the message is bad */
+		if (pc->unfinished[0]) {
+			snprintf(reason, sizeof(reason), "check did not finish: %s",
+				 pc->unfinished);
+			ret = store_patch_remove(p->st, patch_id);
+			if (ret < 0)
+				goto out;
+			ret = store_msg_set_state(p->st, id, MSG_BAD, reason);
+			p->stats.bad++;
+			log_event(LOG_WARN, "message-bad", "msgid", m->message_id,
+				  "reason", reason, NULL);
+			goto out;
+		}
+	}
 	ret = store_msg_set_series(p->st, id, series_id);
 	if (ret < 0)
 		goto out;
@@ -875,6 +955,7 @@ int pipeline_process(struct pipeline *p, int64_t id, const struct mime_mail *giv
 out:
 	if (m == &own)
 		mime_release(&own);
+	pipeline_check_release(&own_pc);
 	free(raw);
 	store_msg_release(&row);
 	return ret;
@@ -900,18 +981,185 @@ static int store_down(int ret, const char *why)
 	       strstr(why, "disk") || strstr(why, "I/O") || strstr(why, "locked");
 }
 
+/*
+ * The check of message id (stored as raw[0, len)) once more, in a child
+ * process, so that a check that kills its process kills only the child:
+ * 1 when it did not finish there (a signal, an exit status other than 0,
+ * or PIPE_ISOLATED_TIMEOUT: SIGALRM), with why; 0 when it finished; -1
+ * when it could not be tried (no fork) or a stop cut it short.  The
+ * child parses the mail too (a parser can crash as well), touches
+ * nothing of the store, and ends with _exit().  No other thread runs
+ * here: the pending walk comes before any batch and its checker threads.
+ */
+static int check_isolated(struct pipeline *p, const void *raw, size_t len,
+			  char *why, size_t whylen)
+{
+	struct pipeline_check pc;
+	struct mime_mail m;
+	char reason[128];
+	int status, fd;
+	pid_t pid, r;
+
+	pid = fork();
+	if (pid < 0) {
+		snprintf(why, whylen, "fork: %s", strerror(errno));
+		return -1;
+	}
+	if (!pid) {
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		signal(SIGALRM, SIG_DFL);
+		/* the OOM killer's first choice, where the kernel lets us say so */
+		fd = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
+		if (fd >= 0) {
+			if (write(fd, "1000", 4) < 0) {
+				/* not ours to change: no matter */
+			}
+			close(fd);
+		}
+		alarm(PIPE_ISOLATED_TIMEOUT);
+		memset(&m, 0, sizeof(m));
+		if (parse_configured(p, raw, len, &m, reason, sizeof(reason)) == MIME_OK) {
+			if (wants_check(p, &m) && !check_compute(p, &m, &pc))
+				pipeline_check_release(&pc);
+			mime_release(&m);
+		}
+		_exit(0);
+	}
+	for (;;) {
+		r = waitpid(pid, &status, 0);
+		if (r == pid)
+			break;
+		if (r < 0 && errno != EINTR) {
+			snprintf(why, whylen, "waitpid: %s", strerror(errno));
+			kill(pid, SIGKILL);
+			return -1;
+		}
+		if (pipeline_stopping(p)) {
+			/* SIGTERM: the message waits for the next start */
+			kill(pid, SIGKILL);
+			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+				;
+			snprintf(why, whylen, "stopped");
+			return -1;
+		}
+	}
+	if (WIFEXITED(status) && !WEXITSTATUS(status))
+		return 0;
+	if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
+		snprintf(why, whylen, "timed out after %d s", PIPE_ISOLATED_TIMEOUT);
+	else if (WIFSIGNALED(status))
+		snprintf(why, whylen, "killed by signal %d (%s)", WTERMSIG(status),
+			 strsignal(WTERMSIG(status)));
+	else
+		snprintf(why, whylen, "exit status %d", WEXITSTATUS(status));
+	return 1;
+}
+
+/*
+ * Before message id is processed by the pending walk: 1 to go on (an
+ * attempt charged and committed, or already this process's), 0 to leave
+ * it (processed or held by another live process meanwhile, or marked
+ * bad now), or a negative store error.
+ *
+ * A message that holds a charged attempt of a process that is gone is
+ * a suspect: that process may have died in its check (or merely been
+ * killed while it held it: nothing tells the two apart).  So its check
+ * is tried once more in a child process (check_isolated): when that
+ * does not finish either, the message is bad ("check did not finish
+ * after N attempts") and never checked again; when it finishes, the
+ * message is processed as any other.  A killed daemon thus never
+ * blames a message that was merely in hand, and a message that crashes
+ * the checker costs one crashing start.
+ */
+static int charge_attempt(struct pipeline *p, int64_t id, int64_t now)
+{
+	struct store_msg row;
+	char sid[24], reason[96], why[128];
+	void *raw = NULL;
+	size_t len = 0;
+	int ret, suspect;
+
+	ret = store_msg_get(p->st, id, &row);
+	if (ret != STORE_OK)
+		return ret < 0 ? ret : 0;
+	if (row.state != MSG_NEW || (row.claim && !strcmp(row.claim, p->claim))) {
+		/* done, or an attempt of ours that ended without a crash
+		 * (we are here) and was not given back: not charged again */
+		ret = row.state == MSG_NEW;
+		goto out;
+	}
+	if (claim_holds(row.claim, row.claimed_at, now)) {
+		ret = 0;	/* in hand elsewhere */
+		goto out;
+	}
+	suspect = row.attempts > 0;
+	/* one statement, committed on its own: on disk before the check */
+	ret = store_msg_claim(p->st, id, p->claim, row.claim, now);
+	if (ret != STORE_OK) {
+		if (ret == STORE_DONE)
+			ret = 0;	/* another process took it first */
+		goto out;
+	}
+	ret = 1;
+	if (!suspect)
+		goto out;
+	if (store_msg_raw(p->st, id, &raw, &len) != STORE_OK)
+		goto out;	/* pipeline_process says why */
+	why[0] = '\0';
+	snprintf(sid, sizeof(sid), "%d", row.attempts);
+	log_event(LOG_INFO, "recheck", "msgid", row.message_id, "attempts", sid,
+		  "reason", "charged by a process that is gone", NULL);
+	if (check_isolated(p, raw, len, why, sizeof(why)) <= 0) {
+		if (why[0])
+			log_event(LOG_WARN, "recheck-failed", "msgid", row.message_id,
+				  "error", why, NULL);
+		ret = pipeline_stopping(p) ? 0 : 1;
+		goto out;
+	}
+	snprintf(reason, sizeof(reason), "check did not finish after %d attempts",
+		 row.attempts + 1);
+	ret = store_begin(p->st);
+	if (ret)
+		goto out;
+	ret = store_msg_set_state(p->st, id, MSG_BAD, reason);
+	ret = ret < 0 ? ret : store_commit(p->st);
+	if (ret < 0) {
+		store_rollback(p->st);
+		goto out;
+	}
+	snprintf(sid, sizeof(sid), "%lld", (long long)id);
+	log_event(LOG_ERR, "message-bad", "id", sid, "msgid", row.message_id,
+		  "reason", reason, "last", why, NULL);
+	p->stats.bad++;
+	ret = 0;
+out:
+	free(raw);
+	store_msg_release(&row);
+	return ret;
+}
+
 static int process_one(void *arg, int64_t id)
 {
 	struct pending *pd = arg;
 	struct pipeline *p = pd->p;
+	struct pipeline_stats saved;
 	char sid[24], why[256];
 	int ret;
 
 	if (pipeline_stopping(p))
 		return 1;
+	ret = charge_attempt(p, id, pd->now);
+	if (ret <= 0) {
+		if (ret < 0 && store_down(ret, store_errmsg(p->st)))
+			return ret;
+		return 0;
+	}
 	ret = store_begin(p->st);
 	if (ret)
 		return ret;
+	saved = p->stats;
 	ret = pipeline_process(p, id, NULL, NULL, pd->now);
 	if (ret >= 0) {
 		ret = store_commit(p->st);
@@ -923,6 +1171,7 @@ static int process_one(void *arg, int64_t id)
 	/* the reason, before the rollback clears it */
 	snprintf(why, sizeof(why), "%s", store_errmsg(p->st));
 	store_rollback(p->st);
+	p->stats = saved;
 	if (store_down(ret, why))
 		return ret;
 	snprintf(sid, sizeof(sid), "%lld", (long long)id);
@@ -981,7 +1230,28 @@ int pipeline_process_pending(struct pipeline *p, int64_t now)
 	pd.now = now;
 	ret = store_msg_each_new(p->st, process_one, &pd);
 	ret2 = count_failures(&pd);
+	pipeline_unclaim(p);
 	if (ret > 0)
 		ret = 0;
 	return ret < 0 ? ret : ret2;
+}
+
+int pipeline_unclaim(struct pipeline *p)
+{
+	long long n = 0;
+	char nb[24];
+	int ret;
+
+	ret = store_msg_unclaim(p->st, p->claim, &n);
+	if (ret < 0) {
+		/* the attempts stay charged: each counts once more against
+		 * its message at the next start */
+		log_event(LOG_WARN, "unclaim-failed", "error", store_errmsg(p->st), NULL);
+		return ret;
+	}
+	if (n) {
+		snprintf(nb, sizeof(nb), "%lld", n);
+		log_event(LOG_DEBUG, "unclaimed", "messages", nb, NULL);
+	}
+	return 0;
 }

@@ -8,8 +8,9 @@
  *                      check it, store the findings
  *   pipeline_review    series that are complete (or waited series_wait)
  *                      → one review mail each, queued as a pending reply
- *   pipeline_deliver   pending replies → the outbox / sendmail, marked
- *                      sent only once delivered
+ *   pipeline_deliver   pending replies → the outbox / sendmail / SMTP,
+ *                      each claimed (committed) before it is handed
+ *                      over, marked sent only once delivered
  *
  * The caller owns transactions: pipeline_add's rows are committed before
  * pipeline_process runs, so a crash between them loses nothing (the
@@ -57,6 +58,10 @@ void pipeline_free(struct pipeline *p);
  * after the one in hand; what is left waits for the next start. */
 void pipeline_set_stop(struct pipeline *p, const volatile sig_atomic_t *stop);
 const struct pipeline_stats *pipeline_stats(const struct pipeline *p);
+/* The counters as they were when a transaction began, put back when
+ * the transaction is rolled back: the summary counts only what the
+ * database kept (a full disk undoes a batch that was counted). */
+void pipeline_stats_restore(struct pipeline *p, const struct pipeline_stats *saved);
 /* Non-zero for import: history only, no mail and no stages. */
 int pipeline_history_only(const struct pipeline *p);
 /* Non-zero once the stop flag is set (sources stop between messages). */
@@ -73,7 +78,10 @@ void pipeline_set_config(struct pipeline *p, const struct config *cfg,
 int pipeline_parse(const char *raw, size_t len, struct mime_mail *m);
 
 /*
- * Stores raw[0, len) from source src (NULL: none) as a new message.
+ * Stores raw[0, len) from source src (NULL: none) as a new message,
+ * claimed by this process with one processing attempt charged (see
+ * pipeline_process_pending): once committed, a check of it that kills
+ * the process counts.
  * Returns STORE_OK with *id, STORE_DUP when its Message-ID is known, or
  * a store error.  A mail that cannot be parsed is stored too, in state
  * "bad" with the reason (under a Message-ID made from its bytes when it
@@ -97,6 +105,12 @@ struct added_line {
 struct pipeline_check {
 	int done;		/* computed (else pipeline_process checks) */
 	int too_large;
+	/*
+	 * Not "": the check did not finish, and why (the checker ran out of
+	 * its time, or gave up on a line).  The message is then bad with
+	 * this reason, and its series is reviewed without it.
+	 */
+	char unfinished[160];
 	/*
 	 * Set before the mail is offered to a pool: not worth checking
 	 * ahead (pipeline_repeat_part); pipeline_process checks it should
@@ -145,18 +159,37 @@ int pipeline_pool_finish(struct pipeline_pool *pp, size_t n,
 void pipeline_pool_drain(struct pipeline_pool *pp);
 void pipeline_pool_free(struct pipeline_pool *pp);
 
-/* Processes message id (state new); m is its parsed mail or NULL (parsed
- * again from the store); pc its check done ahead, or NULL. */
+/* Processes message id (state new: one another process processed
+ * meanwhile is left alone); m is its parsed mail or NULL (parsed again
+ * from the store); pc its check done ahead, or NULL. */
 int pipeline_process(struct pipeline *p, int64_t id, const struct mime_mail *m,
 		     struct pipeline_check *pc, int64_t now);
 /*
  * pipeline_process for every message still new (after a crash, a batch
  * cut short by a stop or a database error), each in a transaction of its
- * own.  A message that fails while others go through is skipped, and
- * marked bad with the reason after PIPE_MAX_PROCESS_FAILS such walks; a
- * busy or full database ends the walk (the messages wait for the next).
+ * own, and each charged an attempt committed before it starts (store_
+ * msg_claim).  A message still charged by a process that is gone (it
+ * died in the check, or while it held the message: a crash, SIGKILL,
+ * the OOM killer) is checked once more in a child process first: when
+ * that check does not finish either (a signal, PIPE_ISOLATED_TIMEOUT),
+ * the message is marked bad ("check did not finish after 2 attempts")
+ * and never checked again, and the walk goes on.  A message another
+ * live process holds is left to it.  A message that fails while others
+ * go through is skipped, and marked bad with the reason after
+ * PIPE_MAX_PROCESS_FAILS such walks; a busy or full database ends the
+ * walk (the messages wait for the next).  Call it with no other thread
+ * running (it forks).
  */
 int pipeline_process_pending(struct pipeline *p, int64_t now);
+/*
+ * Gives back the attempts this process charged to messages it did not
+ * process (a stop, a database error: no crash), and lets them go to
+ * whoever processes them next.  Call when no check is under way: at the
+ * end of a batch or a walk.  0 or a negative store error (logged).
+ */
+int pipeline_unclaim(struct pipeline *p);
+/* This process's name on the rows it works on (bot/claim.h). */
+const char *pipeline_claim(const struct pipeline *p);
 
 /* Reviews every open series that is complete, or whose last part is
  * series_wait old, or every open series when force. */
@@ -170,7 +203,9 @@ int pipeline_review(struct pipeline *p, int64_t now, int force);
  */
 int pipeline_run_stage(struct pipeline *p, int64_t now);
 
-/* Delivers the pending replies that are due. */
+/* Delivers the pending replies that are due: each is claimed first
+ * (store_reply_claim), so another process on the database never sends
+ * it too; one another live process holds is left to it. */
 int pipeline_deliver(struct pipeline *p, int64_t now);
 
 #endif

@@ -14,6 +14,9 @@
 #define PIPE_DEFAULT_ADDRESS	"reviewbot@localhost"	/* a dry run's own address */
 #define PIPE_FAIL_SLOTS		64
 #define PIPE_MAX_PROCESS_FAILS	3
+/* seconds the check of a suspect message may take in its child
+ * process (check_isolated) before it counts as not finished */
+#define PIPE_ISOLATED_TIMEOUT	300
 
 struct pipeline {
 	struct store *st;
@@ -24,6 +27,10 @@ struct pipeline {
 	struct chk_spelling *spelling;
 	struct pipeline_stats stats;
 	const volatile sig_atomic_t *stop;	/* set: finish what is in hand */
+	const char *claim;	/* this process's name on what it works on (claim.h) */
+	/* test hooks (check_compute), from the environment: NULL unless
+	 * a test sets them */
+	char *test_crash_on, *test_unfinished_on;
 	/* messages whose processing failed while others went through
 	 * (pipeline_process_pending): after PIPE_MAX_PROCESS_FAILS they are
 	 * marked bad, so one cannot hold up the rest for ever */

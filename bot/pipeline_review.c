@@ -13,6 +13,7 @@
 #include "pipeline_int.h"
 #include "boot.h"
 #include "build.h"
+#include "claim.h"
 #include "command.h"
 #include "compose.h"
 #include "deliver.h"
@@ -347,6 +348,8 @@ struct review_ctx {
 	int force;
 	int failed;		/* series whose review failed (logged) */
 	int batch;		/* one transaction, a savepoint a series */
+	int spent[2];		/* delivery: the reviews' and the answers' hourly
+				 * budget is spent (the rest of that kind waits) */
 };
 
 static int review_series(struct pipeline *p, struct store_series *s, int64_t now)
@@ -509,8 +512,9 @@ static int review_one(void *arg, int64_t id)
 {
 	struct review_ctx *rc = arg;
 	struct pipeline *p = rc->p;
+	struct pipeline_stats saved;
 	struct store_series s;
-	int ret;
+	int ret, r2;
 
 	if (pipeline_stopping(p))
 		return 1;
@@ -533,6 +537,18 @@ static int review_one(void *arg, int64_t id)
 		store_series_release(&s);
 		return ret;
 	}
+	/* under the write lock now: another process may have reviewed it
+	 * since it was read */
+	store_series_release(&s);
+	ret = store_series_get(p->st, id, &s);
+	if (ret != STORE_OK || s.state != SERIES_OPEN) {
+		if (ret == STORE_OK)
+			store_series_release(&s);
+		r2 = ret < 0 ? ret : STORE_OK;
+		ret = rc->batch ? store_savepoint_end(p->st, r2) : store_rollback(p->st);
+		return r2 < 0 ? r2 : ret;
+	}
+	saved = p->stats;
 	ret = review_series(p, &s, rc->now);
 	if (ret >= 0)
 		ret = rc->batch ? store_savepoint_end(p->st, ret) :
@@ -546,6 +562,7 @@ static int review_one(void *arg, int64_t id)
 			store_savepoint_end(p->st, ret);
 		else
 			store_rollback(p->st);
+		p->stats = saved;
 		/* a busy or full database: the walk ends and waits; a series
 		 * that fails on its own must not hold up the others */
 		if (ret != STORE_ERR_BUSY && ret != STORE_ERR_FULL &&
@@ -563,7 +580,8 @@ static int review_one(void *arg, int64_t id)
 
 int pipeline_review(struct pipeline *p, int64_t now, int force)
 {
-	struct review_ctx rc = { p, now, force, 0, 0 };
+	struct review_ctx rc = { p, now, force, 0, 0, { 0, 0 } };
+	struct pipeline_stats saved;
 	int ret;
 
 	/*
@@ -571,6 +589,7 @@ int pipeline_review(struct pipeline *p, int64_t now, int force)
 	 * transaction (one sync, not one a series); what a crash undoes is
 	 * done again at the next start.
 	 */
+	saved = p->stats;
 	if (pipeline_history_only(p) && store_begin(p->st) == STORE_OK)
 		rc.batch = 1;
 	ret = store_series_each_open(p->st, review_one, &rc);
@@ -579,6 +598,7 @@ int pipeline_review(struct pipeline *p, int64_t now, int force)
 
 		if (r < 0) {
 			store_rollback(p->st);
+			p->stats = saved;	/* none of those reviews is kept */
 			if (ret >= 0)
 				ret = r;
 		}
@@ -627,32 +647,78 @@ static int over_cap(struct pipeline *p, const struct store_reply *r, int64_t now
 	return 0;
 }
 
+/*
+ * The two hourly budgets: reviews and follow-ups (max_replies_per_hour),
+ * answers to commands (max_confirmations_per_hour).  A flood of commands
+ * never spends the reviews' budget, and the due walk hands out every
+ * review before any answer (store_reply_each_due).  1 when r's budget
+ * is spent (it waits), 0, or a negative store error.
+ */
+static int over_budget(struct review_ctx *rc, const struct store_reply *r)
+{
+	struct pipeline *p = rc->p;
+	int confirm = r->kind && !strcmp(r->kind, "confirm");
+	int cap = confirm ? p->cfg->max_confirmations_per_hour : p->cfg->max_replies_per_hour;
+	long long sent = 0;
+	int ret;
+
+	if (cap <= 0)
+		return 0;
+	if (rc->spent[confirm])
+		return 1;
+	ret = store_reply_count_sent_kind(p->st, rc->now - 3600, "confirm", confirm, &sent);
+	if (ret < 0)
+		return ret;
+	if (sent < cap)
+		return 0;
+	rc->spent[confirm] = 1;
+	log_event(LOG_DEBUG, "rate-limited", "reply", r->message_id, "cap",
+		  confirm ? "max_confirmations_per_hour" : "max_replies_per_hour", NULL);
+	return 1;
+}
+
 static int deliver_one(void *arg, int64_t id)
 {
 	struct review_ctx *rc = arg;
 	struct pipeline *p = rc->p;
 	struct store_reply r;
-	long long sent = 0;
 	char err[512], attempts[16];
 	int ret, dr;
 	int64_t wait;
 
 	if (pipeline_stopping(p))
 		return 1;	/* SIGTERM: the rest waits for the next start */
-	if (p->cfg->max_replies_per_hour > 0) {
-		ret = store_reply_count_since(p->st, rc->now - 3600, &sent);
-		if (ret < 0)
-			return ret;
-		if (sent >= p->cfg->max_replies_per_hour)
-			return 1;	/* over the cap: the rest waits */
-	}
 	ret = store_reply_get(p->st, id, &r);
 	if (ret != STORE_OK)
 		return ret < 0 ? ret : 0;
+	ret = over_budget(rc, &r);
+	if (ret) {
+		store_reply_release(&r);
+		return ret < 0 ? ret : 0;	/* stays pending: the other kind goes on */
+	}
+	/* another process on the database delivers it (or did meanwhile) */
+	if (r.state != REPLY_PENDING ||
+	    (r.claim && strcmp(r.claim, p->claim) &&
+	     claim_holds(r.claim, r.claimed_at, rc->now))) {
+		store_reply_release(&r);
+		return 0;
+	}
 	ret = over_cap(p, &r, rc->now);
 	if (ret) {
 		store_reply_release(&r);
 		return ret < 0 ? ret : 0;	/* stays pending, no attempt counted */
+	}
+	/*
+	 * Ours before it leaves: one statement, committed (and synced) on
+	 * its own, that only one process's can change.  A claim left by a
+	 * process that died between it and the mark below is taken over by
+	 * the next walk (claim.h): the reply goes again, with its
+	 * Message-ID, as after any crash between a send and its mark.
+	 */
+	ret = store_reply_claim(p->st, id, p->claim, r.claim, rc->now);
+	if (ret != STORE_OK) {
+		store_reply_release(&r);
+		return ret < 0 ? ret : 0;	/* another process took it first */
 	}
 	dr = deliver_reply(p->cfg, &r, err, sizeof(err));
 	snprintf(attempts, sizeof(attempts), "%d", r.attempts + 1);
@@ -685,7 +751,7 @@ static int deliver_one(void *arg, int64_t id)
 
 int pipeline_deliver(struct pipeline *p, int64_t now)
 {
-	struct review_ctx rc = { p, now, 0, 0, 0 };
+	struct review_ctx rc = { p, now, 0, 0, 0, { 0, 0 } };
 	int ret;
 
 	ret = store_reply_each_due(p->st, now, deliver_one, &rc);

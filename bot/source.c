@@ -15,6 +15,18 @@
 #include "mime.h"
 #include "../checker/banned.h"
 
+/*
+ * Mails stored before the checker threads may see them: each mail is
+ * claimed with one attempt charged as it is stored (pipeline_add), and
+ * a check must not start before that is committed, or a check that
+ * kills the process would kill every start (the batch rolled back, read
+ * again, checked again).  So the batch's transaction is committed every
+ * SOURCE_OFFER_CHUNK mails, without the checkpoint (a batch read again
+ * after a crash finds these stored: duplicates by Message-ID), and only
+ * then are they offered.
+ */
+#define SOURCE_OFFER_CHUNK	32
+
 struct source_batch {
 	struct pipeline *p;
 	struct store *st;
@@ -30,9 +42,11 @@ struct source_batch {
 	 */
 	struct pipeline_pool *pool;
 	int pool_tried;
+	size_t offered;		/* mails[0, offered) are committed and offered */
 	size_t n;
 	size_t bytes;
 	int open;		/* a transaction is open */
+	struct pipeline_stats at_begin;	/* the counters when it opened */
 	uint64_t done;
 };
 
@@ -46,6 +60,48 @@ static int batch_begin(struct source_batch *b)
 	if (ret)
 		return ret;
 	b->open = 1;
+	b->at_begin = *pipeline_stats(b->p);
+	return 0;
+}
+
+/* Rolls the open transaction back, and what it counted. */
+static void batch_rollback(struct source_batch *b)
+{
+	store_rollback(b->st);
+	if (b->open)
+		pipeline_stats_restore(b->p, &b->at_begin);
+	b->open = 0;
+}
+
+/* The mails stored since the last commit are gone with its rollback. */
+static void batch_forget_uncommitted(struct source_batch *b)
+{
+	size_t i;
+
+	for (i = b->offered; i < b->n; i++) {
+		mime_release(&b->mails[i]);
+		pipeline_check_release(&b->checks[i]);
+	}
+	b->n = b->offered;
+}
+
+/* Commits the mails stored so far (no checkpoint) and offers them to the
+ * checker threads. */
+static int batch_offer(struct source_batch *b)
+{
+	int ret;
+
+	ret = store_commit(b->st);
+	if (ret < 0) {
+		log_event(LOG_WARN, "store-failed", "source", b->src ? b->src->name : NULL,
+			  "error", store_errmsg(b->st), NULL);
+		batch_rollback(b);
+		batch_forget_uncommitted(b);
+		return ret;
+	}
+	b->open = 0;
+	b->offered = b->n;
+	pipeline_pool_offer(b->pool, b->n);
 	return 0;
 }
 
@@ -68,10 +124,13 @@ int source_batch_add(struct source_batch *b, const char *raw, size_t len)
 			b->pool = pipeline_pool_new(b->p, b->mails, b->checks,
 						    SOURCE_BATCH, 0);
 		}
-		if (b->pool) {
+		if (b->pool)
 			b->checks[b->n - 1].skip =
 				pipeline_repeat_part(b->p, b->src, &b->mails[b->n - 1]);
-			pipeline_pool_offer(b->pool, b->n);
+		if (b->pool && b->n - b->offered >= SOURCE_OFFER_CHUNK) {
+			ret = batch_offer(b);
+			if (ret < 0)
+				return ret;
 		}
 	}
 	b->done++;
@@ -89,6 +148,7 @@ struct flush {
 	struct source_batch *b;
 	int batch;		/* one transaction, a savepoint a message */
 	int ret;
+	struct pipeline_stats at_begin;	/* the counters when batch began */
 };
 
 /* Processes the batch's message i, its check done (pipeline_pool_finish):
@@ -97,6 +157,7 @@ static int flush_one(void *arg, size_t i)
 {
 	struct flush *f = arg;
 	struct source_batch *b = f->b;
+	struct pipeline_stats saved;
 	int ret;
 
 	/* SIGTERM: the rest is stored (state new) and processed at the
@@ -108,6 +169,7 @@ static int flush_one(void *arg, size_t i)
 		f->ret = ret;
 		return 1;
 	}
+	saved = *pipeline_stats(b->p);
 	ret = pipeline_process(b->p, b->ids[i], &b->mails[i], &b->checks[i], b->now);
 	if (f->batch) {
 		int r = store_savepoint_end(b->st, ret);
@@ -125,6 +187,8 @@ static int flush_one(void *arg, size_t i)
 			  store_errmsg(b->st), NULL);
 		if (!f->batch)
 			store_rollback(b->st);
+		/* what it counted is undone with it */
+		pipeline_stats_restore(b->p, &saved);
 		return 1;
 	}
 	return 0;
@@ -136,24 +200,26 @@ int source_batch_flush(struct source_batch *b, const char *checkpoint)
 	size_t i;
 	int ret = 0;
 
-	if (!b->open && !checkpoint)
+	if (!b->open && !checkpoint && !b->n)
 		return 0;
-	if (!b->open) {
+	/* (all of it may be committed already, SOURCE_OFFER_CHUNK) */
+	if (!b->open && checkpoint) {
 		ret = batch_begin(b);
 		if (ret)
 			return ret;
 	}
-	if (checkpoint)
+	if (b->open && checkpoint)
 		ret = store_checkpoint_set(b->st, b->src->name, checkpoint, b->now);
-	if (ret < 0 || (ret = store_commit(b->st)) < 0) {
+	if (b->open && (ret < 0 || (ret = store_commit(b->st)) < 0)) {
 		/* the driver says "database error"; here is SQLite's reason */
 		log_event(LOG_WARN, "store-failed", "source", b->src ? b->src->name : NULL,
 			  "error", store_errmsg(b->st), NULL);
-		store_rollback(b->st);
-		b->open = 0;
+		batch_rollback(b);
+		batch_forget_uncommitted(b);
 		goto out;
 	}
 	b->open = 0;
+	b->offered = b->n;
 	/*
 	 * A review may go out after each message, so each is committed (and
 	 * synced) before the next.  Import sends nothing: its batch is one
@@ -162,6 +228,7 @@ int source_batch_flush(struct source_batch *b, const char *checkpoint)
 	 * next start.
 	 */
 	f.batch = pipeline_history_only(b->p);
+	f.at_begin = *pipeline_stats(b->p);
 	if (f.batch && store_begin(b->st) < 0) {
 		log_event(LOG_WARN, "process-deferred", "error",
 			  store_errmsg(b->st), NULL);
@@ -180,10 +247,12 @@ int source_batch_flush(struct source_batch *b, const char *checkpoint)
 			;
 	ret = f.ret;
 	if (f.batch && store_commit(b->st) < 0) {
-		/* the batch's processing is undone: its messages stay new */
+		/* the batch's processing is undone: its messages stay new,
+		 * and what it counted goes too */
 		log_event(LOG_WARN, "process-deferred", "error",
 			  store_errmsg(b->st), NULL);
 		store_rollback(b->st);
+		pipeline_stats_restore(b->p, &f.at_begin);
 	}
 out:
 	/* (after a failed commit, checks may still be under way) */
@@ -192,8 +261,11 @@ out:
 		mime_release(&b->mails[i]);
 		pipeline_check_release(&b->checks[i]);
 	}
-	b->n = 0;
+	b->n = b->offered = 0;
 	b->bytes = 0;
+	/* no check is under way: what was not processed (a stop, a
+	 * database error) did not crash, its attempt is given back */
+	pipeline_unclaim(b->p);
 	return ret < 0 ? ret : 0;
 }
 
@@ -202,15 +274,18 @@ void source_batch_abort(struct source_batch *b)
 	size_t i;
 
 	if (b->open)
-		store_rollback(b->st);
-	b->open = 0;
+		batch_rollback(b);
 	/* no check reads the mails any more */
 	pipeline_pool_drain(b->pool);
 	for (i = 0; i < b->n; i++) {
 		mime_release(&b->mails[i]);
 		pipeline_check_release(&b->checks[i]);
 	}
-	b->n = 0;
+	/* stored before this (SOURCE_OFFER_CHUNK) and not processed: new,
+	 * for the next walk, and not blamed */
+	if (b->offered)
+		pipeline_unclaim(b->p);
+	b->n = b->offered = 0;
 	b->bytes = 0;
 }
 

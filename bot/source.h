@@ -6,11 +6,17 @@
  * SOURCE_BATCH messages (or SOURCE_BATCH_BYTES) are stored, with the
  * source's checkpoint, in one transaction (source_batch_flush); then the
  * patches are checked on every core and each message is processed in a
- * transaction of its own.  A crash after the first commit leaves the
- * messages in state "new" and the checkpoint past them: the next run
- * processes them (pipeline_process_pending) and reads on from there.  A
- * message seen again (a re-scan after an IMAP UIDVALIDITY change, a
- * rewritten mbox) is recognised by its Message-ID and skipped.
+ * transaction of its own.  Each message is stored claimed by this
+ * process with one processing attempt charged, and no check of it
+ * starts before that is committed: with checker threads, the batch's
+ * transaction is committed every SOURCE_OFFER_CHUNK messages (without
+ * the checkpoint) before they are offered to the threads.  A crash
+ * after a commit leaves the messages in state "new", charged: the next
+ * run processes them (pipeline_process_pending, which checks such a
+ * message again in a child process and marks it bad when that check
+ * does not finish either) and reads on from the checkpoint.  A message seen again (a batch read again after a crash,
+ * a re-scan after an IMAP UIDVALIDITY change, a rewritten mbox) is
+ * recognised by its Message-ID and skipped.
  *
  * A session (struct source_session) is one configured source as the
  * daemon keeps it between cycles: its driver (by type and url scheme,

@@ -192,6 +192,19 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	"  UNIQUE (series_id, kind)"
 	");"
 	"CREATE INDEX stages_queue ON stages(state, queued);",
+
+	/* 4 -> 5: claims.  A message's processing is charged an attempt
+	 * and claimed by its process, committed, before its check starts,
+	 * so a check that kills the process (a crash, SIGKILL, the OOM
+	 * killer) is counted across restarts; a reply is claimed before it
+	 * is handed to delivery, so two processes never send it both.
+	 * claim is the holder's name (bot/claim.h), NULL when free. */
+	"ALTER TABLE messages ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE messages ADD COLUMN claim TEXT;"
+	"ALTER TABLE messages ADD COLUMN claimed_at INTEGER NOT NULL DEFAULT 0;"
+	"CREATE INDEX messages_claim ON messages(claim) WHERE claim IS NOT NULL;"
+	"ALTER TABLE replies ADD COLUMN claim TEXT;"
+	"ALTER TABLE replies ADD COLUMN claimed_at INTEGER NOT NULL DEFAULT 0;",
 };
 
 const char *store_strerror(int result)
@@ -746,8 +759,8 @@ static int create_file(const char *path, char *err, size_t errlen)
 	return 0;
 }
 
-int store_open_at_version(const char *path, int version, struct store **out,
-			  char *err, size_t errlen)
+static int open_db(const char *path, int version, int create, struct store **out,
+		   char *err, size_t errlen)
 {
 	struct store *st = NULL;
 	int rc, ret, v;
@@ -760,7 +773,13 @@ int store_open_at_version(const char *path, int version, struct store **out,
 			snprintf(err, errlen, "no schema version %d", version);
 		return STORE_ERR_RANGE;
 	}
-	if (create_file(path, err, errlen))
+	if (!create && access(path, F_OK)) {
+		if (err && errlen)
+			snprintf(err, errlen, "%s: %s", path,
+				 errno == ENOENT ? "no such database" : strerror(errno));
+		return errno == ENOENT ? STORE_DONE : STORE_ERR;
+	}
+	if (create && create_file(path, err, errlen))
 		return STORE_ERR;
 	st = calloc(1, sizeof(*st));
 	if (!st) {
@@ -810,10 +829,20 @@ fail:
 	return ret;
 }
 
+int store_open_at_version(const char *path, int version, struct store **out,
+			  char *err, size_t errlen)
+{
+	return open_db(path, version, 1, out, err, errlen);
+}
+
 int store_open(const char *path, struct store **out, char *err, size_t errlen)
 {
-	return store_open_at_version(path, STORE_SCHEMA_VERSION, out, err,
-				     errlen);
+	return open_db(path, STORE_SCHEMA_VERSION, 1, out, err, errlen);
+}
+
+int store_open_existing(const char *path, struct store **out, char *err, size_t errlen)
+{
+	return open_db(path, STORE_SCHEMA_VERSION, 0, out, err, errlen);
 }
 
 int store_set_bulk(struct store *st)

@@ -30,7 +30,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STORE_SCHEMA_VERSION	4	/* the version this code writes */
+#define STORE_SCHEMA_VERSION	5	/* the version this code writes */
 #define STORE_BUSY_TIMEOUT_MS	5000
 #define STORE_MAX_RAW		(64u << 20)	/* bytes of one stored message */
 
@@ -54,6 +54,11 @@ struct store;
  * and err (when not NULL) holds a lowercase reason without full stop.
  */
 int store_open(const char *path, struct store **out, char *err, size_t errlen);
+/* store_open() of a database that must exist already (readers such as
+ * reviewbot query): STORE_DONE with err "PATH: no such database" when
+ * there is no file, which is not created. */
+int store_open_existing(const char *path, struct store **out, char *err,
+			size_t errlen);
 /*
  * For tests and tooling: like store_open() but migrates an older
  * database only up to version (1..STORE_SCHEMA_VERSION, else
@@ -124,6 +129,12 @@ struct store_msg {
 	enum store_msg_state state;
 	char *reason;		/* for MSG_SKIPPED / MSG_BAD, else NULL */
 	int64_t series_id;	/* for MSG_PATCH / MSG_COVER, else 0 */
+	/* schema 5, read only (store_msg_claim): while the message is new,
+	 * the processing attempts charged that did not end, and the process
+	 * that holds it (a name from bot/claim.h, NULL when none) since when */
+	int attempts;
+	char *claim;
+	int64_t claimed_at;
 };
 
 void store_msg_release(struct store_msg *m);
@@ -131,14 +142,32 @@ const char *store_msg_state_name(enum store_msg_state s); /* "new", "patch", ...
 
 /*
  * Stores a message in state MSG_NEW with its raw bytes.  m->id, state,
- * reason and series_id are ignored.  Returns STORE_OK with *id set, or
+ * reason, series_id, attempts and the claim are ignored.  Returns STORE_OK with *id set, or
  * STORE_DUP with *id of the message already stored under that
  * Message-ID (nothing written).
  */
 int store_msg_add(struct store *st, const struct store_msg *m,
 		  const void *raw, size_t rawlen, int64_t *id);
+/* A state other than MSG_NEW also clears the attempts and the claim. */
 int store_msg_set_state(struct store *st, int64_t id,
 			enum store_msg_state state, const char *reason);
+/*
+ * An attempt at processing message id starts in the process named owner
+ * (schema 5): attempts + 1, claim = owner, claimed_at = now, in one
+ * statement, when the message is still new and its claim is still prev
+ * (NULL: none).  STORE_OK, or STORE_DONE when it was processed or
+ * claimed by another meanwhile.  The caller commits this before the
+ * message's check starts, so a check that kills the process (a crash,
+ * SIGKILL, the OOM killer) is counted at the next start.
+ */
+int store_msg_claim(struct store *st, int64_t id, const char *owner,
+		    const char *prev, int64_t now);
+/*
+ * The attempts of owner's claims on messages still new are given back
+ * (attempts - 1, claim cleared): they ended without a crash (a stop, a
+ * database error).  *n (when not NULL) gets how many.
+ */
+int store_msg_unclaim(struct store *st, const char *owner, long long *n);
 int store_msg_set_series(struct store *st, int64_t id, int64_t series_id);
 /* Lookups: STORE_OK (m filled) or STORE_DONE (none). */
 int store_msg_get(struct store *st, int64_t id, struct store_msg *m);
@@ -240,6 +269,10 @@ void store_patch_release(struct store_patch *p);
 int store_patch_add(struct store *st, const struct store_patch *p, int64_t *id);
 int store_patch_set_checked(struct store *st, int64_t id, long errors,
 			    long warnings, long checks);
+/* Takes a patch (and its findings) out of its series again: its check
+ * did not finish, so the series is reviewed without it.  STORE_DONE
+ * when there is no such patch. */
+int store_patch_remove(struct store *st, int64_t id);
 /* The patches of a series by part; *out malloc'd array (release each and
  * free the array). */
 int store_patch_list(struct store *st, int64_t series_id,
@@ -350,17 +383,35 @@ struct store_reply {
 	int64_t created;
 	int64_t next_attempt;	/* not before this time */
 	int64_t sent_at;
+	/* schema 5, read only (store_reply_claim): the process delivering
+	 * it (a name from bot/claim.h), NULL when none, and since when */
+	char *claim;
+	int64_t claimed_at;
 };
 
 void store_reply_release(struct store_reply *r);
 const char *store_reply_state_name(enum store_reply_state s);
-/* Queues a reply (state, attempts, sent_at ignored: pending, 0).
+/* Queues a reply (state, attempts, sent_at and the claim ignored:
+ * pending, 0, none). 
  * STORE_DUP (with *id) when a reply with this Message-ID exists. */
 int store_reply_add(struct store *st, const struct store_reply *r, int64_t *id);
 int store_reply_get(struct store *st, int64_t id, struct store_reply *r);
-/* Pending replies due at now, oldest first; cb may write. */
+/* Pending replies due at now, oldest first, but every kind before
+ * "confirm": a flood of confirmations never holds up a review; cb may
+ * write. */
 int store_reply_each_due(struct store *st, int64_t now,
 			 int (*cb)(void *arg, int64_t id), void *arg);
+/*
+ * Claims pending reply id for the process named owner before it is
+ * handed to delivery (schema 5), when its claim is still prev (NULL:
+ * none), in one statement: outside a transaction it is committed (and
+ * on disk) before the mail leaves.  STORE_OK when owner holds it now,
+ * STORE_DONE when it was sent, failed, suppressed or claimed by another
+ * meanwhile.  Marking it (sent, failed, suppressed) or deferring it
+ * clears the claim.
+ */
+int store_reply_claim(struct store *st, int64_t id, const char *owner,
+		      const char *prev, int64_t now);
 /* Only a pending reply changes state (else STORE_DONE); sent and failed
  * count an attempt, suppressed does not; sent keeps the reason. */
 int store_reply_mark_sent(struct store *st, int64_t id, int64_t when);
@@ -372,12 +423,16 @@ int store_reply_defer(struct store *st, int64_t id, const char *reason,
 int store_reply_count(struct store *st, long long counts[REPLY__COUNT]);
 /* Replies sent at or after since (for the hourly cap). */
 int store_reply_count_since(struct store *st, int64_t since, long long *n);
+/* Replies sent at or after since whose kind is kind (same != 0) or is
+ * not (same == 0): the hourly budgets of reviews and confirmations. */
+int store_reply_count_sent_kind(struct store *st, int64_t since, const char *kind,
+				int same, long long *n);
 /* Replies sent at or after since to to_addr (when not NULL) and to list
  * (when not NULL): the per-author and per-list caps. */
 int store_reply_count_sent(struct store *st, int64_t since, const char *to_addr,
 			   const char *list, long long *n);
-/* Replies of this kind to to_addr created at or after since that were
- * not suppressed (the confirmations cap). */
+/* Replies of this kind to to_addr (NULL: to anyone) created at or after
+ * since that were not suppressed (the confirmations caps). */
 int store_reply_count_kind(struct store *st, const char *kind, const char *to_addr,
 			   int64_t since, long long *n);
 /* STORE_OK with *id when a reply of the bot has this Message-ID (a mail

@@ -11,7 +11,8 @@
 
 #define MSG_COLS \
 	"id, message_id, source, list, from_addr, from_name, subject, date," \
-	" received, in_reply_to, refs, state, reason, series_id"
+	" received, in_reply_to, refs, state, reason, series_id, attempts, claim," \
+	" claimed_at"
 
 static const char *const msg_state_names[MSG__COUNT] = {
 	[MSG_NEW] = "new",
@@ -43,6 +44,7 @@ void store_msg_release(struct store_msg *m)
 	free(m->in_reply_to);
 	free(m->refs);
 	free(m->reason);
+	free(m->claim);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -67,6 +69,9 @@ static int msg_from_row(struct store *st, sqlite3_stmt *s, struct store_msg *m)
 						    : MSG_BAD;
 	m->reason = store_col_dup(s, 12, &oom);
 	m->series_id = store_col_id(s, 13);
+	m->attempts = sqlite3_column_int(s, 14);
+	m->claim = store_col_dup(s, 15, &oom);
+	m->claimed_at = sqlite3_column_int64(s, 16);
 	if (oom) {
 		store_msg_release(m);
 		return store_seterr(st, STORE_ERR_NOMEM, "out of memory");
@@ -201,15 +206,66 @@ int store_msg_set_state(struct store *st, int64_t id,
 	if ((int)state < 0 || state >= MSG__COUNT)
 		return store_seterr(st, STORE_ERR_RANGE, "bad message state %d",
 				    (int)state);
+	/* out of state new, nothing is under way any more */
 	s = store_stmt(st, STMT_MSG_SET_STATE,
-		       "UPDATE messages SET state = ?2, reason = ?3 WHERE id = ?1",
-		       &ret);
+		       "UPDATE messages SET state = ?2, reason = ?3,"
+		       " attempts = CASE WHEN ?2 = 0 THEN attempts ELSE 0 END,"
+		       " claim = CASE WHEN ?2 = 0 THEN claim END,"
+		       " claimed_at = CASE WHEN ?2 = 0 THEN claimed_at ELSE 0 END"
+		       " WHERE id = ?1", &ret);
 	if (!s)
 		return ret;
 	store_bind_int64(s, 1, id, &rc);
 	store_bind_int64(s, 2, (int64_t)state, &rc);
 	store_bind_text(s, 3, reason, &rc);
 	return store_bound_change(st, s, rc);
+}
+
+int store_msg_claim(struct store *st, int64_t id, const char *owner,
+		    const char *prev, int64_t now)
+{
+	sqlite3_stmt *s;
+	int rc = SQLITE_OK, ret = STORE_OK;
+
+	store_clearerr(st);
+	if (!owner)
+		return store_seterr(st, STORE_ERR_RANGE, "no owner");
+	/* "IS": NULL matches NULL, so an unclaimed row is taken only while
+	 * nobody took it */
+	s = store_stmt(st, STMT_MSG_CLAIM,
+		       "UPDATE messages SET attempts = attempts + 1, claim = ?2,"
+		       " claimed_at = ?3 WHERE id = ?1 AND state = 0 AND claim IS ?4",
+		       &ret);
+	if (!s)
+		return ret;
+	store_bind_int64(s, 1, id, &rc);
+	store_bind_text(s, 2, owner, &rc);
+	store_bind_int64(s, 3, store_time_or_now(now), &rc);
+	store_bind_text(s, 4, prev, &rc);
+	return store_bound_change(st, s, rc);
+}
+
+int store_msg_unclaim(struct store *st, const char *owner, long long *n)
+{
+	sqlite3_stmt *s;
+	int rc = SQLITE_OK, ret = STORE_OK, changes = 0;
+
+	store_clearerr(st);
+	if (n)
+		*n = 0;
+	if (!owner)
+		return store_seterr(st, STORE_ERR_RANGE, "no owner");
+	s = store_stmt(st, STMT_MSG_UNCLAIM,
+		       "UPDATE messages SET attempts = max(attempts - 1, 0),"
+		       " claim = NULL, claimed_at = 0 WHERE claim = ?1 AND state = 0",
+		       &ret);
+	if (!s)
+		return ret;
+	store_bind_text(s, 1, owner, &rc);
+	ret = store_bound_write(st, s, rc, &changes, NULL);
+	if (ret == STORE_OK && n)
+		*n = changes;
+	return ret;
 }
 
 int store_msg_set_series(struct store *st, int64_t id, int64_t series_id)

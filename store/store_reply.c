@@ -15,7 +15,8 @@
 
 #define REPLY_COLS \
 	"id, message_id, series_id, kind, mail_from, rcpt, body, state," \
-	" reason, attempts, created, next_attempt, sent_at, to_addr, list"
+	" reason, attempts, created, next_attempt, sent_at, to_addr, list, claim," \
+	" claimed_at"
 
 static const char *const reply_state_names[REPLY__COUNT] = {
 	[REPLY_PENDING] = "pending",
@@ -43,6 +44,7 @@ void store_reply_release(struct store_reply *r)
 	free(r->reason);
 	free(r->to_addr);
 	free(r->list);
+	free(r->claim);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -137,6 +139,8 @@ int store_reply_get(struct store *st, int64_t id, struct store_reply *r)
 	r->sent_at = sqlite3_column_int64(q, 12);
 	r->to_addr = store_col_dup(q, 13, &oom);
 	r->list = store_col_dup(q, 14, &oom);
+	r->claim = store_col_dup(q, 15, &oom);
+	r->claimed_at = sqlite3_column_int64(q, 16);
 	if (oom) {
 		store_reply_release(r);
 		ret = store_seterr(st, STORE_ERR_NOMEM, "out of memory");
@@ -155,7 +159,8 @@ int store_reply_each_due(struct store *st, int64_t now,
 	store_clearerr(st);
 	q = store_stmt(st, STMT_REPLY_DUE_IDS,
 		       "SELECT id FROM replies WHERE state = 0"
-		       " AND next_attempt <= ?1 ORDER BY created, id", &ret);
+		       " AND next_attempt <= ?1"
+		       " ORDER BY kind IS 'confirm', created, id", &ret);
 	if (!q)
 		return ret;
 	store_bind_int64(q, 1, now, &rc);
@@ -181,7 +186,8 @@ static int reply_mark(struct store *st, int64_t id, enum store_reply_state state
 	q = store_stmt(st, STMT_REPLY_MARK,
 		       "UPDATE replies SET state = ?2,"
 		       " reason = CASE WHEN ?4 THEN reason ELSE ?3 END,"
-		       " sent_at = ?6, attempts = attempts + ?5"
+		       " sent_at = ?6, attempts = attempts + ?5,"
+		       " claim = NULL, claimed_at = 0"
 		       " WHERE id = ?1 AND state = 0", &ret);
 	if (!q)
 		return ret;
@@ -219,12 +225,36 @@ int store_reply_defer(struct store *st, int64_t id, const char *reason,
 	store_clearerr(st);
 	q = store_stmt(st, STMT_REPLY_DEFER,
 		       "UPDATE replies SET attempts = attempts + 1, reason = ?2,"
-		       " next_attempt = ?3 WHERE id = ?1 AND state = 0", &ret);
+		       " next_attempt = ?3, claim = NULL, claimed_at = 0"
+		       " WHERE id = ?1 AND state = 0", &ret);
 	if (!q)
 		return ret;
 	store_bind_int64(q, 1, id, &rc);
 	store_bind_text(q, 2, reason, &rc);
 	store_bind_int64(q, 3, next_attempt, &rc);
+	return store_bound_change(st, q, rc);
+}
+
+int store_reply_claim(struct store *st, int64_t id, const char *owner,
+		      const char *prev, int64_t now)
+{
+	sqlite3_stmt *q;
+	int rc = SQLITE_OK, ret = STORE_OK;
+
+	store_clearerr(st);
+	if (!owner)
+		return store_seterr(st, STORE_ERR_RANGE, "no owner");
+	/* "IS": NULL matches NULL; of two processes that read the same
+	 * claim, the first statement to run takes it */
+	q = store_stmt(st, STMT_REPLY_CLAIM,
+		       "UPDATE replies SET claim = ?2, claimed_at = ?3"
+		       " WHERE id = ?1 AND state = 0 AND claim IS ?4", &ret);
+	if (!q)
+		return ret;
+	store_bind_int64(q, 1, id, &rc);
+	store_bind_text(q, 2, owner, &rc);
+	store_bind_int64(q, 3, store_time_or_now(now), &rc);
+	store_bind_text(q, 4, prev, &rc);
 	return store_bound_change(st, q, rc);
 }
 
@@ -258,6 +288,27 @@ int store_reply_count_since(struct store *st, int64_t since, long long *n)
 	return store_bound_count(st, q, rc, n);
 }
 
+int store_reply_count_sent_kind(struct store *st, int64_t since, const char *kind,
+				int same, long long *n)
+{
+	sqlite3_stmt *q;
+	int rc = SQLITE_OK, ret = STORE_OK;
+
+	store_clearerr(st);
+	*n = 0;
+	if (!kind)
+		return store_seterr(st, STORE_ERR_RANGE, "no kind");
+	q = store_stmt(st, STMT_REPLY_COUNT_SENT_KIND,
+		       "SELECT count(*) FROM replies WHERE state = 1"
+		       " AND sent_at >= ?1 AND (kind IS ?2) = ?3", &ret);
+	if (!q)
+		return ret;
+	store_bind_int64(q, 1, since, &rc);
+	store_bind_text(q, 2, kind, &rc);
+	store_bind_int64(q, 3, same ? 1 : 0, &rc);
+	return store_bound_count(st, q, rc, n);
+}
+
 int store_reply_count_sent(struct store *st, int64_t since, const char *to_addr,
 			   const char *list, long long *n)
 {
@@ -286,11 +337,12 @@ int store_reply_count_kind(struct store *st, const char *kind, const char *to_ad
 
 	store_clearerr(st);
 	*n = 0;
-	if (!kind || !to_addr)
-		return store_seterr(st, STORE_ERR_RANGE, "no kind or address");
+	if (!kind)
+		return store_seterr(st, STORE_ERR_RANGE, "no kind");
 	q = store_stmt(st, STMT_REPLY_COUNT_KIND,
 		       "SELECT count(*) FROM replies WHERE kind = ?1"
-		       " AND to_addr = ?2 AND created >= ?3 AND state != 3", &ret);
+		       " AND (?2 IS NULL OR to_addr = ?2) AND created >= ?3"
+		       " AND state != 3", &ret);
 	if (!q)
 		return ret;
 	store_bind_text(q, 1, kind, &rc);

@@ -434,6 +434,30 @@ int store_patch_set_checked(struct store *st, int64_t id, long errors,
 	return store_bound_change(st, q, rc);
 }
 
+int store_patch_remove(struct store *st, int64_t id)
+{
+	sqlite3_stmt *q;
+	int rc = SQLITE_OK, ret = STORE_OK;
+
+	store_clearerr(st);
+	/* findings first: they point at it */
+	q = store_stmt(st, STMT_PATCH_REMOVE_FINDINGS,
+		       "DELETE FROM findings WHERE patch_id = ?1", &ret);
+	if (!q)
+		return ret;
+	store_bind_int64(q, 1, id, &rc);
+	ret = store_bound_write(st, q, rc, NULL, NULL);
+	if (ret)
+		return ret;
+	rc = SQLITE_OK;
+	q = store_stmt(st, STMT_PATCH_REMOVE,
+		       "DELETE FROM patches WHERE id = ?1", &ret);
+	if (!q)
+		return ret;
+	store_bind_int64(q, 1, id, &rc);
+	return store_bound_change(st, q, rc);
+}
+
 int store_patch_list(struct store *st, int64_t series_id,
 		     struct store_patch **out, size_t *n)
 {

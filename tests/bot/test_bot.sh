@@ -109,6 +109,15 @@ check "maildir: a later mail whose name sorts first is read" "[ $n -eq 5 ]"
 rm -f "$tmp/list/new/$early" "$tmp/outbox/new/"*
 "$rb" query --config "$tmp/rb.conf" --patches --json >"$tmp/q" 2>/dev/null
 
+"$rb" query --database "$tmp/no-such.db" >"$tmp/q" 2>"$tmp/err"; st=$?
+check "query --database on a path that does not exist: no such database, nothing made" \
+	"[ $st -eq 2 ] && grep -q 'no-such.db: no such database' '$tmp/err' && [ ! -e '$tmp/no-such.db' ]"
+sed "s|database = .*|database = $tmp/none/nothing.db|" "$tmp/rb.conf" >"$tmp/none.conf"
+mkdir -p "$tmp/none"
+"$rb" query --config "$tmp/none.conf" >"$tmp/q" 2>"$tmp/err"; st=$?
+check "... nor through a configuration" \
+	"[ $st -eq 2 ] && grep -q 'nothing.db: no such database' '$tmp/err' && [ ! -e '$tmp/none/nothing.db' ]"
+
 "$rb" query --config "$tmp/rb.conf" --json >"$tmp/q" 2>"$tmp/err"; st=$?
 check "query --json returns findings with categories" "[ $st -eq 0 ] && /usr/bin/python3 - '$tmp/q' <<'PY'
 import json, sys

@@ -161,11 +161,32 @@ check "optout private: the next review goes to the author, no Cc" \
 	"[ \$(outbox) -eq 3 ] && mailinfo p1@bob To | grep -q bob@example.com && [ -z \"\$(mailinfo p1@bob Cc)\" ]"
 
 # ---- mute ----------------------------------------------------------------
+# a thread not posted yet cannot be muted: the root is the store's, not
+# what the command's References say
+command "c1@eve" eve@example.com "mute" "Re: [PATCH] leds: x: three" "In-Reply-To: <p1@carol>
+References: <p1@carol>"
+n0=$(outbox)
+run
+check "mute of a thread not posted yet: refused, no answer, nothing muted" \
+	"[ \$(outbox) -eq $n0 ] && [ \"\$(sql 'SELECT count(*) FROM mutes')\" = 0 ] &&
+	 [ \"\$(sql \"SELECT state, reason FROM messages WHERE message_id='c1@eve'\")\" = '4|mute refused: no such thread' ]"
 patch "p1@carol" carol@example.com "leds: x: three"
+# dave is on the patch's Cc
+sed -i "s/^To: $LIST\$/To: $LIST\nCc: Dave <dave@example.com>/" "$tmp/list/new/"*p1@carol
 run
 rid=$(mailinfo p1@carol Message-ID)
-check "a review of carol's patch, Cc the list" "[ -n '$rid' ] && mailinfo p1@carol Cc | grep -q '$LIST'"
+check "a review of carol's patch, Cc the list (so the early mute did nothing)" \
+	"[ -n '$rid' ] && mailinfo p1@carol Cc | grep -q '$LIST'"
 rid=${rid#<}; rid=${rid%>}
+# mallory takes no part in the thread
+command "c1@mal" mallory@example.net "mute" "Re: [PATCH] leds: x: three" "In-Reply-To: <$rid>
+References: <p1@carol> <$rid>"
+n0=$(outbox)
+run
+check "mute by someone not in the thread: refused, no answer, nothing muted" \
+	"[ \$(outbox) -eq $n0 ] && [ \"\$(sql 'SELECT count(*) FROM mutes')\" = 0 ] &&
+	 [ \"\$(sql \"SELECT reason FROM messages WHERE message_id='c1@mal'\")\" = 'mute refused: the sender takes no part in the thread' ] &&
+	 grep -q 'event=command-refused.*c1@mal\|event=command msgid=c1@mal.*refused=' '$tmp/err'"
 command "c1@dave" dave@example.com "On Mon, Nov 2, 2026 at 10:00 AM reviewbot wrote:
 > review text
 mute
@@ -176,12 +197,22 @@ References: <p1@carol> <$rid>"
 sed -i "s/^To: .*/To: $LIST/" "$tmp/list/new/"*c1@dave
 n0=$(outbox)
 run
-check "mute as a reply to a review (not To the bot, quoted text first): confirmed" \
+check "mute as a reply to a review by someone on its Cc (not To the bot, quoted text first): confirmed" \
 	"[ \$(outbox) -eq $((n0 + 1)) ] && [ \"\$(sql \"SELECT root, addr FROM mutes\")\" = 'p1@carol|dave@example.com' ]"
 patch "p2@carol" carol@example.com "leds: x: three, again" "p1@carol"
 run
 check "mute: nothing more in that thread" \
 	"[ \$(outbox) -eq $((n0 + 1)) ] && [ \"\$(sql \"SELECT r.state, r.reason FROM replies r JOIN messages m ON m.series_id = r.series_id WHERE m.message_id = 'p2@carol'\")\" = '3|the thread is muted' ]"
+
+# the author mutes her own thread, answering her patch
+patch "p3@carol" carol@example.com "leds: x: six"
+command "c2@carol" carol@example.com "mute" "Re: [PATCH] leds: x: six" "In-Reply-To: <p3@carol>
+References: <p3@carol>"
+n0=$(outbox)
+run
+check "mute by the patch's author, answering the patch: confirmed (and her review, due after it, muted)" \
+	"[ \$(outbox) -eq $((n0 + 1)) ] && [ \"\$(sql \"SELECT addr FROM mutes WHERE root = 'p3@carol'\")\" = carol@example.com ] &&
+	 mailinfo c2@carol body | grep -q '\"mute\"'"
 
 # ---- optin: a token, a forged confirmation, the real one --------------------
 command "c2@alice" alice@example.com "optin"
@@ -197,6 +228,26 @@ check "a forged optin (another From, alice's token): no answer, nothing changes"
 	"[ \$(outbox) -eq $((n0 + 1)) ] && [ \"\$(sql \"SELECT count(*) FROM optouts WHERE addr='alice@example.com'\")\" = 1 ] &&
 	 [ \"\$(sql \"SELECT reason FROM messages WHERE message_id='c1@mallory'\")\" = 'token not valid for this address' ]"
 cmid=$(mailinfo c2@alice Message-ID); cmid=${cmid#<}; cmid=${cmid%>}
+# her mail program answers first, quoting the confirmation: quoted text
+# is never the sender's own, so it does nothing
+mail "c3q@alice" <<EOF
+From: Alice <alice@example.com>
+To: $BOT
+Subject: Re: reviews
+Date: Mon, 02 Nov 2026 10:00:00 +0000
+Message-ID: <c3q@alice>
+In-Reply-To: <$cmid>
+
+I am out of the office until Monday.
+
+On Mon, 2 Nov 2026, reviewbot wrote:
+> reviewbot received the command "optin" for alice@example.com.
+>
+>     confirm $token
+EOF
+run
+check "a reply that only quotes the confirm line: no answer, still opted out" \
+	"[ \$(outbox) -eq $((n0 + 1)) ] && [ \"\$(sql \"SELECT count(*) FROM optouts WHERE addr='alice@example.com'\")\" = 1 ]"
 mail "c3@alice" <<EOF
 From: Alice <alice@example.com>
 To: $BOT
@@ -207,13 +258,15 @@ In-Reply-To: <$cmid>
 
 Yes please.
 
+    confirm $token
+
 On Mon, 2 Nov 2026, reviewbot wrote:
 > reviewbot received the command "optin" for alice@example.com.
 >
 >     confirm $token
 EOF
 run
-check "the token sent back by its owner re-enables reviews (and is answered)" \
+check "the token written back by its owner re-enables reviews (and is answered)" \
 	"[ \$(outbox) -eq $((n0 + 2)) ] && [ \"\$(sql \"SELECT count(*) FROM optouts WHERE addr='alice@example.com'\")\" = 0 ] &&
 	 mailinfo c3@alice body | grep -q 'optin confirmed'"
 command "c4@alice" alice@example.com "confirm $token"
@@ -222,6 +275,80 @@ check "a token works once" "[ \$(outbox) -eq $((n0 + 2)) ]"
 patch "p2@alice" alice@example.com "leds: x: four"
 run
 check "alice's next patch is reviewed again" "[ \$(outbox) -eq $((n0 + 3)) ] && mailinfo p2@alice To | grep -q alice@"
+
+# ---- mail a program sent is never a command ---------------------------------
+n0=$(outbox)
+i=0
+while IFS= read -r h; do
+	i=$((i + 1))
+	command "c$i@auto" "auto$i@example.com" "optout" "Re: reviews" "$h"
+done <<EOF
+Precedence: bulk
+Precedence: junk
+Precedence: list
+Return-Path: <>
+X-Autoreply: yes
+X-Auto-Response-Suppress: All
+Auto-Submitted: auto-notified
+EOF
+command "c8@auto" MAILER-DAEMON@mx.example.com "optout"
+command "c9@auto" postmaster@example.com "optout"
+# a person's command that came through the list (which adds its
+# Precedence and List-Id) is one
+command "c1@kate" kate@example.com "optout" "Re: reviews" "Precedence: bulk
+List-Id: <linux-leds.vger.kernel.org>"
+run
+check "auto-generated command mail (9 kinds): no answer, nothing changed, reason kept" \
+	"[ \$(outbox) -eq $((n0 + 1)) ] &&
+	 [ \"\$(sql \"SELECT count(*) FROM optouts WHERE addr LIKE 'auto%' OR addr LIKE 'mailer-daemon%' OR addr LIKE 'postmaster%'\")\" = 0 ] &&
+	 [ \"\$(sql \"SELECT count(*) FROM messages WHERE message_id LIKE 'c_@auto' AND state = 5 AND (reason LIKE 'auto-generated mail (%): not a command' OR reason = 'auto-submitted mail')\")\" = 9 ]"
+check "... but a person's command through the list is answered" \
+	"[ \"\$(sql \"SELECT count(*) FROM optouts WHERE addr = 'kate@example.com'\")\" = 1 ] && mailinfo c1@kate body | grep -q optout"
+# kate's vacation program answers the confirmation, quoting its token
+ktok=$(mailinfo c1@kate body | sed -n 's/^    confirm \([0-9a-f]*\)$/\1/p')
+kmid=$(mailinfo c1@kate Message-ID); kmid=${kmid#<}; kmid=${kmid%>}
+command "c2@kate" kate@example.com "I am away.
+
+> reviewbot received the command \"optout\" for kate@example.com.
+>     confirm $ktok" "Re: reviews" "In-Reply-To: <$kmid>
+X-Autoreply: yes"
+command "c3@kate" kate@example.com "Auto: I am away.
+
+>     confirm $ktok" "Auto: reviews" "In-Reply-To: <$kmid>"
+run
+check "an auto-responder quoting a confirmation opts nobody back in, gets no answer" \
+	"[ \${#ktok} -eq 32 ] && [ \$(outbox) -eq $((n0 + 1)) ] &&
+	 [ \"\$(sql \"SELECT count(*) FROM optouts WHERE addr = 'kate@example.com'\")\" = 1 ]"
+# patches posted on a list carry such headers: they are reviewed
+mail "p1@liam" <<EOF
+From: Liam <liam@example.com>
+To: $LIST
+Cc: $BOT
+Subject: [PATCH] leds: x: from the list
+Date: Mon, 02 Nov 2026 10:00:00 +0000
+Message-ID: <p1@liam>
+Return-Path: <>
+Precedence: bulk
+List-Id: <linux-leds.vger.kernel.org>
+X-Auto-Response-Suppress: All
+
+optout
+
+---
+diff --git a/drivers/leds/leds-x.c b/drivers/leds/leds-x.c
+index 1111111..2222222 100644
+--- a/drivers/leds/leds-x.c
++++ b/drivers/leds/leds-x.c
+@@ -1,3 +1,4 @@
+ int a;
+ int b;
++int c_liam;
+ int d;
+EOF
+run
+check "a patch with such headers (to the bot too) is reviewed, not a command" \
+	"[ \$(outbox) -eq $((n0 + 2)) ] && mailinfo p1@liam To | grep -q liam@ &&
+	 [ \"\$(sql \"SELECT count(*) FROM optouts WHERE addr = 'liam@example.com'\")\" = 0 ]"
 
 # ---- Reviewbot: skip -----------------------------------------------------
 mail "cover@erin" <<EOF
@@ -254,7 +381,7 @@ check "auto-submitted, bot-header and own-address mail: never answered" \
 	 [ \"\$(sql \"SELECT count(*) FROM optouts WHERE addr IN ('vac@example.com','otherbot@example.com','$BOT')\")\" = 0 ]"
 
 # ---- confirmations are rate-limited ---------------------------------------
-for i in 1 2 3 4; do command "m$i@gus" gus@example.com "mute"; done
+for i in 1 2 3 4; do command "m$i@gus" gus@example.com "optout"; done
 run
 check "confirmations_per_hour = 3: the 4th answer is recorded, suppressed" \
 	"[ \$(outbox) -eq $((n0 + 3)) ] && [ \"\$(sql \"SELECT count(*) FROM replies WHERE kind='confirm' AND to_addr='gus@example.com' AND state=3\")\" = 1 ]"

@@ -60,12 +60,26 @@ static const struct parse_case cases[] = {
 	{ "optin with a token", "optin " TOK "\n", COMMAND_CONFIRM, TOK },
 	{ "confirm with a token, capitals", "Confirm " "0123456789ABCDEF0123456789ABCDEF" "\n",
 	  COMMAND_CONFIRM, TOK },
-	{ "a reply keeping the quoted confirm line",
+	/* quoted text is never the sender's: an auto-responder quoting the
+	 * confirmation it answers cannot use the token */
+	{ "a reply that only quotes the confirm line",
 	  "Yes please.\n\nOn Mon, 3 Nov 2026, reviewbot wrote:\n"
 	  "> reviewbot received the command \"optin\" for a@b.c.\n>\n>     confirm " TOK "\n",
-	  COMMAND_CONFIRM, TOK },
+	  COMMAND_NONE, NULL },
+	{ "an out-of-office quoting it all", "I am away until Monday.\n\n"
+	  ">     confirm " TOK "\n> optout\n", COMMAND_NONE, NULL },
 	{ "optin above the quoted token", "optin\n\n>    confirm " TOK "\n",
+	  COMMAND_OPTIN, NULL },
+	{ "the confirm line written in the reply", "Yes please.\n\n    confirm " TOK "\n\n"
+	  "On Mon, 3 Nov 2026, reviewbot wrote:\n>     confirm " TOK "\n",
 	  COMMAND_CONFIRM, TOK },
+	{ "HTML: the token in a blockquote",
+	  "<div>Yes</div>\n<blockquote type=\"cite\">\n<div>confirm " TOK "</div>\n"
+	  "</blockquote>\n", COMMAND_NONE, NULL },
+	{ "HTML: a command in a blockquote", "<blockquote>optout</blockquote>\n",
+	  COMMAND_NONE, NULL },
+	{ "HTML: the command after the blockquote",
+	  "<blockquote>\nsome review\n</blockquote>\n<div>mute</div>\n", COMMAND_MUTE, NULL },
 	{ "a short token is no token", "confirm 0123456789abcdef\n", COMMAND_NONE, NULL },
 	{ "a token with non-hex digits", "confirm 0123456789abcdef0123456789abcdeg\n",
 	  COMMAND_NONE, NULL },
@@ -153,6 +167,60 @@ static void test_command__thread_root(void **state)
 	assert_string_equal(command_thread_root(&m), "root@x");
 }
 
+/* A program's mail is never a command; a person's, through a list (which
+ * adds Precedence: bulk or list), is. */
+static void test_command__auto_generated_mail(void **state)
+{
+	static const struct {
+		const char *headers;
+		const char *why;	/* NULL: a person */
+	} autos[] = {
+		{ "From: Jane <jane@example.org>\n", NULL },
+		{ "From: Jane <jane@example.org>\nAuto-Submitted: no\n", NULL },
+		{ "From: Jane <jane@example.org>\nAuto-Submitted: No (sent by hand)\n", NULL },
+		{ "From: Jane <jane@example.org>\nAuto-Submitted: auto-replied\n", "Auto-Submitted" },
+		{ "From: Jane <jane@example.org>\nAuto-Submitted: auto-notified\n", "Auto-Submitted" },
+		{ "From: Jane <jane@example.org>\nAuto-Submitted: notify-me\n", "Auto-Submitted" },
+		{ "From: Jane <jane@example.org>\nReturn-Path: <>\n", "Return-Path: <>" },
+		{ "From: Mail Delivery System <MAILER-DAEMON@mx.example.org>\n",
+		  "from MAILER-DAEMON or postmaster" },
+		{ "From: postmaster@example.org\n", "from MAILER-DAEMON or postmaster" },
+		{ "From: Jane <jane@example.org>\nX-Autoreply: yes\n", "X-Autoreply" },
+		{ "From: Jane <jane@example.org>\nX-Auto-Response-Suppress: All\n",
+		  "X-Auto-Response-Suppress" },
+		{ "From: Jane <jane@example.org>\nPrecedence: bulk\n", "Precedence" },
+		{ "From: Jane <jane@example.org>\nPrecedence: list\n", "Precedence" },
+		{ "From: Jane <jane@example.org>\nPrecedence: junk\n", "Precedence" },
+		/* as vger passes a person's reply on */
+		{ "From: Jane <jane@example.org>\nPrecedence: bulk\n"
+		  "List-Id: <linux-leds.vger.kernel.org>\n", NULL },
+		{ "From: Jane <jane@example.org>\nPrecedence: list\n"
+		  "List-Id: <driverdev-devel.linuxdriverproject.org>\n", NULL },
+		{ "From: Jane <jane@example.org>\nPrecedence: junk\n"
+		  "List-Id: <linux-leds.vger.kernel.org>\n", "Precedence" },
+		{ "From: Jane <jane@example.org>\nPrecedence: bulk\n"
+		  "List-Id: <linux-leds.vger.kernel.org>\nX-Autoreply: yes\n", "X-Autoreply" },
+		{ "From: Jane <postmaster.jane@example.org>\n", NULL },
+	};
+	struct mime_mail m;
+	char buf[512];
+	const char *why;
+	size_t i;
+	int n;
+
+	(void)state;
+	for (i = 0; i < sizeof(autos) / sizeof(autos[0]); i++) {
+		n = snprintf(buf, sizeof(buf), "%sMessage-ID: <a%zu@x>\nSubject: Re: x\n\noptout\n",
+			     autos[i].headers, i);
+		assert_int_equal(mime_parse(buf, (size_t)n, &m), MIME_OK);
+		why = command_auto_generated(&m);
+		if (autos[i].why ? !why || strcmp(why, autos[i].why) : why != NULL)
+			fail_msg("case %zu: got %s, want %s", i, why ? why : "(none)",
+				 autos[i].why ? autos[i].why : "(none)");
+		mime_release(&m);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -161,6 +229,7 @@ int main(void)
 		cmocka_unit_test(test_command__names),
 		cmocka_unit_test(test_command__reviewbot_skip_line),
 		cmocka_unit_test(test_command__thread_root),
+		cmocka_unit_test(test_command__auto_generated_mail),
 	};
 
 	return cmocka_run_group_tests_name("command", tests, NULL, NULL);

@@ -73,6 +73,7 @@ static void test_config__defaults_come_from_the_table(void **state)
 	assert_int_equal(c.series_wait, 600);
 	assert_int_equal(c.review_clean, 1);
 	assert_int_equal(c.max_replies_per_hour, 30);
+	assert_int_equal(c.max_confirmations_per_hour, 20);
 	assert_int_equal(c.stage_wait, 600);
 	config_release(&c);
 	config_release(&c);	/* twice is harmless */
@@ -83,7 +84,7 @@ static void test_config__table_is_consistent(void **state)
 	size_t i;
 
 	(void)state;
-	assert_int_equal(config_noptions, 45);
+	assert_int_equal(config_noptions, 46);
 	for (i = 0; i < config_noptions; i++) {
 		const struct config_option *o = &config_options[i];
 
@@ -257,6 +258,8 @@ static const struct err_case err_cases[] = {
 	  "x.conf:2: series_wait: 604801 is above the maximum 604800" },
 	{ "[policy]\n max_replies_per_hour = -1\n",
 	  "x.conf:2: max_replies_per_hour: -1 is below the minimum 0" },
+	{ "[policy]\n max_confirmations_per_hour = 100001\n",
+	  "x.conf:2: max_confirmations_per_hour: 100001 is above the maximum 100000" },
 	{ "[policy]\n stage_wait = -1\n",
 	  "x.conf:2: stage_wait: -1 is below the minimum 0" },
 	{ "[policy]\n stage_wait = 604801\n",

@@ -586,6 +586,37 @@ static void test_mime__bot_and_auto_headers(void **state)
 	mime_release(&m);
 }
 
+/* What says a program sent a mail: each header alone, and none on a
+ * person's mail. */
+static void test_mime__auto_reply_signals(void **state)
+{
+	struct mime_mail m;
+
+	(void)state;
+	assert_int_equal(parse_str("Return-Path: <>\nMessage-ID: <b@x>\n"
+		"From: MAILER-DAEMON@example.org\nPrecedence: junk\n"
+		"X-Autoreply: yes\nX-Auto-Response-Suppress: All\n\nbody\n", &m), MIME_OK);
+	assert_int_equal(m.return_path_null, 1);
+	assert_int_equal(m.precedence_bulk, 1);
+	assert_int_equal(m.precedence_junk, 1);
+	assert_int_equal(m.x_autoreply, 1);
+	assert_int_equal(m.x_auto_response_suppress, 1);
+	assert_string_equal(m.from.addr, "MAILER-DAEMON@example.org");
+	mime_release(&m);
+	assert_int_equal(parse_str("Return-Path:   < >  \nMessage-ID: <b2@x>\n\nbody\n", &m),
+			 MIME_OK);
+	assert_int_equal(m.return_path_null, 1);
+	mime_release(&m);
+	assert_int_equal(parse_str("Return-Path: <dev@example.org>\nMessage-ID: <p@x>\n"
+		"From: Dev <dev@example.org>\nPrecedence: bulk\n\nbody\n", &m), MIME_OK);
+	assert_int_equal(m.return_path_null, 0);
+	assert_int_equal(m.precedence_bulk, 1);
+	assert_int_equal(m.precedence_junk, 0);
+	assert_int_equal(m.x_autoreply, 0);
+	assert_int_equal(m.x_auto_response_suppress, 0);
+	mime_release(&m);
+}
+
 static void test_mime__msgid_extraction(void **state)
 {
 	char *s;
@@ -645,6 +676,7 @@ int main(void)
 		cmocka_unit_test(test_mime__references_limit_lower_and_higher),
 		cmocka_unit_test(test_mime__date_zone_applied),
 		cmocka_unit_test(test_mime__bot_and_auto_headers),
+		cmocka_unit_test(test_mime__auto_reply_signals),
 		cmocka_unit_test(test_mime__msgid_extraction),
 		cmocka_unit_test(test_mime__not_a_mail),
 		cmocka_unit_test(test_mime__repair_at_every_alignment),

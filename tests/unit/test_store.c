@@ -30,7 +30,7 @@ static void test_store__open_empty_is_current_version_and_mode_0600(void **state
 	struct stat sb;
 
 	assert_int_equal(store_schema_version(fx->st), STORE_SCHEMA_VERSION);
-	assert_int_equal(STORE_SCHEMA_VERSION, 4);
+	assert_int_equal(STORE_SCHEMA_VERSION, 5);
 	assert_int_equal(stat(fx->path, &sb), 0);
 	assert_int_equal(sb.st_mode & 0777, 0600);
 	/* SQLite gives the WAL the database file's mode */
@@ -705,6 +705,130 @@ static void test_store__findings_listed_by_part_file_line(void **state)
 	free(f);
 }
 
+static void test_store__migration_from_v4_adds_attempts_and_claims(void **state)
+{
+	struct fx *fx = *state;
+	struct store_reply got;
+	struct store_msg m;
+	sqlite3 *db;
+	int64_t mid, rid;
+	char err[256];
+
+	assert_int_equal(store_open_at_version(fx->path, 4, &fx->st, err,
+					       sizeof(err)), STORE_OK);
+	assert_int_equal(store_schema_version(fx->st), 4);
+	mid = add_msg(fx->st, "p1@x", "dev@example.org", NULL, 100);
+	/* v5's columns are not there yet */
+	assert_int_equal(store_msg_claim(fx->st, mid, "me", NULL, 1), STORE_ERR);
+	assert_non_null(strstr(store_errmsg(fx->st), "no such column"));
+	store_close(fx->st);
+	fx->st = NULL;
+	assert_int_equal(sqlite3_open(fx->path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "INSERT INTO replies (message_id, kind, rcpt,"
+				      " body, created) VALUES ('old@bot', 'review',"
+				      " 'dev@example.org', 'body', 5)",
+				      NULL, NULL, NULL), SQLITE_OK);
+	rid = sqlite3_last_insert_rowid(db);
+	sqlite3_close(db);
+
+	assert_int_equal(store_open(fx->path, &fx->st, err, sizeof(err)), STORE_OK);
+	assert_int_equal(store_schema_version(fx->st), 5);
+	/* what v4 stored: no attempt, no claim */
+	assert_int_equal(store_msg_get(fx->st, mid, &m), STORE_OK);
+	assert_int_equal(m.attempts, 0);
+	assert_null(m.claim);
+	store_msg_release(&m);
+	assert_int_equal(store_reply_get(fx->st, rid, &got), STORE_OK);
+	assert_null(got.claim);
+	assert_int_equal(got.state, REPLY_PENDING);
+	store_reply_release(&got);
+	assert_int_equal(store_msg_claim(fx->st, mid, "me", NULL, 1), STORE_OK);
+	assert_int_equal(store_reply_claim(fx->st, rid, "me", NULL, 1), STORE_OK);
+}
+
+/* A crash between a claim and the end of its work leaves the attempt
+ * counted; a work that ends gives it back; processing clears it. */
+static void test_store__msg_claim_counts_attempts_across_handles(void **state)
+{
+	struct fx *fx = *state;
+	struct store_msg m;
+	long long n;
+	int64_t a, b, c;
+	char err[256];
+
+	a = add_msg(fx->st, "a@x", "dev@example.org", NULL, 100);
+	b = add_msg(fx->st, "b@x", "dev@example.org", NULL, 100);
+	c = add_msg(fx->st, "c@x", "dev@example.org", NULL, 100);
+	assert_int_equal(store_msg_claim(fx->st, a, "p1", NULL, 50), STORE_OK);
+	assert_int_equal(store_msg_claim(fx->st, b, "p1", NULL, 50), STORE_OK);
+	assert_int_equal(store_msg_claim(fx->st, c, "p1", NULL, 50), STORE_OK);
+	/* another process read "unclaimed" too late: it gets nothing */
+	assert_int_equal(store_msg_claim(fx->st, a, "p2", NULL, 51), STORE_DONE);
+	assert_int_equal(store_msg_claim(fx->st, b, NULL, NULL, 51), STORE_ERR_RANGE);
+	assert_int_equal(store_msg_get(fx->st, a, &m), STORE_OK);
+	assert_int_equal(m.attempts, 1);
+	assert_string_equal(m.claim, "p1");
+	assert_int_equal(m.claimed_at, 50);
+	store_msg_release(&m);
+	/* b is processed: its attempts and claim go */
+	assert_int_equal(store_msg_set_state(fx->st, b, MSG_PATCH, NULL), STORE_OK);
+	assert_int_equal(store_msg_get(fx->st, b, &m), STORE_OK);
+	assert_int_equal(m.attempts, 0);
+	assert_null(m.claim);
+	store_msg_release(&m);
+	/* c's work ended without a crash: its attempt is given back */
+	assert_int_equal(store_msg_set_state(fx->st, c, MSG_NEW, NULL), STORE_OK);
+	assert_int_equal(store_msg_unclaim(fx->st, "p2", &n), STORE_OK);
+	assert_int_equal(n, 0);
+	/* p1 "crashes" with a still in hand: a new handle sees the attempt */
+	store_close(fx->st);
+	fx->st = NULL;
+	assert_int_equal(store_open(fx->path, &fx->st, err, sizeof(err)), STORE_OK);
+	assert_int_equal(store_msg_get(fx->st, a, &m), STORE_OK);
+	assert_int_equal(m.attempts, 1);
+	store_msg_release(&m);
+	/* the next process takes it over from the dead one: a second attempt */
+	assert_int_equal(store_msg_claim(fx->st, a, "p3", "p1", 60), STORE_OK);
+	assert_int_equal(store_msg_get(fx->st, a, &m), STORE_OK);
+	assert_int_equal(m.attempts, 2);
+	assert_string_equal(m.claim, "p3");
+	store_msg_release(&m);
+	assert_int_equal(store_msg_unclaim(fx->st, "p1", &n), STORE_OK);
+	assert_int_equal(n, 1);	/* c */
+	assert_int_equal(store_msg_unclaim(fx->st, "p3", &n), STORE_OK);
+	assert_int_equal(n, 1);	/* a */
+	assert_int_equal(store_msg_get(fx->st, a, &m), STORE_OK);
+	assert_int_equal(m.attempts, 1);
+	assert_null(m.claim);
+	store_msg_release(&m);
+	assert_int_equal(store_msg_get(fx->st, c, &m), STORE_OK);
+	assert_int_equal(m.attempts, 0);
+	store_msg_release(&m);
+	/* a processed message is not claimed again */
+	assert_int_equal(store_msg_claim(fx->st, b, "p3", NULL, 70), STORE_DONE);
+	assert_int_equal(store_msg_claim(fx->st, 999, "p3", NULL, 70), STORE_DONE);
+	assert_int_equal(store_msg_claim(fx->st, a, EVIL, NULL, 70), STORE_OK);
+	assert_int_equal(store_msg_unclaim(fx->st, EVIL, &n), STORE_OK);
+	assert_int_equal(n, 1);
+}
+
+/* A reader's open: a missing database is an error, and no file is made. */
+static void test_store__open_existing_makes_nothing(void **state)
+{
+	struct fx *fx = *state;
+	struct store *st = NULL;
+	char err[256];
+
+	assert_int_equal(store_open_existing(fx->path, &st, err, sizeof(err)), STORE_DONE);
+	assert_null(st);
+	assert_non_null(strstr(err, "no such database"));
+	assert_int_equal(access(fx->path, F_OK), -1);
+	assert_int_equal(store_open(fx->path, &fx->st, err, sizeof(err)), STORE_OK);
+	assert_int_equal(store_open_existing(fx->path, &st, err, sizeof(err)), STORE_OK);
+	assert_int_equal(store_schema_version(st), STORE_SCHEMA_VERSION);
+	store_close(st);
+}
+
 static void test_store__strerror_names_every_result(void **state)
 {
 	(void)state;
@@ -725,6 +849,8 @@ int main(void)
 		T(test_store__reopen_is_idempotent),
 		TD(test_store__migration_from_v1_keeps_data),
 		TD(test_store__migration_from_v2_adds_reply_columns_mutes_tokens),
+		TD(test_store__migration_from_v4_adds_attempts_and_claims),
+		TD(test_store__open_existing_makes_nothing),
 		TD(test_store__newer_schema_is_refused_untouched),
 		TD(test_store__not_a_database_is_an_error),
 		T(test_store__transactions_commit_and_roll_back),
@@ -735,6 +861,7 @@ int main(void)
 		T(test_store__msg_limits_are_range_errors),
 		T(test_store__msg_state_reason_series_and_counts),
 		T(test_store__each_new_is_oldest_first_and_callback_may_write),
+		T(test_store__msg_claim_counts_attempts_across_handles),
 		T(test_store__series_find_and_previous_versions),
 		T(test_store__series_update_state_and_open_walk),
 		T(test_store__patch_dup_on_series_and_part),

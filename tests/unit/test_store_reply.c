@@ -251,10 +251,89 @@ static void test_store__reply_author_list_and_counts_per_cap(void **state)
 	assert_int_equal(store_reply_count_kind(fx->st, "confirm", "a@x", 1500, &n), STORE_OK);
 	assert_int_equal(n, 1);
 
+	/* to anyone: the cap on all confirmations */
+	assert_int_equal(store_reply_count_kind(fx->st, "confirm", NULL, 0, &n), STORE_OK);
+	assert_int_equal(n, 3);
+	assert_int_equal(store_reply_count_kind(fx->st, NULL, "a@x", 0, &n), STORE_ERR_RANGE);
+
 	assert_int_equal(store_reply_find(fx->st, "c2@bot", &id), STORE_OK);
 	assert_true(id > 0);
 	assert_int_equal(store_reply_find(fx->st, "nope@bot", &id), STORE_DONE);
 	assert_int_equal(store_reply_find(fx->st, NULL, &id), STORE_DONE);
+}
+
+/* Two processes, one pending reply: only the first claim holds; the
+ * claim goes with the reply's delivery, and a claim of a dead process
+ * is taken over by naming it. */
+static void test_store__reply_claim_is_taken_once(void **state)
+{
+	struct fx *fx = *state;
+	struct store *other = NULL;
+	struct store_reply g;
+	char err[256];
+	int64_t r1, r2;
+
+	r1 = add_reply(fx->st, "r1@bot", 100, 0);
+	r2 = add_reply(fx->st, "r2@bot", 100, 0);
+	assert_int_equal(store_open(fx->path, &other, err, sizeof(err)), STORE_OK);
+	assert_int_equal(store_reply_claim(fx->st, r1, "p1", NULL, 200), STORE_OK);
+	assert_int_equal(store_reply_claim(other, r1, "p2", NULL, 201), STORE_DONE);
+	assert_int_equal(store_reply_get(other, r1, &g), STORE_OK);
+	assert_string_equal(g.claim, "p1");
+	assert_int_equal(g.claimed_at, 200);
+	store_reply_release(&g);
+	/* sent: the claim is gone and nobody can take the reply again */
+	assert_int_equal(store_reply_mark_sent(fx->st, r1, 210), STORE_OK);
+	assert_int_equal(store_reply_get(other, r1, &g), STORE_OK);
+	assert_null(g.claim);
+	store_reply_release(&g);
+	assert_int_equal(store_reply_claim(other, r1, "p2", NULL, 220), STORE_DONE);
+	/* p1 dies holding r2: p2 takes it over, naming p1's claim */
+	assert_int_equal(store_reply_claim(fx->st, r2, "p1", NULL, 300), STORE_OK);
+	assert_int_equal(store_reply_claim(other, r2, "p2", NULL, 301), STORE_DONE);
+	assert_int_equal(store_reply_claim(other, r2, "p2", "p1", 302), STORE_OK);
+	assert_int_equal(store_reply_claim(fx->st, r2, "p1", "p1", 303), STORE_DONE);
+	/* deferred: the claim is given up with it */
+	assert_int_equal(store_reply_defer(other, r2, "421", 400), STORE_OK);
+	assert_int_equal(store_reply_get(fx->st, r2, &g), STORE_OK);
+	assert_null(g.claim);
+	assert_int_equal(g.attempts, 1);
+	store_reply_release(&g);
+	assert_int_equal(store_reply_claim(fx->st, r2, NULL, NULL, 500), STORE_ERR_RANGE);
+	store_close(other);
+}
+
+/* Reviews go before confirmations, whatever their age; the budgets
+ * count each kind apart. */
+static void test_store__due_reviews_before_confirmations(void **state)
+{
+	struct fx *fx = *state;
+	struct ids c = { .st = fx->st };
+	long long n;
+	int64_t c1, c2, rv, fu;
+
+	c1 = add_sent(fx->st, "c1@bot", "confirm", "a@x", NULL, 0);
+	c2 = add_sent(fx->st, "c2@bot", "confirm", "b@x", NULL, 0);
+	rv = add_sent(fx->st, "rv@bot", "review", "c@x", "l@x", 0);
+	fu = add_sent(fx->st, "fu@bot", "followup", "c@x", "l@x", 0);
+	assert_int_equal(store_reply_each_due(fx->st, 1000, collect_id, &c), STORE_OK);
+	assert_int_equal(c.n, 4);
+	assert_int_equal(c.v[0], rv);
+	assert_int_equal(c.v[1], fu);
+	assert_int_equal(c.v[2], c1);
+	assert_int_equal(c.v[3], c2);
+	assert_int_equal(store_reply_mark_sent(fx->st, c1, 900), STORE_OK);
+	assert_int_equal(store_reply_mark_sent(fx->st, c2, 900), STORE_OK);
+	assert_int_equal(store_reply_mark_sent(fx->st, rv, 900), STORE_OK);
+	assert_int_equal(store_reply_count_sent_kind(fx->st, 800, "confirm", 1, &n), STORE_OK);
+	assert_int_equal(n, 2);
+	assert_int_equal(store_reply_count_sent_kind(fx->st, 800, "confirm", 0, &n), STORE_OK);
+	assert_int_equal(n, 1);
+	assert_int_equal(store_reply_count_sent_kind(fx->st, 901, "confirm", 1, &n), STORE_OK);
+	assert_int_equal(n, 0);
+	assert_int_equal(store_reply_count_sent_kind(fx->st, 0, EVIL, 1, &n), STORE_OK);
+	assert_int_equal(n, 0);
+	assert_int_equal(store_reply_count_sent_kind(fx->st, 0, NULL, 1, &n), STORE_ERR_RANGE);
 }
 
 static void test_store__mutes_by_thread_root(void **state)
@@ -420,6 +499,8 @@ int main(void)
 		T(test_store__one_review_per_series),
 		T(test_store__optout_set_get_remove),
 		T(test_store__reply_author_list_and_counts_per_cap),
+		T(test_store__reply_claim_is_taken_once),
+		T(test_store__due_reviews_before_confirmations),
 		T(test_store__mutes_by_thread_root),
 		T(test_store__tokens_work_once_for_their_address_in_time),
 		T(test_store__forget_address_deletes_its_history_only),

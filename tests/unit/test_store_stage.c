@@ -390,7 +390,7 @@ static void test_store_stage__migration_from_v3_keeps_data_adds_table(void **sta
 	fx->st = NULL;
 
 	assert_int_equal(store_open(fx->path, &fx->st, err, sizeof(err)), STORE_OK);
-	assert_int_equal(store_schema_version(fx->st), 4);
+	assert_int_equal(store_schema_version(fx->st), STORE_SCHEMA_VERSION);
 	assert_int_equal(store_msg_find(fx->st, "p1@x", &m), STORE_OK);
 	assert_int_equal(m.id, mid);
 	store_msg_release(&m);
