@@ -71,6 +71,10 @@ int rv_twin_same(struct eng *e, long idx);
 int rv_twin_call(struct eng *e, long idx, const char *fnpat, size_t arg,
 		 const char *key, const char **fn);
 
+/* Whether a removed line of idx's change block holds text (sanitised,
+ * white space aside). */
+int rv_twin_has(struct eng *e, long idx, const char *text);
+
 /*
  * The function line idx is in, as far as the hunk shows it: *start is
  * the first line of the hunk in it (its header line when shown), the

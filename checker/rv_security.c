@@ -755,7 +755,7 @@ static void check_alloc_size(struct eng *e, long idx)
 			const char *who = NULL, *size = rv_arg(e, &c, alloc_funcs[i].size_arg);
 			struct scope sc = { 0 };
 
-			if (!nop || checkpatch_alloc_multiply(e, fn))
+			if (!nop)
 				continue;
 			/* the same allocation before the patch: not its doing */
 			if (rv_twin_same(e, idx) ||
@@ -763,10 +763,13 @@ static void check_alloc_size(struct eng *e, long idx)
 					 size, NULL))
 				continue;
 			scope_get(e, &sc, idx);
-			for (k = 0; k < nop && !who; k++)
+			for (k = 0; k < nop && !who; k++) {
 				if (tainted_expr(e, &sc, sz + oa[k], ob[k] - oa[k], &who) &&
 				    bounded_expr(e, &sc, sz + oa[k], ob[k] - oa[k]))
 					who = NULL;
+				if (who)	/* name the operand, not its variable */
+					who = trim(e, eng_strndup(e, sz + oa[k], ob[k] - oa[k]));
+			}
 			for (k = 0; k < nop; k++)
 				if (!bounded_expr(e, &sc, sz + oa[k], ob[k] - oa[k]))
 					all_bounded = 0;
@@ -774,10 +777,11 @@ static void check_alloc_size(struct eng *e, long idx)
 				WARN(e, R_ALLOC_SIZE_OVERFLOW,
 				     eng_printf(e, "%s() size '%s' multiplies '%s', which comes from user space or the device, without an overflow check: a large value wraps to a small buffer that is then overrun; bound it or use %s\n%s",
 						fn, size, who, alloc_funcs[i].instead, e->herecurr));
-			else if (!all_bounded)
+			/* checkpatch.pl's ALLOC_WITH_MULTIPLY asks the same */
+			else if (!all_bounded && !checkpatch_alloc_multiply(e, fn))
 				WARN(e, R_ALLOC_SIZE_CHECK,
-				    eng_printf(e, "check that the count in %s() size '%s' cannot be large enough to wrap, or use %s\n%s",
-					       fn, size, alloc_funcs[i].instead, e->herecurr));
+				     eng_printf(e, "check that the count in %s() size '%s' cannot be large enough to wrap, or use %s\n%s",
+						fn, size, alloc_funcs[i].instead, e->herecurr));
 		}
 	}
 }
@@ -1443,6 +1447,172 @@ static void check_sensitive_readable(struct eng *e, long idx)
 	}
 }
 
+/* ---- USER_PTR_DEREF ---- */
+
+/*
+ * The names declared __user that line idx can see: the function's
+ * parameters and locals shown in the hunk, and struct fields the input
+ * declares __user anywhere (fields in *fields, '|'-joined, quoted).
+ */
+static const char *user_names(struct eng *e, struct scope *sc, int fields)
+{
+	const char *pat = "__user\\s*\\*\\s*(?:const\\s+)?(\\w+)";
+	struct sbuf sb;
+	const char *out;
+	long i;
+
+	sbuf_init(&sb, 1u << 16);
+	if (!fields) {
+		struct re_m m;
+		size_t pos = 0, n = strlen(sc->header);
+
+		while (pos < n && re_find(e->rc, pat, sc->header, n, pos, &m)) {
+			sbuf_addf(&sb, "%s%s", sb.len ? "|" : "", eng_mcap(e, &m, 1));
+			pos = re_end(&m, 0);
+		}
+		for (i = sc->start; i < sc->idx; i++) {
+			const char *l = e->lines[i];
+
+			n = strlen(l);
+			pos = 0;
+			while (l[0] != '-' && pos < n && re_find(e->rc, pat, l, n, pos, &m)) {
+				/* a declaration or a cast's target: "x = (void __user *)arg" */
+				if (!MQ(e, "\\)", eng_strndup(e, l + re_start(&m, 0), re_end(&m, 0) - re_start(&m, 0))))
+					sbuf_addf(&sb, "%s%s", sb.len ? "|" : "", eng_mcap(e, &m, 1));
+				pos = re_end(&m, 0);
+			}
+		}
+	} else {
+		for (i = 0; (size_t)i < e->nlines; i++) {
+			struct re_m m;
+
+			if ((e->lines[i][0] == '+' || e->lines[i][0] == ' ') &&
+			    re_match(e->rc, "^[+ ]\\s*(?:const\\s+)?(?:struct\\s+)?\\w+\\s+__user\\s*\\*\\s*(\\w+)\\s*;", e->lines[i], &m))
+				sbuf_addf(&sb, "%s%s", sb.len ? "|" : "", eng_mcap(e, &m, 1));
+		}
+	}
+	out = sb.err ? "" : eng_strndup(e, sb.buf, sb.len);
+	sbuf_release(&sb);
+	return out;
+}
+
+/*
+ * A __user pointer read as if it were kernel memory: dereferenced,
+ * indexed, followed with ->, cast to a kernel pointer, or passed to a
+ * str*()/mem*()/sscanf()/kstrto*() function.  The pointer's name must
+ * be declared __user in the function's parameters or the lines the hunk
+ * shows, or be a field the input declares __user.
+ */
+static void check_user_deref(struct eng *e, long idx)
+{
+	const char *line = e->line, *vars, *flds, *use = NULL;
+	struct scope sc = { 0 };
+	struct re_m m;
+
+	if (!strstr(line, "__user") && !MQ(e, "[\\[*>(]|\\b(?:str|mem|sscanf|kstrto)", line))
+		return;
+	if (MQ(e, "^.\\s*#\\s*define\\b", line) || in_macro(e, idx))
+		return;
+	scope_get(e, &sc, idx);
+	vars = user_names(e, &sc, 0);
+	flds = user_names(e, &sc, 1);
+	if (!*vars && !*flds)
+		return;
+	/* a declaration line of the pointer itself */
+	if (MQ(e, "__user\\s*\\*\\s*\\w+\\s*[;,)=]", line) && !MQ(e, "=.*(?:\\[|\\*\\s*\\w|->)", line))
+		return;
+	if (*vars) {
+		const char *v = eng_pat(e, "(?:%s)", vars);
+
+		if (re_match(e->rc, eng_pat(e, "(?:^.|[=(,;!&|?:]|\\breturn)\\s*\\*\\s*(%s)\\b(?!\\s*\\()", v), line, &m) ||
+		    re_match(e->rc, eng_pat(e, "(?<![\\w.>])(%s)\\s*(?:\\[|->)", v), line, &m) ||
+		    re_match(e->rc, eng_pat(e, "\\(\\s*(?:const\\s+)?(?:struct\\s+)?\\w+(?:\\s+\\w+)?\\s*\\*\\s*\\)\\s*(%s)\\b(?!\\s*(?:\\[|->))", v), line, &m) ||
+		    re_match(e->rc, eng_pat(e, "\\b(?!\\w*_user\\b)(?:str\\w*|mem\\w*|sscanf|kstrto\\w+|simple_strto\\w+)\\s*\\([^;]*?(?<![\\w.>])(%s)\\b(?!\\s*(?:\\[|->|\\.))", v), line, &m))
+			use = eng_mcap(e, &m, 1);
+	}
+	if (!use && *flds) {
+		const char *f = eng_pat(e, "(?:%s)", flds);
+
+		if (re_match(e->rc, eng_pat(e, "\\(\\s*(?:const\\s+)?(?:struct\\s+)?\\w+(?:\\s+\\w+)?\\s*\\*\\s*\\)\\s*\\w+(?:->|\\.)(%s)\\b", f), line, &m) ||
+		    re_match(e->rc, eng_pat(e, "\\b(?!\\w*_user\\b)(?:str\\w*|mem\\w*|sscanf|kstrto\\w+)\\s*\\([^;]*?\\w(?:->|\\.)(%s)\\b(?!\\s*(?:\\[|->|\\.))", f), line, &m) ||
+		    re_match(e->rc, eng_pat(e, "\\w(?:->|\\.)(%s)\\s*\\[", f), line, &m))
+			use = eng_mcap(e, &m, 1);
+	}
+	if (!use)
+		return;
+	{
+		const char *what = eng_strndup(e, line + re_start(&m, 0),
+					       re_end(&m, 0) - re_start(&m, 0));
+
+		/* a cast to a __user pointer; the same read before the patch */
+		if (MQ(e, "__user", what) || rv_twin_same(e, idx) ||
+		    rv_twin_has(e, idx, what))
+			return;
+	}
+	WARN(e, R_USER_PTR_DEREF,
+	     eng_printf(e, "'%s' is a __user pointer read as kernel memory: user space can point it anywhere (or at unmapped memory), so copy it in with copy_from_user()/get_user()/strncpy_from_user() and use the copy\n%s",
+			use, e->herecurr));
+}
+
+/* ---- NLA_PARSE_UNCHECKED, NLA_VALUE_UNCHECKED ---- */
+
+static void check_netlink(struct eng *e, long idx)
+{
+	const char *line = e->line;
+	size_t len = strlen(line);
+	struct re_m m;
+
+	if (!strstr(line, "nla_") && !MQ(e, "<<|>>|\\[", line))
+		return;
+	/* nla_parse*() as a statement of its own: its result is lost */
+	if (re_find(e->rc, "(?<![\\w.>])(nla_parse\\w*|nlmsg_parse\\w*|genlmsg_parse\\w*)\\s*\\(", line, len, 0, &m)) {
+		size_t name = re_start(&m, 1), open = re_end(&m, 0) - 1;
+		const char *fn = eng_mcap(e, &m, 1);
+		struct rv_call c;
+
+		if (rv_gather_call(e, idx, open, '+', &c) && c.after == ';' &&
+		    call_is_statement(e, idx, name) &&
+		    !rv_twin_same(e, idx) &&
+		    !rv_twin_call(e, idx, eng_quote(e, fn), 0, c.narg ? rv_arg(e, &c, 0) : NULL, NULL))
+			WARN(e, R_NLA_PARSE_UNCHECKED,
+			     eng_printf(e, "%s() result thrown away: when it fails the attributes were not validated against the policy (lengths, ranges), and the code goes on to read them as if they were\n%s",
+					fn, e->herecurr));
+	}
+	/* a value from nla_get_*() used as a shift or an index, unbounded */
+	{
+		struct scope sc = { 0 };
+		long i;
+
+		scope_get(e, &sc, idx);
+		for (i = sc.start; i < idx; i++) {
+			const char *l = e->lines[i], *v, *q, *attr;
+			long k;
+			int checked = 0;
+
+			if (l[0] != '+' ||
+			    !re_match(e->rc, "^\\+\\s*(?:\\w+\\s+)*(\\w+)\\s*=\\s*nla_get_\\w+\\s*\\(\\s*(?:\\w+(?:->|\\.))*\\w+\\s*\\[\\s*(\\w+)\\s*\\]", l, &m))
+				continue;
+			v = eng_mcap(e, &m, 1);
+			attr = eng_mcap(e, &m, 2);
+			q = eng_quote(e, v);
+			if (!re_match(e->rc, eng_pat(e, "(?:<<|>>)\\s*(?:\\(\\s*\\w+\\s*\\)\\s*)?%s\\b|(?<![\\w.>])\\w+\\s*\\[\\s*%s\\s*\\]", q, q), line, &m))
+				continue;
+			for (k = i + 1; k < idx && !checked; k++)
+				checked = e->lines[k][0] != '-' &&
+					  MQ(e, eng_pat(e, "\\b%s\\s*(?:<=?|(?<!-)>=?)(?!>)|(?:(?<![<-])[<>]=?)\\s*%s\\b|\\b(?:min|max|clamp|array_index_nospec)\\w*\\s*\\([^;]*\\b%s\\b", q, q, q), e->lines[k]);
+			/* a policy that bounds the attribute: NLA_POLICY_MAX(), _RANGE() */
+			for (k = 0; !checked && (size_t)k < e->nlines; k++)
+				checked = MQ(e, eng_pat(e, "\\[\\s*%s\\s*\\]\\s*=\\s*(?:NLA_POLICY_(?:MAX|RANGE|MIN|FULL_RANGE|MASK|VALIDATE_FN)|\\{[^}]*\\.(?:max|validation_type))", eng_quote(e, attr)), e->lines[k]);
+			if (checked)
+				continue;
+			WARN(e, R_NLA_VALUE_UNCHECKED,
+			     eng_printf(e, "'%s' comes from netlink attribute %s and is used as a shift count or an index with no bound check since: user space chooses it, so compare it with the limit (or give the attribute NLA_POLICY_MAX()) first\n%s",
+					v, attr, e->herecurr));
+			return;
+		}
+	}
+}
+
 void rv_security_line(struct eng *e)
 {
 	long idx = e->linenr - 1;
@@ -1457,6 +1627,8 @@ void rv_security_line(struct eng *e)
 	check_format(e, idx);
 	check_world_writable(e, idx);
 	check_sensitive_readable(e, idx);
+	check_user_deref(e, idx);
+	check_netlink(e, idx);
 }
 
 void rv_security_final(struct eng *e)

@@ -253,6 +253,20 @@ int rv_twin_call(struct eng *e, long idx, const char *fnpat, size_t arg,
 	return 0;
 }
 
+int rv_twin_has(struct eng *e, long idx, const char *text)
+{
+	const char *want = rv_squeeze(e, text);
+	long lo, hi, i;
+
+	if (!*want)
+		return 0;
+	rv_block(e, idx, &lo, &hi);
+	for (i = lo; i < hi; i++)
+		if (e->lines[i][0] == '-' && strstr(rv_squeeze(e, e->lines[i] + 1), want))
+			return 1;
+	return 0;
+}
+
 /* The text after a hunk's "@@ -a,b +c,d @@". */
 static const char *hunk_context(struct eng *e, long i)
 {
