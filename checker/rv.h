@@ -59,7 +59,7 @@ void rv_block(struct eng *e, long idx, long *lo, long *hi);
 /*
  * Whether added line idx only moved or changed white space: a removed
  * line of its block, or one within RV_NEAR lines in the same file, has
- * its text white space aside.
+ * its text white space aside (for a removed line idx: an added one).
  */
 int rv_twin_same(struct eng *e, long idx);
 /*

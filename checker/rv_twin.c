@@ -191,11 +191,12 @@ static int file_header(const char *raw)
 int rv_twin_same(struct eng *e, long idx)
 {
 	const char *self = rv_squeeze(e, e->rawlines[idx] + 1);
+	char other = e->rawlines[idx][0] == '-' ? '+' : '-';
 	long lo, hi, i;
 
 	rv_block(e, idx, &lo, &hi);
 	for (i = lo; i < hi; i++)
-		if (e->rawlines[i][0] == '-' &&
+		if (e->rawlines[i][0] == other &&
 		    !strcmp(self, rv_squeeze(e, e->rawlines[i] + 1)))
 			return 1;
 	/* moved: the same text removed elsewhere in the file */
@@ -206,7 +207,7 @@ int rv_twin_same(struct eng *e, long idx)
 
 		if (file_header(r))
 			break;
-		if (r[0] == '-' && !strcmp(self, rv_squeeze(e, r + 1)))
+		if (r[0] == other && !strcmp(self, rv_squeeze(e, r + 1)))
 			return 1;
 	}
 	for (i = idx + 1; (size_t)i < e->nlines && i <= idx + RV_NEAR; i++) {
@@ -214,7 +215,7 @@ int rv_twin_same(struct eng *e, long idx)
 
 		if (file_header(r))
 			break;
-		if (r[0] == '-' && !strcmp(self, rv_squeeze(e, r + 1)))
+		if (r[0] == other && !strcmp(self, rv_squeeze(e, r + 1)))
 			return 1;
 	}
 	return 0;

@@ -596,7 +596,7 @@ static void uapi_header_line(struct eng *e, struct rv_uapi *st)
 	if (re_match(e->rc, "^.\\s*#\\s*define\\s+(\\w+)", l, &m)) {
 		/* an include guard is no name of the API */
 		const char *name = eng_mcap(e, &m, 1);
-		const char *pat = eng_pat(e, "^%c\\s*#\\s*define\\s+%s\\b", add ? '-' : '+', eng_quote(e, name));
+		const char *pat = eng_pat(e, "^\\%c\\s*#\\s*define\\s+%s\\b", add ? '-' : '+', eng_quote(e, name));
 		long lo, hi, k;
 		int both = 0;
 
