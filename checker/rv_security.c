@@ -369,6 +369,32 @@ static const char *user_copy_reason(const char *fn)
 	return "returns the number of bytes it could not clear; ignoring it leaves stale data in user memory and reports success";
 }
 
+/*
+ * Whether a removed line of idx's change block starts with the same
+ * call on the same first argument, its result thrown away as well.
+ */
+static int ignored_before(struct eng *e, long idx, const char *fn,
+			  const struct rv_call *c)
+{
+	const char *a0 = c->narg ? rv_squeeze(e, rv_arg(e, c, 0)) : "";
+	const char *want = eng_printf(e, "%s(%s", fn, a0);
+	long lo, hi, i;
+
+	rv_block(e, idx, &lo, &hi);
+	for (i = lo; i < hi; i++) {
+		const char *l;
+
+		if (e->lines[i][0] != '-')
+			continue;
+		l = rv_squeeze(e, e->lines[i] + 1);
+		if (!strncmp(l, "(void)", 6))
+			l += 6;
+		if (!strncmp(l, want, strlen(want)))
+			return 1;
+	}
+	return 0;
+}
+
 static void check_user_copy(struct eng *e, long idx)
 {
 	const char *line = e->line;
@@ -389,9 +415,7 @@ static void check_user_copy(struct eng *e, long idx)
 		if (!call_is_statement(e, idx, name))
 			continue;
 		/* the same call ignored before the patch: not its doing */
-		if (rv_twin_same(e, idx) ||
-		    rv_twin_call(e, idx, eng_quote(e, fn), 0,
-				 c.narg ? rv_arg(e, &c, 0) : NULL, NULL))
+		if (rv_twin_same(e, idx) || ignored_before(e, idx, fn, &c))
 			continue;
 		WARN(e, R_USER_COPY_UNCHECKED,
 		     eng_printf(e, "%s() %s\n%s", fn, user_copy_reason(fn),
