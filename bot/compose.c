@@ -1227,8 +1227,8 @@ enum { B_SINCE, B_SECTIONS, B_NITS, B_FOOTER, B_BODY, B_SUBJECT, B_MISC, B__COUN
 /*
  * Findings a review leaves out, so each concern is said once and none is
  * an artefact of checking without a kernel tree:
- *  - checkpatch.pl's "Unknown commit id" (GIT_COMMIT_ID): the bot checks
- *    without a tree, so no id is known;
+ *  - checkpatch.pl's "Unknown commit id" (UNKNOWN_COMMIT_ID): the bot
+ *    checks without a tree, so no id is known;
  *  - a finding that another, more precise one says again: in the same
  *    patch (same_line 0) or on the same line (1).
  */
@@ -1245,8 +1245,7 @@ static int said_elsewhere(const struct compose_finding *f,
 {
 	size_t i, k;
 
-	if (f->type && !strcmp(f->type, "GIT_COMMIT_ID") && f->message &&
-	    !strncmp(f->message, "Unknown commit id", 17))
+	if (f->type && !strcmp(f->type, "UNKNOWN_COMMIT_ID"))
 		return 1;
 	for (k = 0; k < sizeof(same_concern) / sizeof(same_concern[0]); k++) {
 		if (!f->type || strcmp(f->type, same_concern[k].drop))

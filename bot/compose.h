@@ -16,11 +16,11 @@
  *   "Style nits: N" with a count per type (most frequent first, long
  *   lines first among equals) and at most COMPOSE_NIT_EXAMPLES examples
  *   each;
- * Left out, so each concern is said once: checkpatch.pl's "Unknown
- * commit id" (the bot checks without a tree), FILE_PATH_CHANGES in a
- * patch with NEW_FILE_NO_MAINTAINERS, ALLOC_WITH_MULTIPLY on a line with
- * ALLOC_SIZE_OVERFLOW.
  *   the footer saying how to opt out.
+ * Left out, so each concern is said once: checkpatch.pl's "Unknown
+ * commit id" (UNKNOWN_COMMIT_ID: the bot checks without a tree),
+ * FILE_PATH_CHANGES in a patch with NEW_FILE_NO_MAINTAINERS,
+ * ALLOC_WITH_MULTIPLY on a line with ALLOC_SIZE_OVERFLOW.
  * Prose is wrapped at 72 columns; quoted code is never wrapped.
  *
  * Headers are made here, not by templates: From the bot, To the author,

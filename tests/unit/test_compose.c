@@ -333,7 +333,7 @@ static const struct compose_finding question_findings[] = {
 	  "\treturn sprintf(buf, \"%u\\n\", x);"),
 	F(1, "UAPI_SYSFS", "WARNING", "uapi", "drivers/leds/leds-acme.c", 100,
 	  "new sysfs attributes 'a', 'b': ABI", "static DEVICE_ATTR_RW(a);"),
-	F(1, "GIT_COMMIT_ID", "ERROR", "process", NULL, 0,
+	F(1, "UNKNOWN_COMMIT_ID", "WARNING", "process", NULL, 0,
 	  "Unknown commit id '0123456789ab', maybe rebased or not pulled?", NULL),
 	F(1, "FILE_PATH_CHANGES", "WARNING", "process", NULL, 0,
 	  "added, moved or deleted file(s), does MAINTAINERS need updating?", NULL),
