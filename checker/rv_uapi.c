@@ -614,6 +614,29 @@ static void uapi_header_line(struct eng *e, struct rv_uapi *st)
 	}
 	if (MQ(e, "^.\\s*#", l))
 		return;	/* include guards, #include, #if */
+	/* a line of a multi-line macro: the macro changes */
+	{
+		char other = add ? '-' : '+';
+		long k = idx - 1;
+
+		while (k >= 0 && e->lines[k][0] == other)
+			k--;
+		while (k >= 0 && MQ(e, "\\\\\\s*$", e->lines[k]) &&
+		       !MQ(e, "^.\\s*#\\s*define\\s+\\w+", e->lines[k])) {
+			k--;
+			while (k >= 0 && e->lines[k][0] == other)
+				k--;
+		}
+		if (k >= 0 && k < idx && MQ(e, "\\\\\\s*$", e->lines[k]) &&
+		    re_match(e->rc, "^.\\s*#\\s*define\\s+(\\w+)", e->lines[k], &m)) {
+			const char *name = eng_mcap(e, &m, 1);
+			const char *had = st->said[SAY_DEF_CHG].buf;
+
+			if (!(had && has_word(had, name)))
+				say(st, SAY_DEF_CHG, name);
+			return;
+		}
+	}
 	blk = uapi_block(e, idx, &fresh);
 	if (blk && add && !fresh && closed_in_run(e, idx)) {
 		/* added values closed by an added brace: a new block that
@@ -684,6 +707,9 @@ static void uapi_header_report(struct eng *e, struct rv_uapi *st)
 		  !st->nsaid[SAY_ENUM_APPEND]);
 	sbuf_addstr(&msg, breaks ?
 		    ": a removed name, a renumbered value or a changed struct layout breaks programs built against the released header, so uapi may only grow" :
+		    st->nsaid[SAY_DEF_CHG] && !st->nsaid[SAY_DEF_ADD] && !st->nsaid[SAY_TYPE_ADD] &&
+		    !st->nsaid[SAY_ENUM_APPEND] && !st->nsaid[SAY_FIELD_ADD] ?
+		    ": a changed value reaches programs only when they are rebuilt, so binaries built with the old one must keep working" :
 		    ": every new name and value is ABI from its first release on and can never be renumbered, resized or removed");
 	if (!msg.err)
 		report_at(e, R_UAPI_HEADER, &st->hdr_first, msg.buf);
