@@ -19,7 +19,8 @@
  * statement context (e->stat) is not there yet: calls are followed across
  * lines here, on the sanitised lines (strings are "XXX", comments 0x1c),
  * so nothing inside a comment or a string literal matches.  The module
- * keeps no state between lines.
+ * keeps one thing between lines: the struct fields the input declares
+ * __user (struct rv_security).
  */
 #include <string.h>
 
@@ -1473,6 +1474,12 @@ static void check_sensitive_readable(struct eng *e, long idx)
 
 /* ---- USER_PTR_DEREF ---- */
 
+/* What is worked out once per input: the struct fields declared __user. */
+struct rv_security {
+	int fields_done;
+	char *fields;		/* '|'-joined names, "" when none */
+};
+
 /*
  * The names declared __user that line idx can see: the function's
  * parameters and locals shown in the hunk, and struct fields the input
@@ -1489,6 +1496,15 @@ static const char *user_names(struct eng *e, struct scope *sc, int fields)
 	if (!fields) {
 		struct re_m m;
 		size_t pos = 0, n = strlen(sc->header);
+		int any = strstr(sc->header, "__user") != NULL;
+
+		/* most functions have no __user name: a cheap look first */
+		for (i = sc->start; i < sc->idx && !any; i++)
+			any = e->lines[i][0] != '-' && strstr(e->lines[i], "__user");
+		if (!any) {
+			sbuf_release(&sb);
+			return "";
+		}
 
 		while (pos < n && re_find(e->rc, pat, sc->header, n, pos, &m)) {
 			sbuf_addf(&sb, "%s%s", sb.len ? "|" : "", eng_mcap(e, &m, 1));
@@ -1507,13 +1523,32 @@ static const char *user_names(struct eng *e, struct scope *sc, int fields)
 			}
 		}
 	} else {
+		struct rv_security *st = e->rv_security;
+
+		if (!st) {
+			st = e->rv_security = calloc(1, sizeof(*st));
+			if (!st) {
+				e->failed = 1;
+				sbuf_release(&sb);
+				return "";
+			}
+		}
+		if (st->fields_done) {
+			sbuf_release(&sb);
+			return st->fields ? st->fields : "";
+		}
 		for (i = 0; (size_t)i < e->nlines; i++) {
 			struct re_m m;
 
 			if ((e->lines[i][0] == '+' || e->lines[i][0] == ' ') &&
+			    strstr(e->lines[i], "__user") &&
 			    re_match(e->rc, "^[+ ]\\s*(?:const\\s+)?(?:struct\\s+)?\\w+\\s+__user\\s*\\*\\s*(\\w+)\\s*;", e->lines[i], &m))
 				sbuf_addf(&sb, "%s%s", sb.len ? "|" : "", eng_mcap(e, &m, 1));
 		}
+		st->fields_done = 1;
+		st->fields = sb.err ? NULL : strndup(sb.buf, sb.len);
+		sbuf_release(&sb);
+		return st->fields ? st->fields : "";
 	}
 	out = sb.err ? "" : eng_strndup(e, sb.buf, sb.len);
 	sbuf_release(&sb);
@@ -1662,5 +1697,9 @@ void rv_security_final(struct eng *e)
 
 void rv_security_release(struct eng *e)
 {
-	(void)e;	/* no state kept between lines */
+	if (!e->rv_security)
+		return;
+	free(e->rv_security->fields);
+	free(e->rv_security);
+	e->rv_security = NULL;
 }
