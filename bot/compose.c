@@ -722,6 +722,12 @@ struct item {
 	enum rule_cat cat;
 };
 
+/* A style ERROR is listed, never folded into the nits' count. */
+static int is_error(const struct compose_finding *f)
+{
+	return f->severity && !strcmp(f->severity, "ERROR");
+}
+
 /* By category, then part, file, line. */
 static int cmp_shown(const void *pa, const void *pb)
 {
@@ -768,6 +774,7 @@ static const char *const section_title[CAT__COUNT] = {
 	[CAT_UAPI] = "User-space interface (new ABI: needs a review of its own)",
 	[CAT_CORRECTNESS] = "Correctness",
 	[CAT_PROCESS] = "Process",
+	[CAT_STYLE] = "Style errors (checkpatch.pl ERROR)",
 };
 
 /* One section per category but style, each ending in a blank line. */
@@ -780,11 +787,16 @@ static void add_sections(struct sbuf *out, const struct item *it, size_t n,
 	sbuf_init(&line, out->cap);
 	while (i < n) {
 		enum rule_cat c = it[i].cat;
-		size_t j, listed = 0;
+		size_t j, listed = 0, errors = 0;
 
 		if (c == CAT_STYLE) {
-			i++;
-			continue;
+			/* only its ERRORs: the rest are counted as nits */
+			for (j = i; j < n && it[j].cat == c; j++)
+				errors += is_error(it[j].f);
+			if (!errors) {
+				i = j;
+				continue;
+			}
 		}
 		sbuf_reset(&line);
 		sbuf_addstr(&line, section_title[c]);
@@ -792,6 +804,8 @@ static void add_sections(struct sbuf *out, const struct item *it, size_t n,
 		for (j = i; j < n && it[j].cat == c; j++) {
 			const struct compose_finding *f = it[j].f;
 
+			if (c == CAT_STYLE && !is_error(f))
+				continue;
 			if (listed == COMPOSE_MAX_SHOWN)
 				continue;
 			listed++;
@@ -814,8 +828,9 @@ static void add_sections(struct sbuf *out, const struct item *it, size_t n,
 				sbuf_addch(out, '\n');
 			}
 		}
-		if (j - i > listed)
-			sbuf_addf(out, "  ... and %zu more\n", j - i - listed);
+		if ((c == CAT_STYLE ? errors : j - i) > listed)
+			sbuf_addf(out, "  ... and %zu more\n",
+				  (c == CAT_STYLE ? errors : j - i) - listed);
 		sbuf_addch(out, '\n');
 		*shown += (long)listed;
 		i = j;
@@ -872,7 +887,7 @@ static int add_nits(struct sbuf *out, const struct item *it, size_t n, int total
 	sbuf_init(&line, out->cap);
 	sbuf_init(&type, CMP_MAX_TYPE + 16);
 	for (i = 0; i < n; i++)
-		if (it[i].cat == CAT_STYLE)
+		if (it[i].cat == CAT_STYLE && !is_error(it[i].f))
 			k++;
 	*nits = (long)k;
 	if (!k)
@@ -882,7 +897,7 @@ static int add_nits(struct sbuf *out, const struct item *it, size_t n, int total
 	if (!f || !g)
 		goto out;
 	for (i = 0, k = 0; i < n; i++)
-		if (it[i].cat == CAT_STYLE)
+		if (it[i].cat == CAT_STYLE && !is_error(it[i].f))
 			f[k++] = it[i].f;
 	qsort(f, k, sizeof(*f), cmp_type);
 	for (i = 0; i < k; i++) {
@@ -1209,9 +1224,92 @@ static void ready_text(struct sbuf *sb, const struct chk_ready_crit *k,
 
 enum { B_SINCE, B_SECTIONS, B_NITS, B_FOOTER, B_BODY, B_SUBJECT, B_MISC, B__COUNT };
 
+/*
+ * Findings a review leaves out, so each concern is said once and none is
+ * an artefact of checking without a kernel tree:
+ *  - checkpatch.pl's "Unknown commit id" (UNKNOWN_COMMIT_ID): the bot
+ *    checks without a tree, so no id is known;
+ *  - a finding that another, more precise one says again: in the same
+ *    patch (same_line 0) or on the same line (1).
+ */
+static const struct {
+	const char *drop, *kept;
+	int same_line;
+} same_concern[] = {
+	{ "FILE_PATH_CHANGES", "NEW_FILE_NO_MAINTAINERS", 0 },
+	{ "ALLOC_WITH_MULTIPLY", "ALLOC_SIZE_OVERFLOW", 1 },
+};
+
+static int said_elsewhere(const struct compose_finding *f,
+			  const struct compose_finding *all, size_t n)
+{
+	size_t i, k;
+
+	if (f->type && !strcmp(f->type, "UNKNOWN_COMMIT_ID"))
+		return 1;
+	for (k = 0; k < sizeof(same_concern) / sizeof(same_concern[0]); k++) {
+		if (!f->type || strcmp(f->type, same_concern[k].drop))
+			continue;
+		for (i = 0; i < n; i++)
+			if (all[i].type && !strcmp(all[i].type, same_concern[k].kept) &&
+			    all[i].part == f->part &&
+			    (!same_concern[k].same_line ||
+			     (!cmp_nstr(all[i].file, f->file) && all[i].line == f->line)))
+				return 1;
+	}
+	return 0;
+}
+
+/* The findings of f[0, n) a review shows, into a new array (*out). */
+static int keep_findings(const struct compose_finding *f, size_t n,
+			 struct compose_finding **out, size_t *nout)
+{
+	size_t i;
+
+	*nout = 0;
+	*out = calloc(n + 1, sizeof(**out));
+	if (!*out)
+		return -1;
+	for (i = 0; i < n; i++)
+		if (!said_elsewhere(&f[i], f, n))
+			(*out)[(*nout)++] = f[i];
+	return 0;
+}
+
+static int compose_review(const struct template_set *t, const struct compose_review *r,
+			  struct sbuf *out, struct compose_stats *stats,
+			  char *err, size_t errlen);
+
 int compose_review_mail(const struct template_set *t, const struct compose_review *r,
 			struct sbuf *out, struct compose_stats *stats,
 			char *err, size_t errlen)
+{
+	struct compose_review rr;
+	struct compose_finding *cur = NULL, *prev = NULL;
+	int ret;
+
+	if (!t || !r || (r->nfindings && !r->findings) || (r->nprev && !r->prev))
+		return compose_review(t, r, out, stats, err, errlen);
+	rr = *r;
+	if (keep_findings(r->findings, r->nfindings, &cur, &rr.nfindings) ||
+	    keep_findings(r->prev, r->nprev, &prev, &rr.nprev)) {
+		free(cur);
+		free(prev);
+		sbuf_reset(out);
+		set_err(err, errlen, "out of memory");
+		return -1;
+	}
+	rr.findings = cur;
+	rr.prev = prev;
+	ret = compose_review(t, &rr, out, stats, err, errlen);
+	free(cur);
+	free(prev);
+	return ret;
+}
+
+static int compose_review(const struct template_set *t, const struct compose_review *r,
+			  struct sbuf *out, struct compose_stats *stats,
+			  char *err, size_t errlen)
 {
 	const struct compose_finding **byplace = NULL;
 	struct item *sorted = NULL;

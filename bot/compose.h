@@ -9,11 +9,18 @@
  *   "Since vN-1:" fixed / new / still there, by fingerprint;
  *   sections Security, User-space interface, Correctness, Process: each
  *   finding as "[PATCH M/N] file:line: SEVERITY: message (TYPE)" with
- *   the offending line quoted untouched below it;
+ *   the offending line quoted untouched below it (a rule that is only
+ *   a question is of category correctness, so it is asked there);
+ *   "Style errors": the style findings of severity ERROR, listed the
+ *   same way, never folded into the nits;
  *   "Style nits: N" with a count per type (most frequent first, long
  *   lines first among equals) and at most COMPOSE_NIT_EXAMPLES examples
  *   each;
  *   the footer saying how to opt out.
+ * Left out, so each concern is said once: checkpatch.pl's "Unknown
+ * commit id" (UNKNOWN_COMMIT_ID: the bot checks without a tree),
+ * FILE_PATH_CHANGES in a patch with NEW_FILE_NO_MAINTAINERS,
+ * ALLOC_WITH_MULTIPLY on a line with ALLOC_SIZE_OVERFLOW.
  * Prose is wrapped at 72 columns; quoted code is never wrapped.
  *
  * Headers are made here, not by templates: From the bot, To the author,

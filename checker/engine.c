@@ -626,6 +626,9 @@ int eng_report(struct eng *e, enum rule_sev sev, enum rule_id id,
 	if (e->line_skip || (e->deadline && re_expired(e->rc)) ||
 	    !eng_show_type(e, id))
 		return 0;
+	/* the checker has no tree: with --extra an unknown id says nothing */
+	if (e->o->extra && id == R_UNKNOWN_COMMIT_ID)
+		return 0;
 	if (e->o->test_only && !strstr(msg, e->o->test_only))
 		return 0;
 	if (e->o->categories && !(e->o->categories & (1u << rule_table[id].cat)))

@@ -63,6 +63,9 @@ static int criterion_of(const struct chk_finding *f)
 	default:
 		break;
 	}
+	/* a question is worth a look, never an alarm */
+	if (rule_table[f->rule].conf != CONF_CERTAIN)
+		return -1;
 	if (rule_table[f->rule].cat == CAT_SECURITY)
 		return CHK_CRIT_SECURITY;
 	if (rule_table[f->rule].cat == CAT_UAPI)

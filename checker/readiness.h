@@ -8,8 +8,9 @@
  *   CHK_READY_CONCERN      findings to look at: refs names them
  *   CHK_READY_NOT_CHECKED  the checker cannot tell (no build stage yet)
  *
- *   security         any finding of category security
- *   uapi             any finding of category uapi.  A new user-space
+ *   security         any certain finding of category security (a type
+ *                    whose confidence is CONF_CERTAIN: rules.def)
+ *   uapi             any certain finding of category uapi.  A new user-space
  *                    interface is not a defect: it is a concern because
  *                    it is kept forever once merged, so it needs a review
  *                    of its own (and documentation), not a fix

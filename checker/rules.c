@@ -7,7 +7,7 @@
 #include "banned.h"
 
 const struct rule rule_table[RULE__COUNT] = {
-#define RULE(name, sevs, cat, desc) { #name, (sevs), (cat), (desc) },
+#define RULE(name, sevs, cat, conf, desc) { #name, (sevs), (cat), (conf), (desc) },
 #include "rules.def"
 #undef RULE
 };
@@ -55,4 +55,15 @@ int rule_cat_find(const char *name, size_t n)
 		if (strlen(cat_names[i]) == n && !strncasecmp(cat_names[i], name, n))
 			return i;
 	return -1;
+}
+
+const char *rule_conf_name(enum rule_conf conf)
+{
+	switch (conf) {
+	case CONF_CERTAIN:
+		return "certain";
+	case CONF_QUESTION:
+		return "question";
+	}
+	return "?";
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The rule table (rules.def): every message type with its severities,
- * category and one-line description.
+ * category, confidence and one-line description.
  */
 #ifndef RB_RULES_H
 #define RB_RULES_H
@@ -27,8 +27,18 @@ enum rule_cat {
 	CAT__COUNT
 };
 
+/*
+ * How sure a finding of the type is: certain (a fact about the patch: a
+ * security or uapi one makes the review's checklist say "concern") or a
+ * question (worth a look, worded "check that ...": never a concern).
+ */
+enum rule_conf {
+	CONF_CERTAIN = 0,
+	CONF_QUESTION,
+};
+
 enum rule_id {
-#define RULE(name, sevs, cat, desc) R_##name,
+#define RULE(name, sevs, cat, conf, desc) R_##name,
 #include "rules.def"
 #undef RULE
 	RULE__COUNT
@@ -38,6 +48,7 @@ struct rule {
 	const char *name;
 	unsigned sevs;		/* SEV_E | SEV_W | SEV_C */
 	enum rule_cat cat;
+	enum rule_conf conf;
 	const char *desc;
 };
 
@@ -48,5 +59,6 @@ int rule_find(const char *name, size_t n);
 const char *rule_sev_name(enum rule_sev sev);	/* "ERROR", "WARNING", "CHECK" */
 const char *rule_cat_name(enum rule_cat cat);	/* "security", ... */
 int rule_cat_find(const char *name, size_t n);
+const char *rule_conf_name(enum rule_conf conf);	/* "certain", "question" */
 
 #endif

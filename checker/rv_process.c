@@ -68,6 +68,7 @@ struct rv_process {
 	long last_sob;		/* line of the last Signed-off-by:, 0: none */
 	int nsob;
 	int has_fixes;
+	int has_stable;		/* Cc: stable@vger.kernel.org */
 	int sender_known;	/* the header From: is who submits */
 	char sender[RV_ADDR_MAX];	/* address, lower case */
 	char sender_name[RV_ADDR_MAX];	/* name, lower case, unquoted */
@@ -389,6 +390,7 @@ static void scan_message(struct eng *e, struct rv_process *st, long start)
 	st->last_sob = 0;
 	st->nsob = 0;
 	st->has_fixes = 0;
+	st->has_stable = 0;
 	st->sender_known = 0;
 	st->sender[0] = '\0';
 	st->sender_name[0] = '\0';
@@ -430,6 +432,8 @@ static void scan_message(struct eng *e, struct rv_process *st, long start)
 		}
 		if (MQ(e, "(?i)^\\s*fixes:", r))
 			st->has_fixes = 1;
+		if (MQ(e, "(?i)^\\s*cc:.*\\bstable@(?:vger\\.)?kernel\\.org", r))
+			st->has_stable = 1;
 	}
 	st->msg_end = r ? n : n + 1;
 	if (!st->header_end)
@@ -457,6 +461,19 @@ static int says_fix(struct eng *e, const char *prev, const char *l)
 	       MQ(e, "(?i)\\b(?:introduc\\w*|broken|regressed|caused)\\s+(?:by|in|since)\\s+commit\\s+[0-9a-f]{7,40}\\b", l);
 }
 
+/*
+ * A commit message line that says it fixes a security bug, even without
+ * the word "fix": an info leak, uninitialised memory reaching user space,
+ * an overflow, a use after free.
+ */
+static int says_security_fix(struct eng *e, const char *l)
+{
+	if (MQ(e, "(?i)^\\s*(?:[\\w-]+-by|Link|Closes|Cc|Fixes|BugLink|Message-ID|Date|From|To|Change-Id):", l) ||
+	    l[0] == '>')
+		return 0;
+	return MQ(e, "(?i)\\b(?:info(?:rmation)?[- ]leak|(?:leak|leaks|leaking|leaked|disclos\\w+|expos\\w+)\\s+(?:of\\s+)?(?:the\\s+)?(?:kernel|uninitiali[sz]ed|stack|heap|memory|pointers?|addresses)|uninitiali[sz]ed\\s+(?:kernel\\s+|stack\\s+|heap\\s+)?(?:memory|data|bytes|padding|stack|value)|out[- ]of[- ]bounds\\s+(?:read|write|access)|(?:buffer|stack|heap|integer)\\s+overflow|use[- ]after[- ]free|double[- ]free|privilege\\s+escalation|CVE-\\d{4}-\\d+)\\b", l);
+}
+
 static void message_line(struct eng *e, struct rv_process *st)
 {
 	const char *l = e->rawline;
@@ -465,6 +482,20 @@ static void message_line(struct eng *e, struct rv_process *st)
 
 	if (n >= st->msg_end)
 		return;
+	/* a security fix: the stable trees need it, so Fixes: and Cc: stable */
+	if ((!st->has_fixes || !st->has_stable) && !st->fixes_done &&
+	    ((in_header && MQ(e, "(?i)^Subject:", l)) ||
+	     (!in_header && n > st->header_end)) &&
+	    says_security_fix(e, in_header ? l + 8 : l)) {
+		st->fixes_done = 1;
+		WARN(e, R_MISSING_FIXES_TAG,
+		     eng_printf(e, "The commit message describes a security fix but has no %s: %s\n%s",
+				!st->has_fixes && !st->has_stable ? "Fixes: tag and no Cc: stable@vger.kernel.org" :
+				!st->has_fixes ? "Fixes: tag" : "Cc: stable@vger.kernel.org",
+				!st->has_fixes ? "name the commit that introduced the bug, 'Fixes: <12 chars of sha1> (\"<title line>\")', and Cc stable so the fix reaches every tree that has it" :
+				"add 'Cc: stable@vger.kernel.org' so the fix reaches the stable trees that have the bug",
+				e->herecurr));
+	}
 	if (!st->has_fixes && !st->fixes_done &&
 	    ((in_header && MQ(e, "(?i)^Subject:", l)) ||
 	     (!in_header && n > st->header_end)) &&

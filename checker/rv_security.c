@@ -19,13 +19,15 @@
  * statement context (e->stat) is not there yet: calls are followed across
  * lines here, on the sanitised lines (strings are "XXX", comments 0x1c),
  * so nothing inside a comment or a string literal matches.  The module
- * keeps no state between lines.
+ * keeps one thing between lines: the struct fields the input declares
+ * __user (struct rv_security).
  */
 #include <string.h>
 
-#include "eng.h"
+#include "rv.h"
 
 #include <ctype.h>
+#include <stdlib.h>
 #include <strings.h>
 
 #include "banned.h"
@@ -33,29 +35,10 @@
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #endif
-#define RVS_MAX_LINES	40	/* lines one call may span */
-#define RVS_MAX_ARGS	16	/* arguments of one call we look at */
 #define RVS_MAX_BACK	20	/* lines walked back for a statement start */
 
-/* The arguments of one call, gathered across lines (an arena string). */
-struct call {
-	const char *text;
-	size_t len;
-	size_t narg;
-	size_t off[RVS_MAX_ARGS], n[RVS_MAX_ARGS];
-	char after;		/* first code character after ')', 0 if none */
-};
-
-static int is_ident(int c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9') || c == '_';
-}
-
-static int is_blank(int c)
-{
-	return c == ' ' || c == '\t' || c == '\x1c' || c == '\n' || c == '\r';
-}
+#define is_ident rv_is_ident
+#define is_blank rv_is_blank
 
 /* A line of the same hunk: '+' or ' ' (code), '-' (skipped by callers). */
 static int hunk_prefix(const char *l)
@@ -74,119 +57,6 @@ static int kernel_c_file(struct eng *e)
 	return MQ(e, "\\.[ch]$", f) &&
 	       !MQ(e, "^(?:tools|scripts|usr|samples/bpf)/", f) &&
 	       !MQ(e, "^arch/[^/]+/boot/", f);
-}
-
-/*
- * The call whose '(' is at lines[idx][open]: its arguments split at the
- * top-level commas and the character after its ')'.  Removed lines in
- * between are skipped; the call must close within the hunk.
- */
-static int gather_call(struct eng *e, long idx, size_t open, struct call *c)
-{
-	struct sbuf sb;
-	long i = idx;
-	size_t p = open + 1, k, start = 0;
-	int depth = 1, nl = 0, ok = 0;
-
-	memset(c, 0, sizeof(*c));
-	sbuf_init(&sb, 1u << 16);
-	while (!ok) {
-		const char *l = e->lines[i];
-
-		for (; l[p]; p++) {
-			char ch = l[p];
-
-			if (ch == '(' || ch == '[' || ch == '{') {
-				depth++;
-			} else if (ch == ')' || ch == ']' || ch == '}') {
-				if (--depth == 0) {
-					p++;
-					ok = 1;
-					break;
-				}
-			}
-			sbuf_addch(&sb, ch == '\x1c' ? ' ' : ch);
-		}
-		if (ok)
-			break;
-		/* the next code line of this hunk */
-		do {
-			i++;
-		} while ((size_t)i < e->nlines && e->lines[i][0] == '-');
-		if ((size_t)i >= e->nlines || !hunk_prefix(e->lines[i]) ||
-		    ++nl > RVS_MAX_LINES)
-			break;
-		sbuf_addch(&sb, ' ');
-		p = 1;
-	}
-	if (!ok || sb.err) {
-		sbuf_release(&sb);
-		return 0;
-	}
-	c->text = eng_strndup(e, sb.buf, sb.len);
-	c->len = sb.len;
-	sbuf_release(&sb);
-	if (e->line_skip)	/* c->text is shorter than c->len */
-		return 0;
-
-	/* what follows the ')': this line, then the next code lines */
-	for (nl = 0; nl < 3 && !c->after;) {
-		const char *l = e->lines[i];
-
-		for (; l[p] && !c->after; p++)
-			if (!is_blank(l[p]))
-				c->after = l[p];
-		do {
-			i++;
-		} while ((size_t)i < e->nlines && e->lines[i][0] == '-');
-		if ((size_t)i >= e->nlines || !hunk_prefix(e->lines[i]))
-			break;
-		p = 1;
-		nl++;
-	}
-
-	/* split at top-level commas */
-	depth = 0;
-	for (k = 0; k <= c->len && c->narg < RVS_MAX_ARGS; k++) {
-		char ch = k < c->len ? c->text[k] : ',';
-
-		if (ch == '(' || ch == '[' || ch == '{')
-			depth++;
-		else if (ch == ')' || ch == ']' || ch == '}')
-			depth--;
-		else if (ch == ',' && depth == 0) {
-			size_t a = start, b = k;
-
-			while (a < b && is_blank(c->text[a]))
-				a++;
-			while (b > a && is_blank(c->text[b - 1]))
-				b--;
-			c->off[c->narg] = a;
-			c->n[c->narg] = b - a;
-			c->narg++;
-			start = k + 1;
-		}
-	}
-	if (c->narg == 1 && c->n[0] == 0)
-		c->narg = 0;
-	return 1;
-}
-
-/* Argument i for a message: runs of blanks (line breaks) as one space. */
-static char *arg_str(struct eng *e, const struct call *c, size_t i)
-{
-	char *s = eng_strndup(e, c->text + c->off[i], c->n[i]);
-	size_t r, w = 0;
-
-	for (r = 0; s[r]; r++) {
-		if (is_blank(s[r]) && (w == 0 || s[w - 1] == ' '))
-			continue;
-		s[w++] = is_blank(s[r]) ? ' ' : s[r];
-	}
-	while (w > 0 && s[w - 1] == ' ')
-		w--;
-	s[w] = 0;
-	return s;
 }
 
 /* The index of the code line before idx in the same hunk, or -1. */
@@ -284,6 +154,205 @@ static int call_is_statement(struct eng *e, long idx, size_t pos)
 	return control_header(e, t);
 }
 
+/* ---- what the function around a line says (its lines in the hunk) ---- */
+
+/*
+ * The code lines of the function around line idx that the hunk shows,
+ * up to idx: [scope.start, idx], '-' lines skipped by the callers.
+ */
+struct scope {
+	long idx, start;
+	const char *header;	/* "" when not shown */
+	int done;
+};
+
+static void scope_get(struct eng *e, struct scope *s, long idx)
+{
+	if (s->done && s->idx == idx)
+		return;
+	s->idx = idx;
+	s->header = rv_function(e, idx, &s->start);
+	s->done = 1;
+}
+
+/* Whether a code line of the scope before idx (or of the header) matches pat. */
+static int scope_has(struct eng *e, struct scope *s, const char *pat)
+{
+	long i;
+
+	if (MQ(e, pat, s->header))
+		return 1;
+	for (i = s->start; i < s->idx; i++)
+		if (e->lines[i][0] != '-' && MQ(e, pat, e->lines[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * Whether variable w holds data from user space or the device: copied
+ * with copy_from_user()/get_user()/memdup_user(), parsed from a user's
+ * buffer (kstrto*(), sscanf()), read from registers or a device's
+ * buffer (readl(), ioread*(), regmap_read(), i2c_smbus_read_*(),
+ * le*_to_cpu()), a netlink attribute's value, or an ioctl's argument;
+ * depth follows one assignment from such a variable.
+ */
+static int tainted_expr_d(struct eng *e, struct scope *s, const char *x, size_t n,
+			  const char **who, int depth);
+
+static int tainted_word(struct eng *e, struct scope *s, const char *w, int depth)
+{
+	const char *q = eng_quote(e, w);
+	long i;
+
+	if (scope_has(e, s, eng_pat(e, "\\b(?:__)?(?:copy_from_user|get_user)\\s*\\(\\s*&?\\s*%s\\b", q)) ||
+	    scope_has(e, s, eng_pat(e, "\\b%s\\s*=\\s*(?:\\([^()]*\\)\\s*)?(?:v?memdup_user\\w*|read[bwlq]\\w*|ioread\\d+\\w*|in[bwl]|i2c_smbus_read_\\w+|(?:le|be)\\d+_to_cpu\\w*|get_unaligned\\w*|nla_get_\\w+|simple_strto\\w+)\\s*\\(", q)) ||
+	    scope_has(e, s, eng_pat(e, "\\b(?:regmap_read|regmap_bulk_read|kstrto\\w+|sscanf)\\s*\\([^;]*&\\s*%s\\b", q)) ||
+	    (MQ(e, "ioctl\\w*\\s*\\(", s->header) &&
+	     MQ(e, eng_pat(e, "\\bunsigned\\s+long\\s+%s\\s*\\)", q), s->header)))
+		return 1;
+	if (depth <= 0)
+		return 0;
+	/* copied from a tainted variable: strcpy(w, t), memcpy(&w, t, n) */
+	for (i = s->start; i < s->idx; i++) {
+		const char *l = e->lines[i];
+		struct re_m m;
+
+		if (l[0] != '-' &&
+		    re_match(e->rc, eng_pat(e, "\\b(?:str\\w*cpy|str\\w*cat|memcpy|s\\w*printf)\\s*\\(\\s*&?\\s*%s\\s*,([^;]*)", q), l, &m)) {
+			const char *rest = eng_mcap(e, &m, 1), *who;
+
+			if (tainted_expr_d(e, s, rest, strlen(rest), &who, depth - 1))
+				return 1;
+		}
+	}
+	/* w = <expression of a tainted variable> */
+	for (i = s->start; i < s->idx; i++) {
+		const char *l = e->lines[i];
+		struct re_m m;
+		size_t k, n;
+		const char *rhs;
+
+		if (l[0] == '-' ||
+		    !re_match(e->rc, eng_pat(e, "\\b%s\\s*=(?!=)\\s*([^;]*)", q), l, &m))
+			continue;
+		rhs = eng_mcap(e, &m, 1);
+		n = strlen(rhs);
+		for (k = 0; k < n;) {
+			size_t a = k;
+
+			if (!is_ident(rhs[k]) || (rhs[k] >= '0' && rhs[k] <= '9')) {
+				k++;
+				continue;
+			}
+			while (k < n && is_ident(rhs[k]))
+				k++;
+			if (strncmp(rhs + a, w, strlen(w)) &&
+			    tainted_word(e, s, eng_strndup(e, rhs + a, k - a), depth - 1))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* Whether an identifier of expression x[0, n) is tainted: its name in *who. */
+static int tainted_expr_d(struct eng *e, struct scope *s, const char *x, size_t n,
+			  const char **who, int depth)
+{
+	size_t k;
+
+	for (k = 0; k < n;) {
+		size_t a = k;
+		const char *w;
+
+		if (!is_ident(x[k]) || (x[k] >= '0' && x[k] <= '9')) {
+			k++;
+			continue;
+		}
+		while (k < n && is_ident(x[k]))
+			k++;
+		w = eng_strndup(e, x + a, k - a);
+		if (!strcmp(w, "sizeof") || MQ(e, "^[A-Z0-9_]+$", w))
+			continue;
+		if (tainted_word(e, s, w, depth)) {
+			*who = w;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int tainted_expr(struct eng *e, struct scope *s, const char *x, size_t n,
+			const char **who)
+{
+	return tainted_expr_d(e, s, x, n, who, 2);
+}
+
+/*
+ * Whether variable w is bounded before line idx: compared with <, <=, >,
+ * >=, passed through min()/max()/clamp()/array_index_nospec(), or only
+ * ever set to constants and counted up (a loop's counter).
+ */
+static int bounded_word(struct eng *e, struct scope *s, const char *w)
+{
+	const char *q = eng_quote(e, w);
+	long i;
+	int sets = 0, other = 0;
+
+	if (scope_has(e, s, eng_pat(e, "\\b%s\\s*(?:<=?|(?<!-)>=?)(?!>)|(?:(?<![<-])[<>]=?)\\s*%s\\b(?!\\s*(?:->|\\.|\\())", q, q)) ||
+	    scope_has(e, s, eng_pat(e, "\\b(?:min|max|clamp|min_t|max_t|clamp_t|clamp_val|array_index_nospec)\\s*\\([^;]*\\b%s\\b", q)))
+		return 1;
+	for (i = s->start; i < s->idx; i++) {
+		const char *l = e->lines[i];
+		struct re_m m;
+
+		if (l[0] == '-')
+			continue;
+		if (MQ(e, eng_pat(e, "\\b%s\\s*(?:\\+\\+|--)|(?:\\+\\+|--)\\s*%s\\b", q, q), l)) {
+			sets++;
+			continue;
+		}
+		if (re_match(e->rc, eng_pat(e, "(?:^.|[^.>\\w])%s\\s*[-+]?=(?!=)\\s*([^;,]*)", q), l, &m)) {
+			const char *rhs = trim(e, eng_mcap(e, &m, 1));
+
+			sets++;
+			if (!MQ(e, "^(?:\\d\\w*|[A-Z][A-Z0-9_]*|sizeof\\s*\\(.*\\)|ARRAY_SIZE\\s*\\(.*\\))$", rhs))
+				other++;
+		}
+	}
+	return sets && !other;
+}
+
+/* Every identifier of x[0, n) that is not a constant is bounded. */
+static int bounded_expr(struct eng *e, struct scope *s, const char *x, size_t n)
+{
+	size_t k;
+	int any = 0;
+
+	for (k = 0; k < n;) {
+		size_t a = k;
+		const char *w;
+
+		if (!is_ident(x[k]) || (x[k] >= '0' && x[k] <= '9')) {
+			k++;
+			continue;
+		}
+		while (k < n && is_ident(x[k]))
+			k++;
+		/* p->field, s.field: the whole is what is bounded */
+		if (a >= 1 && (x[a - 1] == '.' || (a >= 2 && x[a - 1] == '>' && x[a - 2] == '-')))
+			continue;
+		w = eng_strndup(e, x + a, k - a);
+		if (!strcmp(w, "sizeof") || MQ(e, "^[A-Z0-9_]+$", w))
+			continue;
+		if (k < n && (x[k] == '.' || (x[k] == '-' && k + 1 < n && x[k + 1] == '>')))
+			return 0;	/* a field: not followed here */
+		if (!bounded_word(e, s, w))
+			return 0;
+		any = 1;
+	}
+	return any;
+}
+
 /* ---- USER_COPY_UNCHECKED ---- */
 
 static const char *user_copy_reason(const char *fn)
@@ -301,6 +370,32 @@ static const char *user_copy_reason(const char *fn)
 	return "returns the number of bytes it could not clear; ignoring it leaves stale data in user memory and reports success";
 }
 
+/*
+ * Whether a removed line of idx's change block starts with the same
+ * call on the same first argument, its result thrown away as well.
+ */
+static int ignored_before(struct eng *e, long idx, const char *fn,
+			  const struct rv_call *c)
+{
+	const char *a0 = c->narg ? rv_squeeze(e, rv_arg(e, c, 0)) : "";
+	const char *want = eng_printf(e, "%s(%s", fn, a0);
+	long lo, hi, i;
+
+	rv_block(e, idx, &lo, &hi);
+	for (i = lo; i < hi; i++) {
+		const char *l;
+
+		if (e->lines[i][0] != '-')
+			continue;
+		l = rv_squeeze(e, e->lines[i] + 1);
+		if (!strncmp(l, "(void)", 6))
+			l += 6;
+		if (!strncmp(l, want, strlen(want)))
+			return 1;
+	}
+	return 0;
+}
+
 static void check_user_copy(struct eng *e, long idx)
 {
 	const char *line = e->line;
@@ -313,12 +408,15 @@ static void check_user_copy(struct eng *e, long idx)
 		     line, len, pos, &m); guard++) {
 		size_t name = re_start(&m, 1), open = re_end(&m, 0) - 1;
 		char *fn = eng_strndup(e, line + name, re_end(&m, 1) - name);
-		struct call c;
+		struct rv_call c;
 
 		pos = re_end(&m, 0);
-		if (!gather_call(e, idx, open, &c) || c.after != ';')
+		if (!rv_gather_call(e, idx, open, '+', &c) || c.after != ';')
 			continue;
 		if (!call_is_statement(e, idx, name))
+			continue;
+		/* the same call ignored before the patch: not its doing */
+		if (rv_twin_same(e, idx) || ignored_before(e, idx, fn, &c))
 			continue;
 		WARN(e, R_USER_COPY_UNCHECKED,
 		     eng_printf(e, "%s() %s\n%s", fn, user_copy_reason(fn),
@@ -565,9 +663,10 @@ static int is_cast(const char *s, size_t a, size_t b)
  * outside an overflow-checked helper.  A product of constants is folded
  * by the compiler and cannot wrap at run time, so it stays quiet.
  */
-static int size_mul_unchecked(const char *s, size_t n)
+static int size_mul_unchecked(const char *s, size_t n, size_t *oa, size_t *ob)
 {
 	size_t i = 0;
+	int found = 0;
 
 	while (i < n) {
 		if (is_ident(s[i]) && !(s[i] >= '0' && s[i] <= '9')) {
@@ -605,14 +704,20 @@ static int size_mul_unchecked(const char *s, size_t n)
 					i++;	/* "(size_t)*len": a dereference */
 					continue;
 				}
-				if (!operand_const(s, l, i) ||
-				    !operand_const(s, i + 1, r))
-					return 1;
+				/* the run-time operands, for the caller to judge */
+				if (!operand_const(s, l, i) && found < 4) {
+					oa[found] = l;
+					ob[found++] = i;
+				}
+				if (!operand_const(s, i + 1, r) && found < 4) {
+					oa[found] = i + 1;
+					ob[found++] = r;
+				}
 			}
 		}
 		i++;
 	}
-	return 0;
+	return found;
 }
 
 /*
@@ -657,7 +762,7 @@ static void check_alloc_size(struct eng *e, long idx)
 		size_t name = re_start(&m, 1), open = re_end(&m, 0) - 1, i;
 		size_t fnlen = re_end(&m, 1) - name;
 		const char *fn = eng_strndup(e, line + name, fnlen);
-		struct call c;
+		struct rv_call c;
 
 		pos = re_end(&m, 0);
 		for (i = 0; i < ARRAY_SIZE(alloc_funcs); i++)
@@ -665,58 +770,379 @@ static void check_alloc_size(struct eng *e, long idx)
 				break;
 		if (i == ARRAY_SIZE(alloc_funcs))
 			continue;
-		if (!gather_call(e, idx, open, &c) ||
+		if (!rv_gather_call(e, idx, open, '+', &c) ||
 		    c.narg <= alloc_funcs[i].size_arg)
 			continue;
-		if (!size_mul_unchecked(c.text + c.off[alloc_funcs[i].size_arg],
-					c.n[alloc_funcs[i].size_arg]))
-			continue;
-		if (checkpatch_alloc_multiply(e, fn))
-			continue;
-		WARN(e, R_ALLOC_SIZE_OVERFLOW,
-		     eng_printf(e, "%s() size '%s' multiplies a run-time value without an overflow check, so a large count wraps to a small buffer that is then overrun: use %s\n%s",
-				fn, arg_str(e, &c, alloc_funcs[i].size_arg),
-				alloc_funcs[i].instead, e->herecurr));
+		{
+			const char *sz = c.text + c.off[alloc_funcs[i].size_arg];
+			size_t szn = c.n[alloc_funcs[i].size_arg], oa[4], ob[4];
+			int nop = size_mul_unchecked(sz, szn, oa, ob), k, all_bounded = 1;
+			const char *who = NULL, *size = rv_arg(e, &c, alloc_funcs[i].size_arg);
+			struct scope sc = { 0 };
+
+			if (!nop)
+				continue;
+			/* the same allocation before the patch: not its doing */
+			if (rv_twin_same(e, idx) ||
+			    rv_twin_call(e, idx, eng_quote(e, fn), alloc_funcs[i].size_arg,
+					 size, NULL))
+				continue;
+			scope_get(e, &sc, idx);
+			for (k = 0; k < nop && !who; k++) {
+				if (tainted_expr(e, &sc, sz + oa[k], ob[k] - oa[k], &who) &&
+				    bounded_expr(e, &sc, sz + oa[k], ob[k] - oa[k]))
+					who = NULL;
+				if (who)	/* name the operand, not its variable */
+					who = trim(e, eng_strndup(e, sz + oa[k], ob[k] - oa[k]));
+			}
+			for (k = 0; k < nop; k++)
+				if (!bounded_expr(e, &sc, sz + oa[k], ob[k] - oa[k]))
+					all_bounded = 0;
+			if (who)
+				WARN(e, R_ALLOC_SIZE_OVERFLOW,
+				     eng_printf(e, "%s() size '%s' multiplies '%s', which comes from user space or the device, without an overflow check: a large value wraps to a small buffer that is then overrun; bound it or use %s\n%s",
+						fn, size, who, alloc_funcs[i].instead, e->herecurr));
+			/* checkpatch.pl's ALLOC_WITH_MULTIPLY asks the same */
+			else if (!all_bounded && !checkpatch_alloc_multiply(e, fn))
+				WARN(e, R_ALLOC_SIZE_CHECK,
+				     eng_printf(e, "check that the count in %s() size '%s' cannot be large enough to wrap, or use %s\n%s",
+						fn, size, alloc_funcs[i].instead, e->herecurr));
+		}
 	}
 }
 
-/* ---- UNBOUNDED_STRING_COPY ---- */
+/* ---- UNBOUNDED_STRING_COPY, STRING_COPY_CHECK, USE_SYSFS_EMIT ---- */
 
-/* The text before a call looks like a declaration: "char *strcpy(". */
+#define LEN_UNBOUNDED	(-1)	/* depends on run-time data */
+#define LEN_CONSTANT	(-2)	/* a compile-time constant of unknown length */
+
+/* The text "declaration-like" before a call: "char *strcpy(". */
 static int declaration_prefix(struct eng *e, const char *t)
 {
 	return MQ(e, "(?:\\w|\\*)$", t) &&
 	       !MQ(e, "(?:^|\\W)(?:return|else|case|do)$", t);
 }
 
+/*
+ * The bytes a C string literal's body s[0, n) stands for: an escape
+ * counts one.
+ */
+static long literal_len(const char *s, size_t n)
+{
+	size_t i;
+	long len = 0;
+
+	for (i = 0; i < n; i++, len++) {
+		if (s[i] != '\\' || i + 1 == n)
+			continue;
+		i++;
+		if (s[i] == 'x')
+			while (i + 1 < n && isxdigit((unsigned char)s[i + 1]))
+				i++;
+		else if (s[i] >= '0' && s[i] <= '7')
+			while (i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '7')
+				i++;
+	}
+	return len;
+}
+
+/*
+ * The length of a string expression (raw text): LEN_CONSTANT for string
+ * literals with ALL_CAPS macros between them, their length for literals
+ * alone, LEN_UNBOUNDED for anything else.
+ */
+static long string_len(struct eng *e, const char *x)
+{
+	long len = 0;
+	int macro = 0, any = 0;
+
+	while (*x) {
+		if (is_blank(*x)) {
+			x++;
+		} else if (*x == '"') {
+			const char *b = ++x;
+
+			while (*x && *x != '"')
+				x += (*x == '\\' && x[1]) ? 2 : 1;
+			len += literal_len(b, (size_t)(x - b));
+			if (*x)
+				x++;
+			any = 1;
+		} else if (*x >= 'A' && *x <= 'Z') {
+			const char *b = x;
+
+			while (is_ident(*x))
+				x++;
+			if (!MQ(e, "^[A-Z][A-Z0-9_]*$", eng_strndup(e, b, (size_t)(x - b))))
+				return LEN_UNBOUNDED;
+			macro = 1;
+		} else {
+			return LEN_UNBOUNDED;
+		}
+	}
+	if (!any && !macro)
+		return LEN_UNBOUNDED;
+	return macro ? LEN_CONSTANT : len;
+}
+
+/*
+ * The most bytes (without the NUL) the format fmt (raw text of the
+ * argument) prints, its values being c's arguments from first on:
+ * LEN_UNBOUNDED when a %s, a %p extension that prints names or a
+ * non-literal format can make it any length.
+ */
+static long format_len(struct eng *e, const struct rv_call *c, const char *fmt,
+		       size_t first)
+{
+	long total = 0, n, spec = 0;
+	size_t argi = first;
+	const char *f, *start;
+	int constant = 0;
+
+	/* the format's literals joined; a macro in it is a constant */
+	n = string_len(e, fmt);
+	if (n == LEN_UNBOUNDED)
+		return LEN_UNBOUNDED;
+	if (n == LEN_CONSTANT)
+		constant = 1;
+	for (f = fmt; *f; f++) {
+		long width = 0, prec = -1, conv = 0;
+		int lng = 0, hh = 0, h = 0, alt = 0;
+		const char *d;
+
+		if (*f == '"') {
+			/* inside a literal: walk to its end, one piece at a time */
+			continue;
+		}
+		if (*f != '%')
+			continue;
+		start = f++;
+		if (*f == '%') {
+			total++;
+			spec += 2;
+			continue;
+		}
+		while (*f && strchr("-+ #0", *f))
+			alt |= *f++ == '#';
+		if (*f == '*') {
+			argi++;
+			f++;
+		}
+		while (*f >= '0' && *f <= '9')
+			width = width * 10 + (*f++ - '0');
+		if (*f == '.') {
+			f++;
+			if (*f == '*') {
+				const char *p = argi < c->narg ? rv_arg(e, c, argi) : "";
+
+				/* a macro or sizeof: a constant, not known here */
+				prec = MQ(e, "^\\d+$", p) ? strtol(p, NULL, 10) :
+				       MQ(e, "^(?:[A-Z][A-Z0-9_]*|sizeof\\b.*)$", p) ? -3 : -2;
+				argi++;
+				f++;
+			} else {
+				prec = 0;
+				while (*f >= '0' && *f <= '9')
+					prec = prec * 10 + (*f++ - '0');
+			}
+		}
+		for (;;) {
+			if (*f == 'l' || *f == 'z' || *f == 't' || *f == 'j' || *f == 'L')
+				lng = 1;
+			else if (*f == 'h' && f[1] == 'h')
+				hh = 1, f++;
+			else if (*f == 'h')
+				h = 1;
+			else
+				break;
+			f++;
+		}
+		switch (*f) {
+		case 'd': case 'i':
+			conv = lng ? 20 : hh ? 4 : h ? 6 : 11;
+			break;
+		case 'u':
+			conv = lng ? 20 : hh ? 3 : h ? 5 : 10;
+			break;
+		case 'x': case 'X':
+			conv = (lng ? 16 : hh ? 2 : h ? 4 : 8) + (alt ? 2 : 0);
+			break;
+		case 'o':
+			conv = (lng ? 22 : hh ? 3 : h ? 6 : 11) + alt;
+			break;
+		case 'c':
+			conv = 1;
+			break;
+		case 's':
+			d = argi < c->narg ? rv_raw_arg(e, c, argi) : "";
+			if (prec >= 0) {
+				conv = prec;
+			} else if (prec == -3) {
+				constant = 1;
+				conv = 0;
+			}
+			else if (prec == -2 || (conv = string_len(e, d)) == LEN_UNBOUNDED)
+				return LEN_UNBOUNDED;
+			else if (conv == LEN_CONSTANT)
+				constant = 1, conv = 0;
+			break;
+		case 'p':
+			/* plain, x, K, M, m, I4, a: bounded; names: not */
+			if (f[1] && strchr("SsBOdDVUhEgCNetrRfGblW", f[1]))
+				return LEN_UNBOUNDED;
+			conv = f[1] == 'I' || f[1] == 'i' ? 39 : f[1] == 'U' ? 36 : 18;
+			while (is_ident(f[1]))
+				f++;
+			break;
+		default:
+			return LEN_UNBOUNDED;	/* not understood */
+		}
+		if (*f == 's' && argi >= c->narg)
+			return LEN_UNBOUNDED;
+		argi++;
+		total += conv > width ? conv : width;
+		spec += (long)(f - start) + 1;
+	}
+	/* the literal bytes, less the conversions' own text */
+	total += n > spec ? n - spec : 0;
+	return constant ? LEN_CONSTANT : total;
+}
+
+/*
+ * Whether the destination dst (sanitised text) is a fixed-size array
+ * the patch shows: a char array declared in the function ("char
+ * name[16]") or a struct field declared anywhere in the input ("char
+ * name[NAME_LEN];").  Its size in *size (0 when not a number), or 0.
+ */
+static int fixed_array(struct eng *e, struct scope *sc, const char *dst, long *size)
+{
+	struct re_m m;
+	const char *w, *q;
+	size_t i;
+
+	*size = 0;
+	/* the array itself, or at an offset into it ("buf + len", "&buf[n]") */
+	if (!re_match(e->rc, "^&?\\s*((?:\\w+\\s*(?:->|\\.)\\s*)*)(\\w+)\\s*(?:$|\\+|\\[)", dst, &m))
+		return 0;
+	w = eng_mcap(e, &m, 2);
+	q = eng_quote(e, w);
+	if (!re_cap_defined(&m, 1) || !*eng_mcap(e, &m, 1)) {
+		const char *pat = eng_pat(e, "^[+ ]\\s*(?:static\\s+|const\\s+)*(?:unsigned\\s+|signed\\s+)?(?:char|u8|s8)\\s+(?:\\w+\\s*\\[[^\\]]*\\]\\s*,\\s*)*%s\\s*\\[\\s*([^\\]]+?)\\s*\\]", q);
+		long k;
+
+		for (k = sc->start; k <= sc->idx; k++)
+			if (e->lines[k][0] != '-' && re_match(e->rc, pat, e->lines[k], &m))
+				goto found;
+		return 0;
+	}
+	for (i = 0; i < e->nlines; i++) {
+		const char *l = e->lines[i];
+
+		if ((l[0] == '+' || l[0] == ' ') &&
+		    re_match(e->rc, eng_pat(e, "^[+ ]\\s*(?:unsigned\\s+|signed\\s+)?(?:char|u8|s8)\\s+%s\\s*\\[\\s*([^\\]]+?)\\s*\\]\\s*;", q), l, &m))
+			goto found;
+	}
+	return 0;
+found:
+	{
+		const char *n = eng_mcap(e, &m, 1);
+
+		if (MQ(e, "^\\d+$", n))
+			*size = strtol(n, NULL, 10);
+	}
+	return 1;
+}
+
+/* The name of a sysfs show() function's buffer parameter, or NULL. */
+static const char *show_buffer(struct eng *e, struct scope *sc)
+{
+	struct re_m m;
+	const char *h = sc->header;
+
+	if (!MQ(e, "\\w+_show\\s*\\(|\\bshow_\\w+\\s*\\(|\\*\\s*attr\\w*\\s*,\\s*char\\s*\\*", h))
+		return NULL;
+	if (re_match(e->rc, "char\\s*\\*\\s*(\\w+)\\s*\\)", h, &m))
+		return eng_mcap(e, &m, 1);
+	return "buf";
+}
+
+#define BOUNDED_FUNCS	"snprintf|scnprintf|vsnprintf|vscnprintf|strscpy|strscpy_pad|strlcpy|strncpy|strlcat|strncat|sysfs_emit|sysfs_emit_at|memcpy"
+#define UNBOUNDED_FUNCS	"strcpy|strcat|sprintf|vsprintf"
+
 static void check_string_funcs(struct eng *e, long idx)
 {
 	const char *line = e->line;
 	size_t pos = 0, len = strlen(line);
 	struct re_m m;
+	struct scope sc = { 0 };
 	int guard;
 
-	(void)idx;
 	for (guard = 0; guard < 32 && pos < len &&
 	     re_find(e->rc, "(?<![\\w.>])(strcpy|strcat|sprintf|vsprintf)\\s*\\(",
 		     line, len, pos, &m); guard++) {
-		size_t name = re_start(&m, 1);
+		size_t name = re_start(&m, 1), open = re_end(&m, 0) - 1;
 		char *fn = eng_strndup(e, line + name, re_end(&m, 1) - name);
 		char *pre = trim(e, eng_strndup(e, line + 1, name - 1));
-		const char *why;
+		const char *dst, *was = NULL, *buf, *advice;
+		int is_fmt = fn[0] != 's' || fn[1] == 'p', array;
+		long slen, size;
+		struct rv_call c;
 
 		pos = re_end(&m, 0);
 		if (declaration_prefix(e, pre) || MQ(e, "^#\\s*define\\s*$", pre))
 			continue;
-		if (!strcmp(fn, "strcpy"))
-			why = "strcpy() does not know the size of its destination, so a longer source overflows it: use strscpy()";
-		else if (!strcmp(fn, "strcat"))
-			why = "strcat() does not know the size of its destination, so a longer result overflows it: use strlcat(), or build the string with scnprintf()";
-		else if (!strcmp(fn, "sprintf"))
-			why = "sprintf() does not know the size of its buffer, so a longer result overflows it: use snprintf() or scnprintf() (sysfs_emit() in a sysfs show() function)";
+		if (!rv_gather_call(e, idx, open, '+', &c) || c.narg < 2)
+			continue;
+		dst = rv_arg(e, &c, 0);
+		/* the same call on the same destination before the patch */
+		if (rv_twin_same(e, idx) ||
+		    rv_twin_call(e, idx, UNBOUNDED_FUNCS, 0, dst, NULL))
+			continue;
+		scope_get(e, &sc, idx);
+		if (!strcmp(fn, "vsprintf"))
+			slen = LEN_UNBOUNDED;
+		else if (is_fmt)
+			slen = format_len(e, &c, rv_raw_arg(e, &c, 1), 2);
 		else
-			why = "vsprintf() does not know the size of its buffer, so a longer result overflows it: use vsnprintf() or vscnprintf()";
-		WARN(e, R_UNBOUNDED_STRING_COPY, eng_printf(e, "%s\n%s", why, e->herecurr));
+			slen = string_len(e, rv_raw_arg(e, &c, 1));
+		advice = !strcmp(fn, "strcpy") ? "strscpy()" :
+			 !strcmp(fn, "strcat") ? "strlcat() or scnprintf()" :
+			 !strcmp(fn, "sprintf") ? "snprintf() or scnprintf()" :
+			 "vsnprintf() or vscnprintf()";
+
+		/* a sysfs show() buffer: PAGE_SIZE, sysfs_emit() is the way */
+		buf = is_fmt ? show_buffer(e, &sc) : NULL;
+		if (buf && MQ(e, eng_pat(e, "^&?\\s*%s\\b", eng_quote(e, buf)), dst)) {
+			WARN(e, R_USE_SYSFS_EMIT,
+			     eng_printf(e, "%s() into the sysfs show() buffer '%s': use %s, which knows the buffer is PAGE_SIZE\n%s",
+					fn, buf, strcmp(dst, buf) ? "sysfs_emit_at()" : "sysfs_emit()",
+					e->herecurr));
+			continue;
+		}
+		array = fixed_array(e, &sc, dst, &size);
+		if (slen == LEN_UNBOUNDED &&
+		    rv_twin_call(e, idx, BOUNDED_FUNCS, 0, dst, &was)) {
+			WARN(e, R_UNBOUNDED_STRING_COPY,
+			     eng_printf(e, "%s() replaces the bounded %s() on '%s': a source longer than the destination now overflows it, keep a bounded call (%s)\n%s",
+					fn, was, dst, advice, e->herecurr));
+		} else if (slen == LEN_UNBOUNDED && array) {
+			WARN(e, R_UNBOUNDED_STRING_COPY,
+			     eng_printf(e, "%s() writes a string of unknown length into the fixed-size array '%s'%s: a longer one overflows it, use %s with its size\n%s",
+					fn, dst, size ? eng_printf(e, " (%ld bytes)", size) : "",
+					advice, e->herecurr));
+		} else if (slen >= 0 && array && size && slen + 1 > size) {
+			WARN(e, R_UNBOUNDED_STRING_COPY,
+			     eng_printf(e, "%s() can write %ld bytes into the %ld-byte array '%s': it overflows, use %s with its size\n%s",
+					fn, slen + 1, size, dst, advice, e->herecurr));
+		} else if (slen == LEN_UNBOUNDED) {
+			WARN(e, R_STRING_COPY_CHECK,
+			     eng_printf(e, "check that what %s() writes always fits '%s': it does not know the destination's size, %s would\n%s",
+					fn, dst, advice, e->herecurr));
+		} else {
+			WARN(e, R_STRING_FUNC_DEPRECATED,
+			     eng_printf(e, "%s() with a source of known length, which is not an overflow, but %s() is deprecated: use %s\n%s",
+					fn, fn, advice, e->herecurr));
+		}
 	}
 }
 
@@ -771,6 +1197,7 @@ static void check_format(struct eng *e, long idx)
 	const char *line = e->line;
 	size_t pos = 0, len = strlen(line);
 	struct re_m m;
+	struct scope sc = { 0 };
 	int guard;
 
 	if (in_macro(e, idx))
@@ -782,7 +1209,8 @@ static void check_format(struct eng *e, long idx)
 		char *fn = eng_strndup(e, line + name, re_end(&m, 1) - name);
 		char *full = eng_strndup(e, line + name, open - name);
 		char *fmt, *pre;
-		struct call c;
+		const char *who = NULL;
+		struct rv_call c;
 
 		pos = re_end(&m, 0);
 		for (i = 0; i < ARRAY_SIZE(fmt_funcs); i++)
@@ -793,19 +1221,32 @@ static void check_format(struct eng *e, long idx)
 		pre = trim(e, eng_strndup(e, line + 1, name - 1));
 		if (declaration_prefix(e, pre))
 			continue;
-		if (!gather_call(e, idx, open, &c) ||
+		if (!rv_gather_call(e, idx, open, '+', &c) ||
 		    c.narg != fmt_funcs[i].vargs)
 			continue;
-		fmt = arg_str(e, &c, fmt_funcs[i].fmt);
+		fmt = rv_arg(e, &c, fmt_funcs[i].fmt);
 		/* a literal, a literal chosen by ?:, or ALL_CAPS macros */
 		if (!*fmt || strchr(fmt, '"') || MQ(e, "^[A-Z0-9_\\s]+$", fmt))
 			continue;
-		WARN(e, R_FORMAT_STRING_NOT_LITERAL,
-		     eng_printf(e, "%s() takes '%s' as its format string, so any '%%' in it is read as a conversion that pulls missing arguments off the stack: %s\n%s",
-				trim(e, full), fmt,
-				!strcmp(fn, "seq_printf") ? "use seq_puts()" :
-				"pass it as an argument to \"%s\"",
-				e->herecurr));
+		/* the same format in the same call before the patch */
+		if (rv_twin_same(e, idx) ||
+		    rv_twin_call(e, idx, eng_quote(e, fn), fmt_funcs[i].fmt, fmt, NULL))
+			continue;
+		scope_get(e, &sc, idx);
+		if (tainted_expr(e, &sc, fmt, strlen(fmt), &who))
+			WARN(e, R_FORMAT_STRING_NOT_LITERAL,
+			     eng_printf(e, "%s() takes '%s', data from user space or the device, as its format string: a '%%' in it reads arguments that are not there (and %%n-like tricks); %s\n%s",
+					trim(e, full), fmt,
+					!strcmp(fn, "seq_printf") ? "use seq_puts()" :
+					"pass it as an argument to \"%s\"",
+					e->herecurr));
+		else
+			WARN(e, R_FORMAT_STRING_CHECK,
+			     eng_printf(e, "check that '%s', the format string of %s(), can never hold a '%%'; else %s\n%s",
+					fmt, trim(e, full),
+					!strcmp(fn, "seq_printf") ? "use seq_puts()" :
+					"pass it as an argument to \"%s\"",
+					e->herecurr));
 	}
 }
 
@@ -871,6 +1312,9 @@ static void check_world_writable(struct eng *e, long idx)
 		return;
 
 	/* ".mode = 0666" of a struct attribute, miscdevice, ctl_table... */
+	/* a re-indented or moved line was world-writable before the patch */
+	if (rv_twin_same(e, idx))
+		return;
 	if (M(e, "(?:\\.|->)mode\\s*=\\s*([^,;}]+?)\\s*[,;}]", line) &&
 	    world_writable(e, eng_cap(e, 1))) {
 		WARN(e, R_WORLD_WRITABLE_INTERFACE,
@@ -885,20 +1329,23 @@ static void check_world_writable(struct eng *e, long idx)
 		size_t name = re_start(&m, 1), open = re_end(&m, 0) - 1, i;
 		char *fn = eng_strndup(e, line + name, re_end(&m, 1) - name);
 		char *mode;
-		struct call c;
+		struct rv_call c;
 
 		pos = re_end(&m, 0);
 		for (i = 0; i < ARRAY_SIZE(mode_funcs); i++)
 			if (!strcmp(mode_funcs[i].fn, fn))
 				break;
 		if (i == ARRAY_SIZE(mode_funcs) ||
-		    !gather_call(e, idx, open, &c) ||
+		    !rv_gather_call(e, idx, open, '+', &c) ||
 		    c.narg <= mode_funcs[i].mode_arg)
 			continue;
-		mode = arg_str(e, &c, mode_funcs[i].mode_arg);
+		mode = rv_arg(e, &c, mode_funcs[i].mode_arg);
 		if (!world_writable(e, mode))
 			continue;
 		if (mode_funcs[i].symbolic_only && !MQ(e, "\\bS_I", mode))
+			continue;
+		if (rv_twin_call(e, idx, eng_quote(e, fn), mode_funcs[i].mode_arg,
+				 mode, NULL))
 			continue;
 		WARN(e, R_WORLD_WRITABLE_INTERFACE,
 		     eng_printf(e, "%s() with mode %s makes this %s writable by every local user, so any unprivileged process can change the driver's state: use 0644 or 0600\n%s",
@@ -909,36 +1356,58 @@ static void check_world_writable(struct eng *e, long idx)
 
 /* ---- SENSITIVE_WORLD_READABLE ---- */
 
-/* words of a file name that say it holds a secret */
+/*
+ * Words of a file name that say it holds a secret: 2 for those that
+ * cannot mean anything else (password, secret, private key...), 1 for
+ * those that often do not (a keyboard's key, a random seed's setting).
+ */
 static int sensitive_word(const char *w, size_t n)
 {
-	static const char *const words[] = {
-		"key", "keys", "privkey", "secret", "secrets", "password",
-		"passwd", "passphrase", "token", "tokens", "nonce", "seed",
-		"salt", "otp", "cred", "creds", "credentials",
+	static const struct {
+		const char *w;
+		int strength;
+	} words[] = {
+		{ "privkey", 2 }, { "secret", 2 }, { "secrets", 2 },
+		{ "password", 2 }, { "passwd", 2 }, { "passphrase", 2 },
+		{ "credentials", 2 }, { "creds", 2 }, { "psk", 2 },
+		{ "key", 1 }, { "keys", 1 }, { "token", 1 }, { "tokens", 1 },
+		{ "nonce", 1 }, { "seed", 1 }, { "salt", 1 }, { "otp", 1 },
+		{ "cred", 1 },
 	};
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(words); i++)
-		if (strlen(words[i]) == n && !strncasecmp(words[i], w, n))
-			return 1;
+		if (strlen(words[i].w) == n && !strncasecmp(words[i].w, w, n))
+			return words[i].strength;
 	return 0;
 }
 
-static int sensitive_name(const char *s)
+/* 2: named like a secret; 1: maybe; 0: no ("private" + "key" is 2). */
+static int sensitive_name(struct eng *e, const char *s)
 {
+	int best = 0, priv = 0;
+
 	while (*s) {
 		const char *w;
+		int k;
 
 		while (*s && !isalnum((unsigned char)*s))
 			s++;
 		w = s;
 		while (isalnum((unsigned char)*s))
 			s++;
-		if (s > w && sensitive_word(w, (size_t)(s - w)))
-			return 1;
+		if (s == w)
+			continue;
+		k = sensitive_word(w, (size_t)(s - w));
+		if (k == 1 && priv && !strncasecmp(w, "key", 3))
+			k = 2;
+		/* a private, session, master... key */
+		priv = MQ(e, "(?i)^(?:private|priv|session|secret|master|aes|hmac|crypt\\w*|encryption|wrap\\w*|auth|signing|root)$",
+			  eng_strndup(e, w, (size_t)(s - w)));
+		if (k > best)
+			best = k;
 	}
-	return 0;
+	return best;
 }
 
 /*
@@ -946,7 +1415,7 @@ static int sensitive_name(const char *s)
  * and readable by every user: S_IRUGO, S_IROTH, or an octal mode whose
  * "other" digit has the read bit.  One-line calls only.
  */
-static void check_sensitive_readable(struct eng *e)
+static void check_sensitive_readable(struct eng *e, long idx)
 {
 	static const struct {
 		const char *pat;	/* on the raw line: name, then mode */
@@ -966,6 +1435,7 @@ static void check_sensitive_readable(struct eng *e)
 		return;
 	for (i = 0; i < ARRAY_SIZE(calls); i++) {
 		char *name, *mode, *fn;
+		int strength;
 
 		if (!re_match(e->rc, calls[i].pat, raw, &m))
 			continue;
@@ -975,17 +1445,230 @@ static void check_sensitive_readable(struct eng *e)
 			continue;
 		name = eng_strndup(e, raw + re_start(&m, 2), re_end(&m, 2) - re_start(&m, 2));
 		mode = trim(e, eng_strndup(e, raw + re_start(&m, 3), re_end(&m, 3) - re_start(&m, 3)));
-		if (!sensitive_name(name))
+		strength = sensitive_name(e, name);
+		if (!strength)
 			continue;
+		/* in a crypto or security driver a key or seed is a secret */
+		if (MQ(e, "^(?:drivers/crypto|crypto|security|drivers/char/(?:tpm|hw_random)|drivers/firmware)/", e->realfile.buf))
+			strength = 2;
 		if (!MQ(e, "\\b(?:S_IRUGO|S_IROTH|S_IRWXUGO|S_IALLUGO|S_IRWXO)\\b", mode) &&
 		    !MQ(e, "^0[0-7]{2}[4567]$", mode))
 			continue;
-		WARN(e, R_SENSITIVE_WORLD_READABLE,
-		     eng_printf(e, "%s '%s' looks like it holds a secret but mode %s lets every local user read it: use 0400 or 0600%s\n%s",
-				calls[i].what, name, mode,
-				!strncmp(fn, "debugfs", 7) ? " (and keep secrets out of debugfs)" : "",
-				e->herecurr));
+		if (rv_twin_same(e, idx))
+			return;
+		if (strength == 2)
+			WARN(e, R_SENSITIVE_WORLD_READABLE,
+			     eng_printf(e, "%s '%s' is named like a secret but mode %s lets every local user read it: use 0400 or 0600%s\n%s",
+					calls[i].what, name, mode,
+					!strncmp(fn, "debugfs", 7) ? " (and keep secrets out of debugfs)" : "",
+					e->herecurr));
+		else
+			WARN(e, R_SENSITIVE_FILE_CHECK,
+			     eng_printf(e, "check that %s '%s' holds no secret: mode %s lets every local user read it%s\n%s",
+					calls[i].what, name, mode,
+					!strncmp(fn, "debugfs", 7) ? " (and keep secrets out of debugfs)" : "",
+					e->herecurr));
 		return;
+	}
+}
+
+/* ---- USER_PTR_DEREF ---- */
+
+/* What is worked out once per input: the struct fields declared __user. */
+struct rv_security {
+	int fields_done;
+	char *fields;		/* '|'-joined names, "" when none */
+};
+
+/*
+ * The names declared __user that line idx can see: the function's
+ * parameters and locals shown in the hunk, and struct fields the input
+ * declares __user anywhere (fields in *fields, '|'-joined, quoted).
+ */
+static const char *user_names(struct eng *e, struct scope *sc, int fields)
+{
+	const char *pat = "__user\\s*\\*\\s*(?:const\\s+)?(\\w+)";
+	struct sbuf sb;
+	const char *out;
+	long i;
+
+	sbuf_init(&sb, 1u << 16);
+	if (!fields) {
+		struct re_m m;
+		size_t pos = 0, n = strlen(sc->header);
+		int any = strstr(sc->header, "__user") != NULL;
+
+		/* most functions have no __user name: a cheap look first */
+		for (i = sc->start; i < sc->idx && !any; i++)
+			any = e->lines[i][0] != '-' && strstr(e->lines[i], "__user");
+		if (!any) {
+			sbuf_release(&sb);
+			return "";
+		}
+
+		while (pos < n && re_find(e->rc, pat, sc->header, n, pos, &m)) {
+			sbuf_addf(&sb, "%s%s", sb.len ? "|" : "", eng_mcap(e, &m, 1));
+			pos = re_end(&m, 0);
+		}
+		for (i = sc->start; i < sc->idx; i++) {
+			const char *l = e->lines[i];
+
+			n = strlen(l);
+			pos = 0;
+			while (l[0] != '-' && pos < n && re_find(e->rc, pat, l, n, pos, &m)) {
+				/* a declaration or a cast's target: "x = (void __user *)arg" */
+				if (!MQ(e, "\\)", eng_strndup(e, l + re_start(&m, 0), re_end(&m, 0) - re_start(&m, 0))))
+					sbuf_addf(&sb, "%s%s", sb.len ? "|" : "", eng_mcap(e, &m, 1));
+				pos = re_end(&m, 0);
+			}
+		}
+	} else {
+		struct rv_security *st = e->rv_security;
+
+		if (!st) {
+			st = e->rv_security = calloc(1, sizeof(*st));
+			if (!st) {
+				e->failed = 1;
+				sbuf_release(&sb);
+				return "";
+			}
+		}
+		if (st->fields_done) {
+			sbuf_release(&sb);
+			return st->fields ? st->fields : "";
+		}
+		for (i = 0; (size_t)i < e->nlines; i++) {
+			struct re_m m;
+
+			if ((e->lines[i][0] == '+' || e->lines[i][0] == ' ') &&
+			    strstr(e->lines[i], "__user") &&
+			    re_match(e->rc, "^[+ ]\\s*(?:const\\s+)?(?:struct\\s+)?\\w+\\s+__user\\s*\\*\\s*(\\w+)\\s*;", e->lines[i], &m))
+				sbuf_addf(&sb, "%s%s", sb.len ? "|" : "", eng_mcap(e, &m, 1));
+		}
+		st->fields_done = 1;
+		st->fields = sb.err ? NULL : strndup(sb.buf, sb.len);
+		sbuf_release(&sb);
+		return st->fields ? st->fields : "";
+	}
+	out = sb.err ? "" : eng_strndup(e, sb.buf, sb.len);
+	sbuf_release(&sb);
+	return out;
+}
+
+/*
+ * A __user pointer read as if it were kernel memory: dereferenced,
+ * indexed, followed with ->, cast to a kernel pointer, or passed to a
+ * str*()/mem*()/sscanf()/kstrto*() function.  The pointer's name must
+ * be declared __user in the function's parameters or the lines the hunk
+ * shows, or be a field the input declares __user.
+ */
+static void check_user_deref(struct eng *e, long idx)
+{
+	const char *line = e->line, *vars, *flds, *use = NULL;
+	struct scope sc = { 0 };
+	struct re_m m;
+
+	if (!strstr(line, "__user") && !MQ(e, "[\\[*>(]|\\b(?:str|mem|sscanf|kstrto)", line))
+		return;
+	if (MQ(e, "^.\\s*#\\s*define\\b", line) || in_macro(e, idx))
+		return;
+	scope_get(e, &sc, idx);
+	vars = user_names(e, &sc, 0);
+	flds = user_names(e, &sc, 1);
+	if (!*vars && !*flds)
+		return;
+	/* a declaration line of the pointer itself */
+	if (MQ(e, "__user\\s*\\*\\s*\\w+\\s*[;,)=]", line) && !MQ(e, "=.*(?:\\[|\\*\\s*\\w|->)", line))
+		return;
+	if (*vars) {
+		const char *v = eng_pat(e, "(?:%s)", vars);
+
+		if (re_match(e->rc, eng_pat(e, "(?:^.|[=(,;!&|?:]|\\breturn)\\s*\\*\\s*(%s)\\b(?!\\s*\\()", v), line, &m) ||
+		    re_match(e->rc, eng_pat(e, "(?<![\\w.>])(%s)\\s*(?:\\[|->)", v), line, &m) ||
+		    re_match(e->rc, eng_pat(e, "\\(\\s*(?:const\\s+)?(?:struct\\s+)?\\w+(?:\\s+\\w+)?\\s*\\*\\s*\\)\\s*(%s)\\b(?!\\s*(?:\\[|->))", v), line, &m) ||
+		    re_match(e->rc, eng_pat(e, "\\b(?!\\w*_user\\b)(?:str\\w*|mem\\w*|sscanf|kstrto\\w+|simple_strto\\w+)\\s*\\([^;]*?(?<![\\w.>])(%s)\\b(?!\\s*(?:\\[|->|\\.))", v), line, &m))
+			use = eng_mcap(e, &m, 1);
+	}
+	if (!use && *flds) {
+		const char *f = eng_pat(e, "(?:%s)", flds);
+
+		if (re_match(e->rc, eng_pat(e, "\\(\\s*(?:const\\s+)?(?:struct\\s+)?\\w+(?:\\s+\\w+)?\\s*\\*\\s*\\)\\s*\\w+(?:->|\\.)(%s)\\b", f), line, &m) ||
+		    re_match(e->rc, eng_pat(e, "\\b(?!\\w*_user\\b)(?:str\\w*|mem\\w*|sscanf|kstrto\\w+)\\s*\\([^;]*?\\w(?:->|\\.)(%s)\\b(?!\\s*(?:\\[|->|\\.))", f), line, &m) ||
+		    re_match(e->rc, eng_pat(e, "\\w(?:->|\\.)(%s)\\s*\\[", f), line, &m))
+			use = eng_mcap(e, &m, 1);
+	}
+	if (!use)
+		return;
+	{
+		const char *what = eng_strndup(e, line + re_start(&m, 0),
+					       re_end(&m, 0) - re_start(&m, 0));
+
+		/* a cast to a __user pointer; the same read before the patch */
+		if (MQ(e, "__user", what) || rv_twin_same(e, idx) ||
+		    rv_twin_has(e, idx, what))
+			return;
+	}
+	WARN(e, R_USER_PTR_DEREF,
+	     eng_printf(e, "'%s' is a __user pointer read as kernel memory: user space can point it anywhere (or at unmapped memory), so copy it in with copy_from_user()/get_user()/strncpy_from_user() and use the copy\n%s",
+			use, e->herecurr));
+}
+
+/* ---- NLA_PARSE_UNCHECKED, NLA_VALUE_UNCHECKED ---- */
+
+static void check_netlink(struct eng *e, long idx)
+{
+	const char *line = e->line;
+	size_t len = strlen(line);
+	struct re_m m;
+
+	if (!strstr(line, "nla_") && !MQ(e, "<<|>>|\\[", line))
+		return;
+	/* nla_parse*() as a statement of its own: its result is lost */
+	if (re_find(e->rc, "(?<![\\w.>])(nla_parse\\w*|nlmsg_parse\\w*|genlmsg_parse\\w*)\\s*\\(", line, len, 0, &m)) {
+		size_t name = re_start(&m, 1), open = re_end(&m, 0) - 1;
+		const char *fn = eng_mcap(e, &m, 1);
+		struct rv_call c;
+
+		if (rv_gather_call(e, idx, open, '+', &c) && c.after == ';' &&
+		    call_is_statement(e, idx, name) &&
+		    !rv_twin_same(e, idx) &&
+		    !rv_twin_call(e, idx, eng_quote(e, fn), 0, c.narg ? rv_arg(e, &c, 0) : NULL, NULL))
+			WARN(e, R_NLA_PARSE_UNCHECKED,
+			     eng_printf(e, "%s() result thrown away: when it fails the attributes were not validated against the policy (lengths, ranges), and the code goes on to read them as if they were\n%s",
+					fn, e->herecurr));
+	}
+	/* a value from nla_get_*() used as a shift or an index, unbounded */
+	{
+		struct scope sc = { 0 };
+		long i;
+
+		scope_get(e, &sc, idx);
+		for (i = sc.start; i < idx; i++) {
+			const char *l = e->lines[i], *v, *q, *attr;
+			long k;
+			int checked = 0;
+
+			if (l[0] != '+' ||
+			    !re_match(e->rc, "^\\+\\s*(?:\\w+\\s+)*(\\w+)\\s*=\\s*nla_get_\\w+\\s*\\(\\s*(?:\\w+(?:->|\\.))*\\w+\\s*\\[\\s*(\\w+)\\s*\\]", l, &m))
+				continue;
+			v = eng_mcap(e, &m, 1);
+			attr = eng_mcap(e, &m, 2);
+			q = eng_quote(e, v);
+			if (!re_match(e->rc, eng_pat(e, "(?:<<|>>)\\s*(?:\\(\\s*\\w+\\s*\\)\\s*)?%s\\b|(?<![\\w.>])\\w+\\s*\\[\\s*%s\\s*\\]", q, q), line, &m))
+				continue;
+			for (k = i + 1; k < idx && !checked; k++)
+				checked = e->lines[k][0] != '-' &&
+					  MQ(e, eng_pat(e, "\\b%s\\s*(?:<=?|(?<!-)>=?)(?!>)|(?:(?<![<-])[<>]=?)\\s*%s\\b|\\b(?:min|max|clamp|array_index_nospec)\\w*\\s*\\([^;]*\\b%s\\b", q, q, q), e->lines[k]);
+			/* a policy that bounds the attribute: NLA_POLICY_MAX(), _RANGE() */
+			for (k = 0; !checked && (size_t)k < e->nlines; k++)
+				checked = MQ(e, eng_pat(e, "\\[\\s*%s\\s*\\]\\s*=\\s*(?:NLA_POLICY_(?:MAX|RANGE|MIN|FULL_RANGE|MASK|VALIDATE_FN)|\\{[^}]*\\.(?:max|validation_type))", eng_quote(e, attr)), e->lines[k]);
+			if (checked)
+				continue;
+			WARN(e, R_NLA_VALUE_UNCHECKED,
+			     eng_printf(e, "'%s' comes from netlink attribute %s and is used as a shift count or an index with no bound check since: user space chooses it, so compare it with the limit (or give the attribute NLA_POLICY_MAX()) first\n%s",
+					v, attr, e->herecurr));
+			return;
+		}
 	}
 }
 
@@ -1002,7 +1685,9 @@ void rv_security_line(struct eng *e)
 	check_string_funcs(e, idx);
 	check_format(e, idx);
 	check_world_writable(e, idx);
-	check_sensitive_readable(e);
+	check_sensitive_readable(e, idx);
+	check_user_deref(e, idx);
+	check_netlink(e, idx);
 }
 
 void rv_security_final(struct eng *e)
@@ -1012,5 +1697,9 @@ void rv_security_final(struct eng *e)
 
 void rv_security_release(struct eng *e)
 {
-	(void)e;	/* no state kept between lines */
+	if (!e->rv_security)
+		return;
+	free(e->rv_security->fields);
+	free(e->rv_security);
+	e->rv_security = NULL;
 }

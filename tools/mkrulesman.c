@@ -56,7 +56,13 @@ int main(int argc, char **argv)
 	       "A type listed with several severities is reported at the one\n"
 	       "that fits the case (CHECK only with\n.BR \\-\\-strict ).\n"
 	       "The categories order a review: security and user\\-space interface\n"
-	       "first, style last.\n",
+	       "first, style last.\n"
+	       "Each type is also\n.B certain\n"
+	       "(a fact about the patch) or a\n.B question\n"
+	       "(worth a look, worded \\(lqcheck that ...\\(rq).\n"
+	       "A review's checklist says \\(lqsecurity: concern\\(rq or\n"
+	       "\\(lquser\\-space interface: concern\\(rq only for certain types of\n"
+	       "those categories; questions are correctness findings.\n",
 	       argc > 1 ? argv[1] : "");
 	for (c = 0; c < CAT__COUNT; c++) {
 		printf(".SH %s\n", rule_cat_name((enum rule_cat)c));
@@ -80,7 +86,7 @@ int main(int argc, char **argv)
 				printf("%s%s", first ? "" : ", ", rule_sev_name((enum rule_sev)s));
 				first = 0;
 			}
-			printf(")\n");
+			printf("; %s)\n", rule_conf_name(r->conf));
 			roff(r->desc);
 			printf("\n");
 		}

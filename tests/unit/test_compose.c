@@ -270,27 +270,29 @@ static void test_compose__one_patch_with_security_uapi_and_nits(void **state)
 	r.nfindings = sizeof(one_patch_findings) / sizeof(one_patch_findings[0]);
 	compose_ok(&r, &m, &st);
 	assert_int_equal(st.clean, 0);
-	assert_int_equal(st.shown, 5);
-	assert_int_equal(st.nits, 11);
+	/* 5 findings and 7 style ERRORs listed, 4 long lines counted */
+	assert_int_equal(st.shown, 12);
+	assert_int_equal(st.nits, 4);
 	assert_non_null(strstr(m.buf, "  security:              concern (1 finding below)\n"));
 	assert_non_null(strstr(m.buf, "  user-space interface:  concern (2 findings below)\n"));
 	assert_non_null(strstr(m.buf, "  affects others:        ok\n"));
 	assert_non_null(strstr(m.buf, "  maintainer:            concern (1 finding below)\n"));
 	assert_non_null(strstr(m.buf, "  compiles:              not checked\n"));
-	assert_non_null(strstr(m.buf, "Style nits: 11 "));
-	/* equal counts: long lines first; examples by line, compacted */
+	assert_non_null(strstr(m.buf, "Style nits: 4 "));
+	/* examples by line, compacted; ERRORs are listed, not counted */
 	assert_non_null(strstr(m.buf,
-		"  LONG_LINE            4  e.g. drivers/leds/leds-acme.c:40, :52, :77\n"
-		"  SPACING              4  e.g. drivers/leds/leds-acme.c:90, :91, :92\n"
-		"  TRAILING_WHITESPACE  2  at drivers/leds/leds-acme.c:33, :34\n"
-		"  CODE_INDENT          1  at drivers/leds/leds-acme.c:60\n"));
+		"  LONG_LINE  4  e.g. drivers/leds/leds-acme.c:40, :52, :77\n\n"));
+	assert_non_null(strstr(m.buf, "\nStyle errors (checkpatch.pl ERROR)\n"));
+	assert_non_null(strstr(m.buf, "drivers/leds/leds-acme.c:93: ERROR: space required after that ','"));
+	assert_true(strstr(m.buf, "\nProcess\n") < strstr(m.buf, "\nStyle errors"));
+	assert_true(strstr(m.buf, "\nStyle errors") < strstr(m.buf, "\nStyle nits"));
 	/* sections in order, code quoted as it is */
 	assert_true(strstr(m.buf, "\nSecurity\n") < strstr(m.buf, "\nUser-space interface"));
 	assert_true(strstr(m.buf, "\nUser-space interface") < strstr(m.buf, "\nCorrectness\n"));
 	assert_true(strstr(m.buf, "\nCorrectness\n") < strstr(m.buf, "\nProcess\n"));
 	assert_true(strstr(m.buf, "\nProcess\n") < strstr(m.buf, "\nStyle nits"));
 	assert_non_null(strstr(m.buf, "\n    +\tcopy_from_user(&req, argp, len);\n"));
-	assert_null(strstr(m.buf, "foo(a,b)"));	/* nits are not quoted */
+	assert_null(strstr(m.buf, "\tx = 1;"));	/* nits are not quoted */
 	golden("one_patch", &m);
 	sbuf_release(&m);
 }
@@ -319,6 +321,67 @@ static const struct compose_finding v2_findings[] = {
 	  "sysfs attributes added without a Documentation/ABI/ entry: blink",
 	  "static DEVICE_ATTR_RW(blink);"),
 };
+
+static const struct compose_finding question_findings[] = {
+	F(1, "STRING_COPY_CHECK", "WARNING", "correctness", "drivers/leds/leds-acme.c", 70,
+	  "check that what strcat() writes always fits 'led->label'", "\tstrcat(led->label, color);"),
+	F(1, "ALLOC_SIZE_CHECK", "WARNING", "correctness", "drivers/leds/leds-acme.c", 80,
+	  "check that the count in kzalloc() size 'n * m' cannot be large enough to wrap",
+	  "\tp = kzalloc(n * m, GFP_KERNEL);"),
+	F(1, "USE_SYSFS_EMIT", "WARNING", "style", "drivers/leds/leds-acme.c", 90,
+	  "sprintf() into the sysfs show() buffer 'buf': use sysfs_emit()",
+	  "\treturn sprintf(buf, \"%u\\n\", x);"),
+	F(1, "UAPI_SYSFS", "WARNING", "uapi", "drivers/leds/leds-acme.c", 100,
+	  "new sysfs attributes 'a', 'b': ABI", "static DEVICE_ATTR_RW(a);"),
+	F(1, "UNKNOWN_COMMIT_ID", "WARNING", "process", NULL, 0,
+	  "Unknown commit id '0123456789ab', maybe rebased or not pulled?", NULL),
+	F(1, "FILE_PATH_CHANGES", "WARNING", "process", NULL, 0,
+	  "added, moved or deleted file(s), does MAINTAINERS need updating?", NULL),
+	F(1, "NEW_FILE_NO_MAINTAINERS", "CHECK", "process", NULL, 0,
+	  "New files (drivers/leds/leds-acme.c) without a MAINTAINERS change", NULL),
+	F(1, "ALLOC_WITH_MULTIPLY", "WARNING", "correctness", "drivers/leds/leds-acme.c", 110,
+	  "Prefer kcalloc over kzalloc with multiply", "\tq = kzalloc(req.n * sizeof(*q), GFP_KERNEL);"),
+	F(1, "ALLOC_SIZE_OVERFLOW", "WARNING", "security", "drivers/leds/leds-acme.c", 110,
+	  "kzalloc() size 'req.n * sizeof(*q)' multiplies 'req.n', which comes from user space",
+	  "\tq = kzalloc(req.n * sizeof(*q), GFP_KERNEL);"),
+};
+
+static void test_compose__questions_under_correctness_and_each_concern_once(void **state)
+{
+	struct compose_review r;
+	struct compose_stats st;
+	struct sbuf m;
+
+	(void)state;
+	base(&r);
+	r.subject = "[PATCH] leds: add acme driver";
+	r.total = 1;
+	r.patches = 1;
+	r.findings = question_findings;
+	r.nfindings = sizeof(question_findings) / sizeof(question_findings[0]);
+	compose_ok(&r, &m, &st);
+	/* the questions are no concern: the one certain finding is */
+	assert_non_null(strstr(m.buf, "  security:              concern (1 finding below)\n"));
+	assert_non_null(strstr(m.buf, "\nCorrectness\n"));
+	assert_true(strstr(m.buf, "\nCorrectness\n") < strstr(m.buf, "check that what strcat()"));
+	assert_true(strstr(m.buf, "\nCorrectness\n") < strstr(m.buf, "check that the count"));
+	/* Security holds the certain finding alone, then comes uapi */
+	assert_true(strstr(m.buf, "\nSecurity\n") < strstr(m.buf, "(ALLOC_SIZE_OVERFLOW)"));
+	assert_true(strstr(m.buf, "(ALLOC_SIZE_OVERFLOW)") < strstr(m.buf, "\nUser-space interface"));
+	assert_true(strstr(m.buf, "\nUser-space interface") < strstr(m.buf, "\nCorrectness\n"));
+	/* the right advice for sysfs, folded with the nits */
+	assert_non_null(strstr(m.buf, "  USE_SYSFS_EMIT  1  at drivers/leds/leds-acme.c:90\n"));
+	/* no tree, so no "Unknown commit id"; FILE_PATH_CHANGES says what
+	 * NEW_FILE_NO_MAINTAINERS says; ALLOC_WITH_MULTIPLY what
+	 * ALLOC_SIZE_OVERFLOW says on the same line */
+	assert_null(strstr(m.buf, "Unknown commit id"));
+	assert_null(strstr(m.buf, "FILE_PATH_CHANGES"));
+	assert_non_null(strstr(m.buf, "(NEW_FILE_NO_MAINTAINERS)"));
+	assert_null(strstr(m.buf, "ALLOC_WITH_MULTIPLY"));
+	assert_int_equal(st.shown, 5);
+	assert_int_equal(st.nits, 1);
+	sbuf_release(&m);
+}
 
 static void test_compose__v2_fixed_new_and_still(void **state)
 {
@@ -816,6 +879,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_compose__clean_series),
 		cmocka_unit_test(test_compose__one_patch_with_security_uapi_and_nits),
+		cmocka_unit_test(test_compose__questions_under_correctness_and_each_concern_once),
 		cmocka_unit_test(test_compose__v2_fixed_new_and_still),
 		cmocka_unit_test(test_compose__non_ascii_names_and_subject_are_encoded),
 		cmocka_unit_test(test_compose__header_injection_stays_one_header),

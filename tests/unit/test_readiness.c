@@ -48,7 +48,7 @@ static void test_readiness__findings_map_to_criteria(void **state)
 	/* style, uapi, process (affects others), process (maintainer),
 	 * checkpatch's FILE_PATH_CHANGES (no criterion), process (affects) */
 	static const enum rule_id rules[] = {
-		R_LONG_LINE, R_DEVICE_ATTR_PERMS, R_SHARED_CODE_CHANGE,
+		R_LONG_LINE, R_UAPI_SYSFS, R_SHARED_CODE_CHANGE,
 		R_NEW_FILE_NO_MAINTAINERS, R_FILE_PATH_CHANGES,
 		R_DRIVER_DEFAULT_ENABLED,
 	};
@@ -75,6 +75,36 @@ static void test_readiness__findings_map_to_criteria(void **state)
 	assert_int_equal(r.per_cat[CAT_UAPI], 1);
 	assert_int_equal(r.per_cat[CAT_PROCESS], 4);
 	assert_int_equal(r.per_cat[CAT_SECURITY], 0);
+	chk_readiness_release(&r);
+}
+
+static void test_readiness__concerns_come_from_certain_rules_only(void **state)
+{
+	/* questions of security matters, then one certain finding each */
+	static const enum rule_id rules[] = {
+		R_STRING_COPY_CHECK, R_ALLOC_SIZE_CHECK, R_FORMAT_STRING_CHECK,
+		R_SENSITIVE_FILE_CHECK, R_PRIV_WRITE_NO_CAPABLE, R_ALLOC_WITH_MULTIPLY,
+		R_USE_SYSFS_EMIT, R_STRING_FUNC_DEPRECATED,
+		R_UNBOUNDED_STRING_COPY, R_UAPI_REMOVED,
+	};
+	struct chk_result res;
+	struct chk_finding f[10];
+	struct chk_readiness r;
+
+	(void)state;
+	chk_readiness_init(&r);
+	fake_result(&res, f, rules, 8);
+	chk_readiness_patch(&res, &r);
+	assert_int_equal(r.crit[CHK_CRIT_SECURITY].state, CHK_READY_OK);
+	assert_int_equal(r.crit[CHK_CRIT_UAPI].state, CHK_READY_OK);
+	fake_result(&res, f, rules, 10);
+	chk_readiness_patch(&res, &r);
+	assert_int_equal(r.crit[CHK_CRIT_SECURITY].state, CHK_READY_CONCERN);
+	assert_int_equal(r.crit[CHK_CRIT_SECURITY].n, 1);
+	assert_int_equal(r.crit[CHK_CRIT_SECURITY].refs[0].finding, 8);
+	assert_int_equal(r.crit[CHK_CRIT_UAPI].state, CHK_READY_CONCERN);
+	assert_int_equal(r.crit[CHK_CRIT_UAPI].n, 1);
+	assert_int_equal(r.crit[CHK_CRIT_UAPI].refs[0].finding, 9);
 	chk_readiness_release(&r);
 }
 
@@ -188,6 +218,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_readiness__clean_patch_is_ok_but_build_unchecked),
 		cmocka_unit_test(test_readiness__findings_map_to_criteria),
+		cmocka_unit_test(test_readiness__concerns_come_from_certain_rules_only),
 		cmocka_unit_test(test_readiness__series_merge_shifts_patches),
 		cmocka_unit_test(test_readiness__names),
 		cmocka_unit_test(test_readiness__from_a_real_run),

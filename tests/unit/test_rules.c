@@ -41,6 +41,28 @@ static void test_rules__table_is_sorted_unique_and_complete(void **state)
 	}
 }
 
+static void test_rules__questions_are_never_security_or_uapi(void **state)
+{
+	int i, questions = 0;
+
+	(void)state;
+	for (i = 0; i < RULE__COUNT; i++) {
+		const struct rule *r = &rule_table[i];
+
+		assert_true(r->conf == CONF_CERTAIN || r->conf == CONF_QUESTION);
+		if (r->conf != CONF_QUESTION)
+			continue;
+		questions++;
+		assert_true(r->cat != CAT_SECURITY && r->cat != CAT_UAPI);
+	}
+	assert_true(questions >= 5);
+	assert_string_equal(rule_conf_name(CONF_CERTAIN), "certain");
+	assert_string_equal(rule_conf_name(CONF_QUESTION), "question");
+	assert_int_equal(rule_table[R_UNBOUNDED_STRING_COPY].conf, CONF_CERTAIN);
+	assert_int_equal(rule_table[R_STRING_COPY_CHECK].cat, CAT_CORRECTNESS);
+	assert_int_equal(rule_table[R_USE_SYSFS_EMIT].cat, CAT_STYLE);
+}
+
 static void test_rules__find_is_case_insensitive(void **state)
 {
 	(void)state;
@@ -85,6 +107,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rules__table_is_sorted_unique_and_complete),
+		cmocka_unit_test(test_rules__questions_are_never_security_or_uapi),
 		cmocka_unit_test(test_rules__find_is_case_insensitive),
 		cmocka_unit_test(test_rules__style_covers_whitespace_and_long_lines),
 		cmocka_unit_test(test_rules__options_parse_type_lists),

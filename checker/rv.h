@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What reviewbot's own checks (rv_*.c) share: calls gathered across the
+ * lines of a hunk, the function a line is in, and the "twin" of an added
+ * line (rv_twin.c).  Private to checker/; the engine state is eng.h's.
+ *
+ * A review blames only what the patch changes.  An added line is paired
+ * with the removed lines of its change block (the run of '-' and '+'
+ * lines between two context lines): a finding whose subject (say, the
+ * function and the destination of a string copy) a removed line of the
+ * block already had is not the patch's doing, whatever else changed on
+ * the line, and a line that only moved or was re-indented (a removed line
+ * near it in the same file has its text, white space aside) is not
+ * judged at all.
+ *
+ * Lines are indexes into e->lines / e->rawlines (0-based).  Strings
+ * returned are from the per-line arena.
+ */
+#ifndef RB_RV_H
+#define RB_RV_H
+
+#include "eng.h"
+
+#define RV_MAX_ARGS	16	/* arguments of one call we look at */
+#define RV_MAX_LINES	40	/* lines one call may span */
+#define RV_NEAR		400	/* lines searched for a moved line */
+#define RV_FUNC_LINES	400	/* lines walked back for a function's start */
+
+/* The arguments of one call, gathered across lines (an arena string). */
+struct rv_call {
+	const char *text;
+	const char *raw;	/* text with the raw line's bytes (strings kept) */
+	size_t len;
+	size_t narg;
+	size_t off[RV_MAX_ARGS], n[RV_MAX_ARGS];
+	char after;		/* first code character after ')', 0 if none */
+};
+
+int rv_is_ident(int c);
+int rv_is_blank(int c);
+
+/*
+ * The call whose '(' is at lines[idx][open]: its arguments split at the
+ * top-level commas and the character after its ')'.  side '+' follows
+ * the new text (removed lines skipped), '-' the old (added lines
+ * skipped).  0 when it does not close within the hunk.
+ */
+int rv_gather_call(struct eng *e, long idx, size_t open, char side,
+		   struct rv_call *c);
+/* Argument i, runs of blanks as one space, trimmed. */
+char *rv_arg(struct eng *e, const struct rv_call *c, size_t i);
+/* Argument i as the raw lines have it (string contents kept). */
+char *rv_raw_arg(struct eng *e, const struct rv_call *c, size_t i);
+/* s without its blanks (to compare code white space aside). */
+char *rv_squeeze(struct eng *e, const char *s);
+
+/* The change block of line idx: its '-' and '+' lines are [*lo, *hi). */
+void rv_block(struct eng *e, long idx, long *lo, long *hi);
+/*
+ * Whether added line idx only moved or changed white space: a removed
+ * line of its block, or one within RV_NEAR lines in the same file, has
+ * its text white space aside (for a removed line idx: an added one).
+ */
+int rv_twin_same(struct eng *e, long idx);
+/*
+ * Whether a removed line of idx's change block calls a function matching
+ * fnpat (a pattern alternation such as "strcpy|sprintf") whose argument
+ * arg, white space aside, is key (any call of it with key NULL).  The
+ * name of the call found is in *fn when fn is not NULL.
+ */
+int rv_twin_call(struct eng *e, long idx, const char *fnpat, size_t arg,
+		 const char *key, const char **fn);
+
+/* Whether a removed line of idx's change block holds text (sanitised,
+ * white space aside). */
+int rv_twin_has(struct eng *e, long idx, const char *text);
+
+/*
+ * The function line idx is in, as far as the hunk shows it: *start is
+ * the first line of the hunk in it (its header line when shown), the
+ * header text (name and parameters, lines joined) is returned, or the
+ * function the hunk's "@@" line names, or "" when none is known.
+ */
+const char *rv_function(struct eng *e, long idx, long *start);
+/* The name of the function in a header, or "". */
+const char *rv_function_name(struct eng *e, const char *header);
+
+#endif
