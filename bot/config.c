@@ -166,7 +166,9 @@ static int check_env_name(const char *v, const char **why);
 	  DIFF_DEFAULT_MAX_LINES, NULL, max_lines_per_patch, NULL,	\
 	  "diff lines (context, added and removed, all files together) of one patch read; findings after them are dropped, and the log says so (the default is the ceiling)") \
 	X(LIMITS, "max_series_parts", INT, "9999", 1, SUBJECT_CEIL_PARTS, \
-	  NULL, max_series_parts, NULL, "parts of a series: a [PATCH M/N] with a larger N is skipped as not a patch, with the reason")
+	  NULL, max_series_parts, NULL, "parts of a series: a [PATCH M/N] with a larger N is skipped as not a patch, with the reason") \
+	X(LIMITS, "check_seconds", INT, "60", 1, 3600, NULL, check_seconds, \
+	  NULL, "seconds one patch's check may take; a check cut short marks the mail bad with the reason and its series is reviewed without it")
 
 enum cfg_section {
 	SEC_BOT, SEC_SOURCE, SEC_DELIVERY, SEC_POLICY, SEC_BUILD, SEC_BOOT, SEC_LIMITS, SEC_N

@@ -133,6 +133,7 @@ struct config {
 	int max_files_per_patch;
 	int max_lines_per_patch; /* diff lines of all files together */
 	int max_series_parts;	/* N of [PATCH M/N], at most SUBJECT_CEIL_PARTS */
+	int check_seconds;	/* the checker's time budget per patch */
 };
 
 /* The defaults, with no source (config.c's table). */

@@ -95,6 +95,10 @@ int pipeline_new(struct store *st, const struct config *cfg,
 	p->mode = mode;
 	chk_opts_init(&p->opts);
 	p->opts.extra = 1;
+	/* a mail is hostile: one check may not hold the bot for ever */
+	p->opts.time_limit_ms = (unsigned long)(cfg->check_seconds > 0 ? cfg->check_seconds : 60) *
+				1000ul;
+	p->opts.max_line_bytes = CHK_BOT_MAX_LINE_BYTES;
 	p->opts.patterns = &reviewbot_patterns;
 	/* misspellings as `reviewbot check` finds them; none when the
 	 * dictionary is missing (the checker works without) */
@@ -432,6 +436,10 @@ static int check_compute(const struct pipeline *p, const struct mime_mail *m,
 	}
 	test_hooks_check(p, &pc->text, pc);
 	chk_run_reuse(&p->opts, "patch", pc->text.buf, pc->text.len, &pc->res);
+	if ((pc->res.flags & CHK_TIMED_OUT) && !pc->unfinished[0])
+		snprintf(pc->unfinished, sizeof(pc->unfinished),
+			 "the check ran past its time budget ([limits] check_seconds) at line %ld",
+			 pc->res.stopped_at);
 	/* only findings on lines the patch adds (and on its message) */
 	config_diff_limits(p->cfg, &lim);
 	if (diff_parse(pc->text.buf, pc->text.len, &lim, &d) == DIFF_ERR_LIMIT &&
@@ -517,6 +525,31 @@ static int store_findings(struct pipeline *p, int64_t series_id, int64_t patch_i
 		f.fingerprint = fp;
 		ret = store_finding_add(p->st, &f, &fid);
 		free(f.line_text);
+		if (ret < 0)
+			goto out;
+		kept++;
+	}
+	if (pc->res.flags & CHK_LINE_SKIPPED) {
+		/* say so: a line nobody checked is not a clean line */
+		char msg[200];
+
+		snprintf(msg, sizeof(msg),
+			 "%ld line%s of this patch %s too long or too complex to check (the "
+			 "first is line %ld of the mail); %s not checked",
+			 pc->res.lines_skipped, pc->res.lines_skipped == 1 ? "" : "s",
+			 pc->res.lines_skipped == 1 ? "is" : "are", pc->res.first_skipped,
+			 pc->res.lines_skipped == 1 ? "it was" : "they were");
+		memset(&f, 0, sizeof(f));
+		f.patch_id = patch_id;
+		f.series_id = series_id;
+		f.part = part;
+		f.type = "LINE_NOT_CHECKED";
+		f.severity = "WARNING";
+		f.category = "correctness";
+		f.message = msg;
+		compose_fingerprint(f.type, NULL, NULL, fp, sizeof(fp));
+		f.fingerprint = fp;
+		ret = store_finding_add(p->st, &f, &fid);
 		if (ret < 0)
 			goto out;
 		kept++;

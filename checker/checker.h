@@ -86,7 +86,20 @@ struct chk_opts {
 	 * match can take seconds (a 400 KB comment line: up to ~15 s here).
 	 */
 	unsigned long time_limit_ms;
+	/*
+	 * Bytes of one line the checks look at; 0: no limit (the default,
+	 * as checkpatch.pl).  A longer line is not checked at all (it counts
+	 * as CHK_LINE_SKIPPED) and the other lines see it as an empty line
+	 * of its kind: some of checkpatch.pl's patterns scan a line once per
+	 * starting position, which no step limit bounds (a 1 MB line: minutes
+	 * in one match).  The bot sets it (CHK_BOT_MAX_LINE_BYTES).
+	 */
+	size_t max_line_bytes;
 };
+
+/* What the bot checks of one line at most: no kernel source line comes
+ * near it, and one match on a line this long ends within a second. */
+#define CHK_BOT_MAX_LINE_BYTES	(16u << 10)
 
 void chk_opts_init(struct chk_opts *o);
 /* Parses a comma-separated list of type names into ignore/use; unknown

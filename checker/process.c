@@ -300,6 +300,14 @@ static void prescan(struct eng *e)
 				     eng_rawline(e, linenr + 1), NULL))
 				in_comment = 1;
 			sanitise_line_reset(e, in_comment);
+		} else if (realcnt && e->o->max_line_bytes && rawline[0] &&
+			   strlen(rawline) > e->o->max_line_bytes &&
+			   re_match(e->rc, "^(?:\\+| )", rawline, NULL)) {
+			/* too long to look at: an empty line of its kind for the
+			 * others, skipped at its turn */
+			line = rawline[0] == '+' ? "+" : " ";
+			if (prescan_mark(e, i))
+				return;
 		} else if (realcnt && re_match(e->rc, "^(?:\\+| |$)", rawline, NULL)) {
 			line = sanitise_line(e, rawline);
 			if (!line && prescan_mark(e, i))

@@ -50,12 +50,17 @@ def patch(mid, line):
             'Signed-off-by: Dev %s <dev-%s@example.com>\n---\n'
             'diff --git a/drivers/leds/%s.c b/drivers/leds/%s.c\n'
             'index 1111111..2222222 100644\n--- a/drivers/leds/%s.c\n+++ b/drivers/leds/%s.c\n'
-            '@@ -1,3 +1,4 @@\n int a;\n int b;\n+%s\n int d;\n'
-            % ((mid,) * 10 + (line,)))
+            '@@ -1,3 +1,%d @@\n int a;\n int b;\n+%s\n int d;\n'
+            % ((mid,) * 10 + (4 + line.count('\n+'), line)))
 poison = {
     'real': '#define X(%s,...) 0' % ','.join(['a'] * 8500),
     'marker': 'int poison; /* POISON-MARKER */',
     'unfinished': 'int slow; /* UNFINISHED-MARKER */',
+    # a 1 MB comment: one of checkpatch.pl's patterns scans its line once
+    # per starting position, for minutes (checkpatch.pl itself: 2)
+    'long': '/* ' + ' '.join(['x'] * 500000) + ' */',
+    # 300 calls of 1,500 arguments: tens of ms each
+    'slow': '\n+'.join(['\tfoo(' + ','.join(['a'] * 1500) + ');'] * 300),
 }[kind]
 for n, mid in enumerate(['ok1', 'ok2', 'poison', 'ok3', 'ok4']):
     line = poison if mid == 'poison' else 'int %s_x ;' % mid
@@ -171,6 +176,28 @@ check "... not in a series, no review; the other 4 reviewed" \
 	"[ -z \"\$(sql '$tmp/unf/db/reviewbot.db' \"SELECT series_id FROM messages WHERE message_id = 'poison@example.com'\")\" ] &&
 	 [ \"\$(sql '$tmp/unf/db/reviewbot.db' \"SELECT count(*) FROM patches p JOIN messages m ON m.id = p.msg_id WHERE m.message_id = 'poison@example.com'\")\" = 0 ] &&
 	 [ \$(outbox unf) -eq 4 ]"
+
+# ---- a real check past its time budget ([limits] check_seconds) ----------------
+conf slow
+printf '[limits]\n\tcheck_seconds = 2\n' >>"$tmp/slow/rb.conf"
+mails "$tmp/slow/list" slow
+t0=$(date +%s)
+"$rb" run --once --config "$tmp/slow/rb.conf" >"$tmp/slow/out" 2>"$tmp/slow/err"
+st=$?
+check "a check past check_seconds: bad at once with the reason, the run not held up" \
+	"[ $st -eq 0 ] && [ \$(( \$(date +%s) - t0 )) -lt 60 ] &&
+	 state_of slow poison | grep -q '^6|check did not finish: the check ran past its time budget'"
+check "... the other 4 reviewed" "[ \$(outbox slow) -eq 4 ]"
+
+# ---- a line too long to check ---------------------------------------------------
+conf long
+mails "$tmp/long/list" long
+t0=$(date +%s)
+"$rb" run --once --config "$tmp/long/rb.conf" >"$tmp/long/out" 2>"$tmp/long/err"
+st=$?
+check "a 1 MB line: not checked, the patch reviewed at once with LINE_NOT_CHECKED" \
+	"[ $st -eq 0 ] && [ \$(( \$(date +%s) - t0 )) -lt 30 ] && [ \$(outbox long) -eq 5 ] &&
+	 grep -l 'poison@example.com' '$tmp/long/outbox/new'/* | xargs grep -q LINE_NOT_CHECKED"
 
 # ---- stops give the attempts back ------------------------------------------------
 # SIGTERM three times in the middle of a batch: no message is blamed

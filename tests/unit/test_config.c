@@ -84,7 +84,7 @@ static void test_config__table_is_consistent(void **state)
 	size_t i;
 
 	(void)state;
-	assert_int_equal(config_noptions, 46);
+	assert_int_equal(config_noptions, 47);
 	for (i = 0; i < config_noptions; i++) {
 		const struct config_option *o = &config_options[i];
 
@@ -579,6 +579,7 @@ static void test_config__limits_defaults_are_the_constants(void **state)
 	assert_int_equal(c.max_files_per_patch, DIFF_DEFAULT_MAX_FILES);
 	assert_int_equal(c.max_lines_per_patch, DIFF_DEFAULT_MAX_LINES);
 	assert_int_equal(c.max_series_parts, SUBJECT_MAX_PARTS);
+	assert_int_equal(c.check_seconds, 60);
 	config_mime_limits(&c, &ml);
 	assert_int_equal(ml.max_mail, MIME_MAX_MAIL);
 	assert_int_equal(ml.max_parts, MIME_MAX_PARTS);
@@ -605,6 +606,8 @@ static void test_config__limits_defaults_are_the_constants(void **state)
 			assert_int_equal(o->max, DIFF_DEFAULT_MAX_LINES);
 		else if (!strcmp(o->key, "max_series_parts"))
 			assert_int_equal(o->max, SUBJECT_CEIL_PARTS);
+		else if (!strcmp(o->key, "check_seconds"))
+			assert_int_equal(o->max, 3600);
 		else if (strcmp(o->key, "max_files_per_patch"))
 			fail_msg("limits.%s is not checked here", o->key);
 		/* bounded: a ceiling, never "no limit" */
