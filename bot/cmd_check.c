@@ -52,7 +52,8 @@ static void check_usage(FILE *f)
 	      "  --showfile                 emit diffed file position, not input file position\n"
 	      "  -f, --file                 treat FILE as a regular source file\n"
 	      "  --subjective, --strict     enable more subjective tests (CHECK)\n"
-	      "  --list-types               list the message types: name, severity, category\n"
+	      "  --list-types               list the message types: name, severity, category,\n"
+	      "                             confidence (certain, or a question to check)\n"
 	      "  --types TYPE(,TYPE2...)    show only these comma separated message types\n"
 	      "  --ignore TYPE(,TYPE2...)   ignore various comma separated message types\n"
 	      "  --show-types               show the specific message type in the output\n"
@@ -95,7 +96,7 @@ static void list_types(int verbose)
 {
 	int i;
 
-	printf("#\tMessage type\tSeverity\tCategory\tDescription\n\n");
+	printf("#\tMessage type\tSeverity\tCategory\tConfidence\tDescription\n\n");
 	for (i = 0; i < RULE__COUNT; i++) {
 		const struct rule *r = &rule_table[i];
 		char sev[32] = "";
@@ -108,8 +109,8 @@ static void list_types(int verbose)
 				 first ? "" : ",", rule_sev_name((enum rule_sev)s));
 			first = 0;
 		}
-		printf("%d\t%s\t%s\t%s\t%s\n", i + 1, r->name, sev,
-		       rule_cat_name(r->cat), r->desc);
+		printf("%d\t%s\t%s\t%s\t%s\t%s\n", i + 1, r->name, sev,
+		       rule_cat_name(r->cat), rule_conf_name(r->conf), r->desc);
 		(void)verbose;
 	}
 }

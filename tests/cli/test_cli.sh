@@ -47,8 +47,10 @@ check "unknown category is an error (exit 2)" "[ $st -eq 2 ] && grep -q 'unknown
 # --list-types prints the whole rule table
 "$rb" check --list-types >"$tmp/l"; st=$?
 check "list-types exits 0" "[ $st -eq 0 ]"
-check "list-types lists every type with severity and category" \
-	"grep -qP '^\\d+\\tLONG_LINE\\tWARNING,CHECK\\tstyle\\t' '$tmp/l' && [ \$(grep -cP '^\\d+\\t' '$tmp/l') -gt 200 ]"
+check "list-types lists every type with severity, category and confidence" \
+	"grep -qP '^\\d+\\tLONG_LINE\\tWARNING,CHECK\\tstyle\\tcertain\\t' '$tmp/l' &&
+	 grep -qP '^\\d+\\tSTRING_COPY_CHECK\\tWARNING\\tcorrectness\\tquestion\\t' '$tmp/l' &&
+	 [ \$(grep -cP '^\\d+\\t' '$tmp/l') -gt 200 ]"
 
 # errors name the file; exit codes
 "$rb" check "$tmp/no-such.patch" >/dev/null 2>"$tmp/e"; st=$?
