@@ -43,6 +43,9 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 CATEGORIES = ("security", "uapi")
 # types whose finding stands for a whole file, not a line
 FILE_LEVEL_TYPES = {"UAPI_HEADER"}
+# One finding that lists every new attribute of its file (issue 20 item
+# 3): it catches the labels of these kinds in its file, wherever they are.
+GROUP_TYPES = {"UAPI_SYSFS": ("sysfs-new", "bin-attr")}
 SLACK = 2
 
 
@@ -194,6 +197,8 @@ def match(finding, labels):
             continue
         if finding["line"] is None:
             hits.append((0, lab))
+        elif lab["kind"] in GROUP_TYPES.get(finding.get("type"), ()):
+            hits.append((distance(lab, finding["line"]), lab))
         elif lab["side"] == finding["side"]:
             d = distance(lab, finding["line"])
             if d <= SLACK:
@@ -212,7 +217,7 @@ def score(findings, labels):
         f["labels"] = hits
         if not hits:
             continue
-        if f["line"] is None:
+        if f["line"] is None or f.get("type") in GROUP_TYPES:
             caught.update(id(lab) for lab in hits)
         else:
             caught.add(id(hits[0]))
