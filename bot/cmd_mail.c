@@ -219,13 +219,12 @@ static int check_stages(const struct config *cfg, int strict)
 
 	if (!build_enabled(cfg) && !boot_enabled(cfg))
 		return 0;
-	if (sandbox_config_check(cfg, err, sizeof(err))) {
-		what = build_enabled(cfg) ? "[build]" : "[boot]";
-	} else if (boot_enabled(cfg)) {
+	/* QEMU first: its absence says most about a [boot] that cannot run */
+	boot_opts_from_config(&o, cfg);
+	if (boot_enabled(cfg) && boot_check(&o, err, sizeof(err))) {
 		what = "[boot]";
-		boot_opts_from_config(&o, cfg);
-		if (!boot_check(&o, err, sizeof(err)))
-			return 0;
+	} else if (sandbox_config_check(cfg, err, sizeof(err))) {
+		what = build_enabled(cfg) ? "[build]" : "[boot]";
 	} else {
 		return 0;
 	}

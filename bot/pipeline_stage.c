@@ -212,7 +212,7 @@ static int load_test_series(struct pipeline *p, const struct store_series *s,
 		n++;
 	}
 	boot_opts_from_config(&o, p->cfg);
-	if (sandbox_config_check(p->cfg, msg, sizeof(msg)) || boot_check(&o, msg, sizeof(msg))) {
+	if (boot_check(&o, msg, sizeof(msg)) || sandbox_config_check(p->cfg, msg, sizeof(msg))) {
 		/* never on the host: without QEMU the stage does not run */
 		log_event(LOG_ERR, "load-test", "series", s->subject, "error", msg, NULL);
 		ret = store_stage_finish(p->st, sg->id, 1 + CHK_READY_NOT_CHECKED, msg,
