@@ -102,6 +102,13 @@ LIBBOT := $(BUILD)/libbot.a
 LIBSTORE := $(BUILD)/libstore.a
 LIBCHECKER := $(BUILD)/libchecker.a
 HELPER := $(BUILD)/libexec/reviewbot/reviewbot-mail
+# checkpatch.pl's own misspellings, for the bot's reviews
+# (bot/spell_list.h): copied at build time out of Debian's
+# linux-source-VERSION (never committed), one file per kernel version,
+# installed into DATADIR/reviewbot/.  The helper finds them as
+# ../../share/reviewbot/ from its folder, in the build tree as installed.
+SPELLING_KERNELS := 6.1
+SPELLING_DATA := $(SPELLING_KERNELS:%=$(BUILD)/share/reviewbot/spelling-%.txt)
 
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
@@ -122,7 +129,7 @@ endif
 	deploy-tests unit-file \
 	fuzz fuzz-build fuzz-smoke
 
-all: $(PROGRAM) $(HELPER)
+all: $(PROGRAM) $(HELPER) $(SPELLING_DATA)
 
 # Install what the build needs when it is missing (the README's commands
 # work on a fresh machine).
@@ -138,6 +145,10 @@ $(BUILD)/obj/%.o: %.c $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/share/reviewbot/spelling-%.txt:
+	@$(if $(Q),echo "  EXTRACT $@")
+	$(Q)bash tools/extract-spelling.sh $* $@
 
 # checkpatch.pl's patterns, compiled at build time (tools/mkpatterns.c):
 # the golden cases and examples reach every rule.
@@ -224,6 +235,7 @@ $(LIBCHECKER) $(LIBSTORE) $(LIBBOT):
 $(BUILD)/obj/bot/exec.o: ALL_CFLAGS += \
 	-DRB_LIBEXEC_REL='"../libexec/reviewbot"' -DRB_BUILD_REL='"$(HELPER_REL)"'
 $(BUILD)/obj/bot/config.o: ALL_CFLAGS += -DRB_DATADIR='"$(DATADIR)"'
+$(BUILD)/obj/bot/spell_list.o: ALL_CFLAGS += -DRB_DATADIR='"$(DATADIR)"'
 $(BUILD)/obj/bot/cmd_mail.o: ALL_CFLAGS += -DRB_TEMPLATES_REL='"$(TEMPLATES_REL)"'
 
 $(PROGRAM): $(FRONT_OBJS) $(LIBBOT) $(LIBSTORE) $(LIBCHECKER) $(PATTERNS_OBJ)
@@ -264,25 +276,25 @@ cli-tests: $(PROGRAM)
 
 # the bot end to end on local mail (run, import, review, query, sendmail,
 # opting out): every tests/bot/test_*.sh
-bot-tests: $(PROGRAM) $(HELPER)
+bot-tests: $(PROGRAM) $(HELPER) $(SPELLING_DATA)
 	$(Q)fail=0; for t in tests/bot/test_*.sh; do \
 		REVIEWBOT=$(abspath $(PROGRAM)) bash "$$t" || fail=1; \
 	done; exit $$fail
 
 # The compile stage on a real kernel tree: linux-source-6.1 extracted into
 # build/ksrc and prepared into build/ksrc.reviewbot once, then cached.
-build-tests: $(PROGRAM) $(HELPER)
+build-tests: $(PROGRAM) $(HELPER) $(SPELLING_DATA)
 	$(Q)REVIEWBOT=$(abspath $(PROGRAM)) BUILD_DIR=$(abspath build) bash tests/build/test_build.sh
 
 # The QEMU load stage: Debian's kernel image and headers extracted (never
 # installed) into build/boot once, then cached; modules booted under TCG.
-boot-tests: $(PROGRAM) $(HELPER)
+boot-tests: $(PROGRAM) $(HELPER) $(SPELLING_DATA)
 	$(Q)REVIEWBOT=$(abspath $(PROGRAM)) bash tests/boot/test_boot.sh
 	$(Q)REVIEWBOT=$(abspath $(PROGRAM)) bash tests/boot/test_boot_changed.sh
 
 # the bot against real servers on 127.0.0.1 (dovecot, public-inbox-netd,
 # an SMTP server), started and stopped by each script
-integration-tests: $(PROGRAM) $(HELPER)
+integration-tests: $(PROGRAM) $(HELPER) $(SPELLING_DATA)
 	$(Q)fail=0; for t in tests/integration/test_*.sh; do \
 		[ -e "$$t" ] || continue; \
 		REVIEWBOT=$(abspath $(PROGRAM)) bash "$$t" || fail=1; \
@@ -294,7 +306,7 @@ integration-tests: $(PROGRAM) $(HELPER)
 # (valgrind -q writes a log only for those).
 # tests/valgrind.supp: library-internal noise only.
 VG_DIR := $(BUILD)/valgrind
-valgrind-tests: $(PROGRAM) $(HELPER)
+valgrind-tests: $(PROGRAM) $(HELPER) $(SPELLING_DATA)
 	$(Q)rm -rf $(VG_DIR) && mkdir -p $(VG_DIR)/bin $(VG_DIR)/log
 	$(Q)printf '#!/bin/sh\nexec valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect --track-fds=no --suppressions=%s --log-file=%s/vg.%%p.log %s "$$@"\n' \
 		$(abspath tests/valgrind.supp) $(abspath $(VG_DIR)/log) $(abspath $(HELPER)) \
@@ -351,6 +363,7 @@ $(FUZZ_DIR)/obj/%.o: %.c $(DEPS_STAMP)
 $(FUZZ_DIR)/obj/bot/exec.o: FUZZ_CFLAGS += \
 	-DRB_LIBEXEC_REL='"../libexec/reviewbot"' -DRB_BUILD_REL='"$(HELPER_REL)"'
 $(FUZZ_DIR)/obj/bot/config.o: FUZZ_CFLAGS += -DRB_DATADIR='"$(DATADIR)"'
+$(FUZZ_DIR)/obj/bot/spell_list.o: FUZZ_CFLAGS += -DRB_DATADIR='"$(DATADIR)"'
 
 # the patterns are data: no coverage needed
 $(FUZZ_DIR)/obj/patterns.o: $(BUILD)/gen/patterns.c
@@ -379,7 +392,7 @@ fuzz-smoke: fuzz-build
 
 # The bot once over the bundled archive (examples/lkml-sample.mbox), dry
 # run: a fresh database and outbox under build/run each time.
-run: $(PROGRAM) $(HELPER)
+run: $(PROGRAM) $(HELPER) $(SPELLING_DATA)
 	$(Q)rm -rf build/run && mkdir -p build/run
 	$(Q)./$(PROGRAM) run --once --config examples/reviewbot.conf
 	$(Q)echo; echo "Review mails (dry run: written to the outbox, nothing sent):"; \
@@ -419,7 +432,8 @@ clean:
 INSTALLED := $(BINDIR)/reviewbot $(LIBEXECDIR)/reviewbot/reviewbot-mail \
 	$(MANDIR)/man1/reviewbot.1 $(MANDIR)/man5/reviewbot.conf.5 \
 	$(MANDIR)/man7/reviewbot-rules.7 $(MANDIR)/man8/reviewbot.8 \
-	$(UNITDIR)/reviewbot.service $(DOCDIR)/reviewbot.conf.example
+	$(UNITDIR)/reviewbot.service $(DOCDIR)/reviewbot.conf.example \
+	$(SPELLING_KERNELS:%=$(DATADIR)/reviewbot/spelling-%.txt)
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR)/reviewbot \
 		$(DESTDIR)$(DATADIR)/reviewbot/templates $(DESTDIR)$(MANDIR)/man1 \
@@ -428,6 +442,7 @@ install: all
 	install -m 0755 $(PROGRAM) $(DESTDIR)$(BINDIR)/reviewbot
 	install -m 0755 $(HELPER) $(DESTDIR)$(LIBEXECDIR)/reviewbot/reviewbot-mail
 	install -m 0644 templates/*.txt $(DESTDIR)$(DATADIR)/reviewbot/templates/
+	install -m 0644 $(SPELLING_DATA) $(DESTDIR)$(DATADIR)/reviewbot/
 	install -m 0644 deploy/man/reviewbot.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 0644 deploy/man/reviewbot.8 $(DESTDIR)$(MANDIR)/man8/
 	install -m 0644 $(CONF_MAN) $(DESTDIR)$(MANDIR)/man5/
@@ -445,7 +460,7 @@ uninstall:
 
 # make install into a folder, the unit through systemd-analyze verify,
 # status and progress: every tests/deploy/test_*.sh
-deploy-tests: $(PROGRAM) $(HELPER) $(UNIT) $(MAN_PAGES)
+deploy-tests: $(PROGRAM) $(HELPER) $(SPELLING_DATA) $(UNIT) $(MAN_PAGES)
 	$(Q)fail=0; for t in tests/deploy/test_*.sh; do \
 		REVIEWBOT=$(abspath $(PROGRAM)) BUILD=$(abspath $(BUILD)) bash "$$t" || fail=1; \
 	done; exit $$fail

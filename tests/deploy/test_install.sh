@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# make install DESTDIR=...: the layout (program, helper, templates, man
-# pages 1 5 7 8, the unit, the example configuration), the installed
+# make install DESTDIR=...: the layout (program, helper, templates, the
+# misspelling list, man pages 1 5 7 8, the unit, the example configuration), the installed
 # program finds its installed helper and templates, and make uninstall
 # takes every file away again.
 set -u
@@ -33,7 +33,8 @@ done
 for f in usr/share/man/man1/reviewbot.1 usr/share/man/man5/reviewbot.conf.5 \
 	usr/share/man/man7/reviewbot-rules.7 usr/share/man/man8/reviewbot.8 \
 	usr/lib/systemd/system/reviewbot.service \
-	usr/share/doc/reviewbot/reviewbot.conf.example; do
+	usr/share/doc/reviewbot/reviewbot.conf.example \
+	usr/share/reviewbot/spelling-6.1.txt; do
 	check "$f installed, mode 644" "[ -s '$dest/$f' ] && [ \"\$(mode '$dest/$f')\" = 644 ]"
 done
 for t in "$repo"/templates/*.txt; do
@@ -55,6 +56,8 @@ check "installed reviewbot --version" "'$irb' --version | grep -q '^reviewbot [0
 st=$?
 check "installed reviewbot review prints a review mail" \
 	"[ $st -eq 0 ] && grep -q '^Subject: Re: ' '$tmp/review' && grep -q '^Auto-Submitted: auto-generated' '$tmp/review'"
+check "... with the installed misspelling list (share/reviewbot/spelling-6.1.txt)" \
+	"! grep -q no-spelling-list '$tmp/review.err'"
 [ $st -eq 0 ] || cat "$tmp/review.err"
 # it was the installed helper: without it, review cannot run
 mv "$dest/usr/libexec/reviewbot/reviewbot-mail" "$tmp/helper"
