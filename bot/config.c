@@ -64,6 +64,7 @@ static int check_address(const char *v, const char **why);
 static int check_url(const char *v, const char **why);
 static int check_smtp_url(const char *v, const char **why);
 static int check_env_name(const char *v, const char **why);
+static int check_spelling(const char *v, const char **why);
 
 /*
  * X(section, key, type, default, min, max, enum values, field, check, desc)
@@ -153,6 +154,8 @@ static int check_env_name(const char *v, const char **why);
 	  "scratch folder for the module build and the initramfs (default: boot-work beside the database)") \
 	X(BOOT, "timeout", INT, "180", 30, 3600, NULL, boot_timeout,	\
 	  NULL, "seconds per module for build, boot, load and unload; a hang is a finding") \
+	X(CHECKER, "spelling", STRING, "checkpatch", 0, 0, NULL, spelling, \
+	  check_spelling, "the misspellings the review's TYPO_SPELLING looks for: checkpatch (checkpatch.pl's own scripts/spelling.txt: from [build] tree when set, else the copy of linux-source-6.1's installed in share/reviewbot), codespell (codespell's dictionary, which also flags kernel words such as filp and parms), or a file in spelling.txt or codespell format (reviewbot check keeps checkpatch.pl's options)") \
 	X(LIMITS, "max_message_bytes", INT, "67108864", LIMIT_MIN_MESSAGE,	\
 	  MAILBOX_MAX_MESSAGE, NULL, max_message_bytes, NULL,		\
 	  "bytes of one mail; a larger one is stored unparsed, as bad with the reason (the default is the ceiling: the most a source reads and the database keeps)") \
@@ -171,12 +174,13 @@ static int check_env_name(const char *v, const char **why);
 	  NULL, "seconds one patch's check may take; a check cut short marks the mail bad with the reason and its series is reviewed without it")
 
 enum cfg_section {
-	SEC_BOT, SEC_SOURCE, SEC_DELIVERY, SEC_POLICY, SEC_BUILD, SEC_BOOT, SEC_LIMITS, SEC_N
+	SEC_BOT, SEC_SOURCE, SEC_DELIVERY, SEC_POLICY, SEC_BUILD, SEC_BOOT, SEC_CHECKER,
+	SEC_LIMITS, SEC_N
 };
 enum cfg_type { T_STRING, T_PATH, T_BOOL, T_INT, T_ENUM };
 
 static const char *const section_names[SEC_N] = {
-	"bot", "source", "delivery", "policy", "build", "boot", "limits",
+	"bot", "source", "delivery", "policy", "build", "boot", "checker", "limits",
 };
 
 #define SECNAME_BOT		"bot"
@@ -185,6 +189,7 @@ static const char *const section_names[SEC_N] = {
 #define SECNAME_POLICY		"policy"
 #define SECNAME_BUILD		"build"
 #define SECNAME_BOOT		"boot"
+#define SECNAME_CHECKER		"checker"
 #define SECNAME_LIMITS		"limits"
 #define TYPENAME_STRING		"string"
 #define TYPENAME_PATH		"path"
@@ -196,6 +201,7 @@ static const char *const section_names[SEC_N] = {
 #define OFF_POLICY(f)		offsetof(struct config, f)
 #define OFF_BUILD(f)		offsetof(struct config, f)
 #define OFF_BOOT(f)		offsetof(struct config, f)
+#define OFF_CHECKER(f)		offsetof(struct config, f)
 #define OFF_LIMITS(f)		offsetof(struct config, f)
 #define OFF_SOURCE(f)		offsetof(struct config_source, f)
 
@@ -335,6 +341,19 @@ static int check_env_name(const char *v, const char **why)
 bad:
 	*why = "is not an environment variable name";
 	return -1;
+}
+
+/* "checkpatch", "codespell" or a file (a relative one is taken
+ * relative to the config file's folder, as paths are) */
+static int check_spelling(const char *v, const char **why)
+{
+	if (!strcmp(v, CONFIG_SPELLING_CHECKPATCH) || !strcmp(v, CONFIG_SPELLING_CODESPELL))
+		return 0;
+	if (!strchr(v, '/') && !strchr(v, '.')) {
+		*why = "is not checkpatch, codespell or a file (write ./NAME for a file here)";
+		return -1;
+	}
+	return 0;
 }
 
 static int check_url(const char *v, const char **why)
@@ -563,6 +582,7 @@ void config_init(struct config *c)
 	defaults_set(c, SEC_POLICY);
 	defaults_set(c, SEC_BUILD);
 	defaults_set(c, SEC_BOOT);
+	defaults_set(c, SEC_CHECKER);
 	defaults_set(c, SEC_LIMITS);
 }
 
@@ -580,6 +600,7 @@ void config_release(struct config *c)
 	strings_free(c, SEC_POLICY);
 	strings_free(c, SEC_BUILD);
 	strings_free(c, SEC_BOOT);
+	strings_free(c, SEC_CHECKER);
 	strings_free(c, SEC_LIMITS);
 	free(c->file);
 	memset(c, 0, sizeof(*c));
@@ -1127,7 +1148,14 @@ static int run(struct parser *p)
 	}
 	if (check_all(p))
 		return -1;
-	return paths_resolve(p);
+	if (paths_resolve(p))
+		return -1;
+	/* [checker] spelling names a file unless it is a keyword */
+	if (strcmp(p->c->spelling, CONFIG_SPELLING_CHECKPATCH) &&
+	    strcmp(p->c->spelling, CONFIG_SPELLING_CODESPELL) && strrchr(p->name, '/') &&
+	    path_resolve(&p->c->spelling, p->name, (size_t)(strrchr(p->name, '/') - p->name)))
+		return fail(p, 0, "out of memory");
+	return 0;
 }
 
 int config_parse(const char *name, const char *buf, size_t len,
@@ -1144,7 +1172,7 @@ int config_parse(const char *name, const char *buf, size_t len,
 	c->file = strdup(name);
 	p = calloc(1, sizeof(*p));
 	if (!p || !c->file || !c->name || !c->database || !c->templates ||
-	    !c->delivery_path) {
+	    !c->delivery_path || !c->spelling) {
 		if (err && errlen)
 			snprintf(err, errlen, "%s: out of memory", name);
 		goto out;

@@ -22,6 +22,8 @@
  *           series_wait = 600
  *           review_clean = true
  *           max_replies_per_hour = 30
+ *   [checker]
+ *           spelling = checkpatch
  *   [limits]
  *           max_message_bytes = 8388608
  *           max_series_parts = 200
@@ -47,6 +49,9 @@
 #define CONFIG_MAX_FILE		(1u << 20)	/* bytes of a config file */
 #define CONFIG_MAX_SOURCES	64
 #define CONFIG_MAX_VALUE	4096
+/* [checker] spelling's keywords (bot/spell_list.h) */
+#define CONFIG_SPELLING_CHECKPATCH	"checkpatch"
+#define CONFIG_SPELLING_CODESPELL	"codespell"
 
 enum source_type {
 	SRC_MAILDIR = 0,
@@ -125,6 +130,8 @@ struct config {
 	char *boot_headers;	/* its kbuild tree (modules built with M=), absolute */
 	char *boot_work;	/* scratch folder, absolute, or NULL: beside the database */
 	int boot_timeout;	/* seconds per module: build, boot, load and unload */
+	/* [checker] */
+	char *spelling;		/* CONFIG_SPELLING_CHECKPATCH, _CODESPELL or a file */
 	/* [limits]: what one mail may hold; the parsers get them through
 	 * config_mime_limits(), config_diff_limits() and max_series_parts */
 	int max_message_bytes;	/* at most MAILBOX_MAX_MESSAGE */
@@ -162,7 +169,7 @@ void config_diff_limits(const struct config *c, struct diff_limits *out);
 /* The option table, for reviewbot.conf(5) and --help. */
 struct config_option {
 	const char *section;	/* "bot", "source", "delivery", "policy", "build",
-				 * "boot", "limits" */
+				 * "boot", "checker", "limits" */
 	const char *key;
 	const char *type;	/* "string", "path", "bool", "int", "enum" */
 	const char *def;	/* default as text, or NULL when required/none */

@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@
 #include "log.h"
 #include "patterns.h"
 #include "series.h"
+#include "spell_list.h"
 #include "subject.h"
 #include "template.h"
 #include "version.h"
@@ -30,9 +32,6 @@
 #include "../checker/diff.h"
 #include "../checker/spelling.h"
 #include "../checker/banned.h"
-
-/* Debian's codespell package: the misspellings checkpatch.pl would use */
-#define CODESPELL_DICT "/usr/lib/python3/dist-packages/codespell_lib/data/dictionary.txt"
 
 #define PIPE_MAX_CHECK_TEXT	(64u << 20)	/* bytes handed to the checker */
 #define PIPE_MAX_FINDINGS	10000		/* findings stored per patch */
@@ -81,7 +80,7 @@ int pipeline_new(struct store *st, const struct config *cfg,
 		 struct pipeline **out, char *err, size_t errlen)
 {
 	struct pipeline *p;
-	struct sbuf words;
+	char path[PATH_MAX], why[PATH_MAX + 128];
 
 	*out = NULL;
 	p = calloc(1, sizeof(*p));
@@ -100,15 +99,15 @@ int pipeline_new(struct store *st, const struct config *cfg,
 				1000ul;
 	p->opts.max_line_bytes = CHK_BOT_MAX_LINE_BYTES;
 	p->opts.patterns = &reviewbot_patterns;
-	/* misspellings as `reviewbot check` finds them; none when the
-	 * dictionary is missing (the checker works without) */
-	sbuf_init(&words, CHK_SPELLING_MAX_INPUT);
-	if (!fileio_read(CODESPELL_DICT, &words))
-		p->spelling = chk_spelling_new(words.buf, words.len);
+	/* misspellings: checkpatch.pl's own list unless [checker] spelling
+	 * says otherwise (spell_list.h); none when it cannot be read (the
+	 * checker works without) */
+	p->spelling = spell_list_load(cfg, path, sizeof(path), why, sizeof(why));
+	if (p->spelling)
+		log_event(LOG_DEBUG, "spelling", "file", path, NULL);
 	else
-		log_event(LOG_WARN, "no-spelling-dictionary", "file", CODESPELL_DICT,
-			  "error", strerror(errno), NULL);
-	sbuf_release(&words);
+		log_event(LOG_WARN, "no-spelling-list", "spelling", cfg->spelling,
+			  "error", why, NULL);
 	p->opts.spelling = p->spelling;
 	p->claim = claim_self();
 	test_hooks(p);

@@ -44,6 +44,9 @@ static const struct {
 	  "The load test in QEMU (off unless kernel is set): a driver the series\n"
 	  "adds, built as a module against the headers, loaded and unloaded in a\n"
 	  "kernel booted under qemu-system-x86_64; never on the host." },
+	{ "checker", "[checker]",
+	  "How the review's checks are made (reviewbot check keeps\n"
+	  "checkpatch.pl's options and defaults)." },
 	{ "limits", "[limits]",
 	  "What one mail may hold.  Each default is the parser's own bound; a\n"
 	  "value may be lower, or higher up to the maximum given, a hard ceiling\n"
