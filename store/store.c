@@ -205,6 +205,39 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	"CREATE INDEX messages_claim ON messages(claim) WHERE claim IS NOT NULL;"
 	"ALTER TABLE replies ADD COLUMN claim TEXT;"
 	"ALTER TABLE replies ADD COLUMN claimed_at INTEGER NOT NULL DEFAULT 0;",
+
+	/* 5 -> 6: false-positive feedback.  reply_findings: the findings a
+	 * review (or follow-up) covers, listed or counted with the nits, and
+	 * the number it shows a listed one with ("#3", 0 for the others), so
+	 * that an answer naming a type or a number finds its findings.
+	 * feedback: who said a finding is wrong, from which mail, answering
+	 * which review, and whether the sender maintained the finding's list
+	 * then ([source] maintainers: their word demotes a type on that list).
+	 * Both go with their finding or reply (store_forget_address, a patch
+	 * taken out of its series); a dispute outlives the mail it came in. */
+	"CREATE TABLE reply_findings ("
+	"  reply_id INTEGER NOT NULL REFERENCES replies(id) ON DELETE CASCADE,"
+	"  finding_id INTEGER NOT NULL REFERENCES findings(id) ON DELETE CASCADE,"
+	"  num INTEGER NOT NULL DEFAULT 0,"
+	"  PRIMARY KEY (reply_id, finding_id)"
+	") WITHOUT ROWID;"
+	"CREATE UNIQUE INDEX reply_findings_num ON reply_findings(reply_id, num)"
+	"  WHERE num > 0;"
+	"CREATE INDEX reply_findings_finding ON reply_findings(finding_id);"
+	"CREATE TABLE feedback ("
+	"  id INTEGER PRIMARY KEY,"
+	"  finding_id INTEGER NOT NULL REFERENCES findings(id) ON DELETE CASCADE,"
+	"  reply_id INTEGER REFERENCES replies(id) ON DELETE SET NULL,"
+	"  msg_id INTEGER REFERENCES messages(id) ON DELETE SET NULL,"
+	"  addr TEXT NOT NULL,"
+	"  maintainer INTEGER NOT NULL DEFAULT 0,"
+	"  reason TEXT,"
+	"  created INTEGER NOT NULL DEFAULT 0,"
+	"  UNIQUE (finding_id, addr)"
+	");"
+	"CREATE INDEX feedback_addr ON feedback(addr);"
+	"CREATE INDEX feedback_msg ON feedback(msg_id);"
+	"CREATE INDEX feedback_reply ON feedback(reply_id);",
 };
 
 const char *store_strerror(int result)

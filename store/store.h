@@ -30,7 +30,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STORE_SCHEMA_VERSION	5	/* the version this code writes */
+#define STORE_SCHEMA_VERSION	6	/* the version this code writes */
 #define STORE_BUSY_TIMEOUT_MS	5000
 #define STORE_MAX_RAW		(64u << 20)	/* bytes of one stored message */
 
@@ -506,8 +506,8 @@ struct store_forget {
  * Deletes everything kept about addr (lowercase): the messages it sent
  * (raw mail too), its series with their patches, findings, reviews,
  * replies and stages (by ON DELETE CASCADE), the replies sent to it
- * (confirmations), its mutes and tokens, in one transaction (or the
- * caller's).  Its opt-out stays.
+ * (confirmations), its mutes and tokens and the findings it disputed
+ * (schema 6), in one transaction (or the caller's).  Its opt-out stays.
  * Rows of other people that pointed at deleted ones (a later version's
  * prev_id, a cover letter) are unlinked.  *c (when not NULL) gets the
  * counts.
@@ -603,6 +603,92 @@ int store_stage_count_queued(struct store *st, long long *n, int64_t *oldest);
  */
 int store_stage_each_followup(struct store *st,
 			      int (*cb)(void *arg, int64_t id), void *arg);
+
+/* ---- false-positive feedback (schema 6) ---------------------------------- */
+
+/*
+ * The findings a review or follow-up covers: each one it lists, with the
+ * number it shows it with ("#3", bot/compose.h), and each one it counts
+ * with the nits (num 0), so that an answer naming a type or a number
+ * finds its findings.  A finding given twice for one reply, or a number
+ * given twice, is STORE_DUP (nothing written).
+ */
+int store_reply_finding_add(struct store *st, int64_t reply_id, int64_t finding_id,
+			    int num);
+
+struct store_reply_finding {
+	int64_t finding_id;
+	int64_t series_id;
+	int num;		/* shown as #num, 0 when counted with the nits */
+	const char *type;	/* NULL when the finding has none */
+	const char *list;	/* the series' list, NULL when none */
+};
+
+/*
+ * Calls cb for each finding reply_id covers, numbered ones first by
+ * number, then the others by id.  The row is valid during the call
+ * only; cb must not write to the store; a non-zero return from cb stops
+ * the walk and is returned.
+ */
+int store_reply_findings_each(struct store *st, int64_t reply_id,
+			      int (*cb)(void *arg, const struct store_reply_finding *rf),
+			      void *arg);
+
+#define STORE_FEEDBACK_REASON_MAX	200	/* bytes of a reason kept */
+
+/* Someone says a finding is a false positive. */
+struct store_feedback {
+	int64_t finding_id;
+	int64_t reply_id;	/* the review it answers, 0 when none */
+	int64_t msg_id;		/* the mail that said so, 0 when none */
+	const char *addr;	/* who, lowercase */
+	int maintainer;		/* addr maintained the finding's list then */
+	const char *reason;	/* the rest of the line, or NULL; cut at
+				 * STORE_FEEDBACK_REASON_MAX bytes (at a
+				 * character boundary) */
+	int64_t created;	/* 0: now */
+};
+
+/* Records fb: STORE_OK with *id (may be NULL), STORE_DUP when addr
+ * disputed that finding already (nothing written), STORE_ERR_RANGE when
+ * there is no such finding. */
+int store_feedback_add(struct store *st, const struct store_feedback *fb, int64_t *id);
+/* Disputes recorded in all (for status). */
+int store_feedback_count(struct store *st, long long *n);
+
+/* A type's findings and disputes, on one list or on all. */
+struct store_feedback_count {
+	const char *list;	/* NULL: series of no list, or all (per type) */
+	const char *type;
+	long long findings;	/* of that type */
+	long long disputed;	/* of them, disputed by anyone */
+	long long by_maintainers; /* of them, disputed by a maintainer of the list */
+	long long reviews;	/* series in which a maintainer disputed one */
+};
+
+/*
+ * Calls cb for each (list, type) with findings in series of list (NULL:
+ * every list) created at or after since, by list then type; or with
+ * per_type, for each type over those lists together (c->list NULL).
+ * With only_disputed, only the types with a disputed finding.  The row
+ * is valid during the call only; cb must not write to the store; a
+ * non-zero return from cb stops the walk and is returned.
+ */
+int store_feedback_counts(struct store *st, const char *list, int64_t since,
+			  int only_disputed, int per_type,
+			  int (*cb)(void *arg, const struct store_feedback_count *c),
+			  void *arg);
+
+/*
+ * The disputes of findings on list by addresses that maintained it then:
+ * cb gets each (type, series, addr) once, by type then series then
+ * address (the caller counts those whose address still maintains the
+ * list).  Same rules for cb as above.
+ */
+int store_feedback_each_maintained(struct store *st, const char *list,
+				   int (*cb)(void *arg, const char *type,
+					     int64_t series_id, const char *addr),
+				   void *arg);
 
 /* ---- read-only counts for reviewbot status ------------------------------ */
 
