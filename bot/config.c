@@ -65,6 +65,7 @@ static int check_url(const char *v, const char **why);
 static int check_smtp_url(const char *v, const char **why);
 static int check_env_name(const char *v, const char **why);
 static int check_spelling(const char *v, const char **why);
+static int check_addresses(const char *v, const char **why);
 
 /*
  * X(section, key, type, default, min, max, enum values, field, check, desc)
@@ -94,6 +95,8 @@ static int check_spelling(const char *v, const char **why);
 	  "the maildir folder or mbox file; required for those types")	\
 	X(SOURCE, "list", STRING, NULL, 0, 0, NULL, list, check_address, \
 	  "the list's posting address")					\
+	X(SOURCE, "maintainers", STRING, NULL, 0, 0, NULL, maintainers,	\
+	  check_addresses, "the list's maintainers' addresses, separated by commas or spaces: their false-positive answers count toward demoting a type on the list ([policy] demote_after)") \
 	X(SOURCE, "reply", ENUM, "list", 0, 0, REPLY_POLICIES, reply, NULL, \
 	  "who a review goes to: author and list, all, author only, or nobody") \
 	X(SOURCE, "poll_interval", INT, "60", 1, 86400, NULL, poll_interval, \
@@ -134,6 +137,8 @@ static int check_spelling(const char *v, const char **why);
 	  confirmations_per_hour, NULL, "answers to opt-out commands per address per hour at most") \
 	X(POLICY, "max_confirmations_per_hour", INT, "20", 0, 100000, NULL, \
 	  max_confirmations_per_hour, NULL, "answers to commands per hour at most, to all addresses together (more are recorded, not sent); never taken from the reviews' budget; 0 is no limit") \
+	X(POLICY, "demote_after", INT, "3", 0, 1000, NULL, demote_after, \
+	  NULL, "reviews of a list in which its maintainers answered false-positive to a type before that type is counted with the nits in the list's reviews (0: never)") \
 	X(POLICY, "stage_wait", INT, "600", 0, 604800, NULL, stage_wait, \
 	  NULL, "seconds a review waits for the compile and load stages ([build], [boot]) before it is sent without them; their results then follow in a reply to the review (0: never wait)") \
 	X(BUILD, "tree", PATH, NULL, 0, 0, NULL, build_tree, NULL,	\
@@ -264,6 +269,47 @@ const char *delivery_type_name(enum delivery_type t)
 	return NAME_OF(delivery_type_names, t);
 }
 
+/* addr is one of the addresses of the list v (check_addresses's form) */
+static int in_addresses(const char *v, const char *addr)
+{
+	size_t n, an = strlen(addr);
+
+	while (v && *v) {
+		v += strspn(v, ", \t");
+		n = strcspn(v, ", \t");
+		if (n && n == an && !strncasecmp(v, addr, n))
+			return 1;
+		v += n;
+	}
+	return 0;
+}
+
+int config_is_maintainer(const struct config *c, const char *list, const char *addr)
+{
+	size_t i;
+
+	if (!list || !addr || !*addr)
+		return 0;
+	for (i = 0; i < c->nsources; i++)
+		if (c->sources[i].list && !strcasecmp(c->sources[i].list, list) &&
+		    in_addresses(c->sources[i].maintainers, addr))
+			return 1;
+	return 0;
+}
+
+int config_list_has_maintainers(const struct config *c, const char *list)
+{
+	size_t i;
+
+	if (!list)
+		return 0;
+	for (i = 0; i < c->nsources; i++)
+		if (c->sources[i].list && !strcasecmp(c->sources[i].list, list) &&
+		    c->sources[i].maintainers)
+			return 1;
+	return 0;
+}
+
 /* ---- values ---- */
 
 static int has_control(const char *v)
@@ -295,6 +341,41 @@ static int check_address(const char *v, const char **why)
 			*why = "is not an address (local@domain)";
 			return -1;
 		}
+	}
+	return 0;
+}
+
+/* addresses separated by commas or white space, at least one, at most
+ * CONFIG_MAX_MAINTAINERS */
+static int check_addresses(const char *v, const char **why)
+{
+	char one[ADDRESS_MAX + 2];
+	size_t n, count = 0;
+
+	for (;;) {
+		v += strspn(v, ", \t");
+		if (!*v)
+			break;
+		n = strcspn(v, ", \t");
+		if (n > ADDRESS_MAX) {
+			*why = "holds an address longer than 254 bytes";
+			return -1;
+		}
+		memcpy(one, v, n);
+		one[n] = '\0';
+		if (check_address(one, why)) {
+			*why = "holds something that is not an address (local@domain)";
+			return -1;
+		}
+		if (++count > CONFIG_MAX_MAINTAINERS) {
+			*why = "holds more than " CONFIG_STR(CONFIG_MAX_MAINTAINERS) " addresses";
+			return -1;
+		}
+		v += n;
+	}
+	if (!count) {
+		*why = "holds no address";
+		return -1;
 	}
 	return 0;
 }
@@ -1016,6 +1097,10 @@ static int check_source(struct parser *p, size_t i)
 				    "source \"%s\": url does not apply to type %s",
 				    s->name, type);
 	}
+	/* maintainers maintain a list: their word demotes a type there */
+	if (s->maintainers && !s->list)
+		return fail(p, lines[OPT_SOURCE_maintainers],
+			    "source \"%s\": maintainers needs list", s->name);
 	return 0;
 }
 

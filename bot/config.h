@@ -49,6 +49,9 @@
 #define CONFIG_MAX_FILE		(1u << 20)	/* bytes of a config file */
 #define CONFIG_MAX_SOURCES	64
 #define CONFIG_MAX_VALUE	4096
+#define CONFIG_MAX_MAINTAINERS	64	/* addresses of one source's maintainers */
+#define CONFIG_STR_(x)		#x
+#define CONFIG_STR(x)		CONFIG_STR_(x)
 /* [checker] spelling's keywords (bot/spell_list.h) */
 #define CONFIG_SPELLING_CHECKPATCH	"checkpatch"
 #define CONFIG_SPELLING_CODESPELL	"codespell"
@@ -81,6 +84,9 @@ struct config_source {
 	char *url;		/* imap/nntp/public-inbox */
 	char *path;		/* maildir/mbox, absolute */
 	char *list;		/* the list's posting address, or NULL */
+	char *maintainers;	/* its maintainers' addresses, separated by
+				 * commas or white space, or NULL
+				 * (config_is_maintainer) */
 	enum reply_policy reply;
 	int poll_interval;	/* seconds */
 	char *password_file;	/* absolute, or NULL */
@@ -118,6 +124,8 @@ struct config {
 	int list_replies_per_hour;
 	int confirmations_per_hour;
 	int max_confirmations_per_hour;	/* all addresses together */
+	int demote_after;	/* maintainers' false-positive reviews that demote
+				 * a type on their list; 0: never */
 	int stage_wait;		/* seconds a review waits for [build] and [boot] */
 	/* [build] (bot/build.h): off unless build_tree is set */
 	char *build_tree;	/* kernel source tree, absolute, kept pristine */
@@ -180,6 +188,15 @@ struct config_option {
 
 extern const struct config_option config_options[];
 extern const size_t config_noptions;
+
+/*
+ * 1 when addr (any case) is among the maintainers of a source whose list
+ * is list (any case): [source] maintainers; 0 when not, or when list or
+ * addr is NULL.
+ */
+int config_is_maintainer(const struct config *c, const char *list, const char *addr);
+/* 1 when some source of list has maintainers. */
+int config_list_has_maintainers(const struct config *c, const char *list);
 
 const char *source_type_name(enum source_type t);
 const char *reply_policy_name(enum reply_policy p);

@@ -84,7 +84,7 @@ static void test_config__table_is_consistent(void **state)
 	size_t i;
 
 	(void)state;
-	assert_int_equal(config_noptions, 48);
+	assert_int_equal(config_noptions, 50);
 	for (i = 0; i < config_noptions; i++) {
 		const struct config_option *o = &config_options[i];
 
@@ -260,6 +260,14 @@ static const struct err_case err_cases[] = {
 	  "x.conf:2: max_replies_per_hour: -1 is below the minimum 0" },
 	{ "[policy]\n max_confirmations_per_hour = 100001\n",
 	  "x.conf:2: max_confirmations_per_hour: 100001 is above the maximum 100000" },
+	{ "[policy]\n demote_after = 1001\n",
+	  "x.conf:2: demote_after: 1001 is above the maximum 1000" },
+	{ "[source \"m\"]\n type = maildir\n path = /m\n maintainers = a@x, b\n",
+	  "x.conf:4: maintainers: 'a@x, b' holds something that is not an address (local@domain)" },
+	{ "[source \"m\"]\n type = maildir\n path = /m\n maintainers = \" , \"\n",
+	  "x.conf:4: maintainers: ' , ' holds no address" },
+	{ "[source \"m\"]\n type = maildir\n path = /m\n\n maintainers = a@x\n",
+	  "x.conf:5: source \"m\": maintainers needs list" },
 	{ "[policy]\n stage_wait = -1\n",
 	  "x.conf:2: stage_wait: -1 is below the minimum 0" },
 	{ "[policy]\n stage_wait = 604801\n",
@@ -835,6 +843,53 @@ static void test_config__example_parses_and_names_every_key(void **state)
 	free(text);
 }
 
+static void test_config__maintainers_per_list(void **state)
+{
+	struct config c;
+	char many[CONFIG_MAX_VALUE], err[512];
+	size_t i, n = 0;
+
+	(void)state;
+	parse_ok("x.conf",
+		 "[source \"a\"]\n type = maildir\n path = /a\n list = leds@x\n"
+		 " maintainers = Pavel@X.org,lee@x.org\tjj@x.org\n"
+		 "[source \"b\"]\n type = maildir\n path = /b\n list = LEDS@x\n"
+		 " maintainers = other@x.org\n"
+		 "[source \"c\"]\n type = maildir\n path = /c\n list = net@x\n"
+		 "[policy]\n demote_after = 0\n", &c);
+	assert_int_equal(c.demote_after, 0);
+	/* any case, any separator, every source of the list */
+	assert_true(config_is_maintainer(&c, "leds@x", "pavel@x.org"));
+	assert_true(config_is_maintainer(&c, "Leds@X", "LEE@x.org"));
+	assert_true(config_is_maintainer(&c, "leds@x", "jj@x.org"));
+	assert_true(config_is_maintainer(&c, "leds@x", "other@x.org"));
+	/* not a part of an address, not another list's, not without a list */
+	assert_false(config_is_maintainer(&c, "leds@x", "x.org"));
+	assert_false(config_is_maintainer(&c, "leds@x", "avel@x.org"));
+	assert_false(config_is_maintainer(&c, "net@x", "pavel@x.org"));
+	assert_false(config_is_maintainer(&c, NULL, "pavel@x.org"));
+	assert_false(config_is_maintainer(&c, "leds@x", ""));
+	assert_true(config_list_has_maintainers(&c, "leds@x"));
+	assert_false(config_list_has_maintainers(&c, "net@x"));
+	assert_false(config_list_has_maintainers(&c, NULL));
+	config_release(&c);
+
+	parse_ok("x.conf", "", &c);
+	assert_int_equal(c.demote_after, 3);
+	config_release(&c);
+
+	/* at most CONFIG_MAX_MAINTAINERS addresses */
+	n = (size_t)snprintf(many, sizeof(many),
+			     "[source \"a\"]\n type = maildir\n path = /a\n list = l@x\n maintainers =");
+	for (i = 0; i <= CONFIG_MAX_MAINTAINERS; i++)
+		n += (size_t)snprintf(many + n, sizeof(many) - n, " m%zu@x", i);
+	snprintf(many + n, sizeof(many) - n, "\n");
+	assert_int_equal(config_parse("x.conf", many, strlen(many), &c, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "x.conf:5: maintainers: 'm0@x m1@x"));
+	assert_non_null(strstr(err, "...' holds more than 64 addresses"));
+	config_release(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -859,6 +914,7 @@ int main(void)
 		cmocka_unit_test(test_config__file_over_the_cap),
 		cmocka_unit_test(test_config__load_reports_io_errors),
 		cmocka_unit_test(test_config__example_parses_and_names_every_key),
+		cmocka_unit_test(test_config__maintainers_per_list),
 	};
 
 	return cmocka_run_group_tests_name("config", tests, NULL, NULL);
