@@ -716,10 +716,12 @@ static int cmp_where(const struct compose_finding *a, const struct compose_findi
 	return c ? c : cmp_nstr(a->message, b->message);
 }
 
-/* A finding with its category, worked out once (not in every compare). */
+/* A finding with its category, worked out once (not in every compare),
+ * and whether it is counted with the nits rather than listed. */
 struct item {
 	const struct compose_finding *f;
 	enum rule_cat cat;
+	int nit;	/* a style finding other than an ERROR, or a demoted one */
 };
 
 /* A style ERROR is listed, never folded into the nits' count. */
@@ -777,9 +779,14 @@ static const char *const section_title[CAT__COUNT] = {
 	[CAT_STYLE] = "Style errors (checkpatch.pl ERROR)",
 };
 
-/* One section per category but style, each ending in a blank line. */
+/*
+ * One section per category but style, each ending in a blank line.  The
+ * findings listed are numbered from 1 (#K) in the order shown: numbers[]
+ * (one per finding of base) gets each one's.
+ */
 static void add_sections(struct sbuf *out, const struct item *it, size_t n,
-			 int total, long *shown)
+			 int total, long *shown, const struct compose_finding *base,
+			 int *numbers)
 {
 	struct sbuf line;
 	size_t i = 0;
@@ -792,7 +799,7 @@ static void add_sections(struct sbuf *out, const struct item *it, size_t n,
 		if (c == CAT_STYLE) {
 			/* only its ERRORs: the rest are counted as nits */
 			for (j = i; j < n && it[j].cat == c; j++)
-				errors += is_error(it[j].f);
+				errors += !it[j].nit;
 			if (!errors) {
 				i = j;
 				continue;
@@ -804,13 +811,14 @@ static void add_sections(struct sbuf *out, const struct item *it, size_t n,
 		for (j = i; j < n && it[j].cat == c; j++) {
 			const struct compose_finding *f = it[j].f;
 
-			if (c == CAT_STYLE && !is_error(f))
+			if (it[j].nit)
 				continue;
 			if (listed == COMPOSE_MAX_SHOWN)
 				continue;
 			listed++;
+			numbers[f - base] = (int)(*shown + (long)listed);
 			sbuf_reset(&line);
-			sbuf_addstr(&line, "  ");
+			sbuf_addf(&line, "  #%ld ", *shown + (long)listed);
 			add_where(&line, f, total);
 			sbuf_addstr(&line, ": ");
 			if (f->severity && *f->severity) {
@@ -887,7 +895,7 @@ static int add_nits(struct sbuf *out, const struct item *it, size_t n, int total
 	sbuf_init(&line, out->cap);
 	sbuf_init(&type, CMP_MAX_TYPE + 16);
 	for (i = 0; i < n; i++)
-		if (it[i].cat == CAT_STYLE && !is_error(it[i].f))
+		if (it[i].nit)
 			k++;
 	*nits = (long)k;
 	if (!k)
@@ -897,7 +905,7 @@ static int add_nits(struct sbuf *out, const struct item *it, size_t n, int total
 	if (!f || !g)
 		goto out;
 	for (i = 0, k = 0; i < n; i++)
-		if (it[i].cat == CAT_STYLE && !is_error(it[i].f))
+		if (it[i].nit)
 			f[k++] = it[i].f;
 	qsort(f, k, sizeof(*f), cmp_type);
 	for (i = 0; i < k; i++) {
@@ -1280,6 +1288,43 @@ static int compose_review(const struct template_set *t, const struct compose_rev
 			  struct sbuf *out, struct compose_stats *stats,
 			  char *err, size_t errlen);
 
+static int is_demoted(const struct compose_review *r, const char *type)
+{
+	size_t i;
+
+	for (i = 0; type && i < r->ndemoted; i++)
+		if (r->demoted[i] && !strcmp(r->demoted[i], type))
+			return 1;
+	return 0;
+}
+
+/* The footer's line naming the demoted types the mail counts as nits. */
+static void add_demoted_note(struct sbuf *out, const struct compose_review *r)
+{
+	struct sbuf line;
+	size_t i, j, named = 0;
+
+	sbuf_init(&line, out->cap);
+	sbuf_addstr(&line, "Counted with the nits on this list, as its maintainers"
+		    " answered \"false-positive\" to them:");
+	for (i = 0; i < r->ndemoted; i++) {
+		for (j = 0; j < r->nfindings; j++)
+			if (r->findings[j].type && r->demoted[i] &&
+			    !strcmp(r->findings[j].type, r->demoted[i]))
+				break;
+		if (j == r->nfindings)
+			continue;
+		sbuf_addstr(&line, named++ ? ", " : " ");
+		add_type(&line, r->demoted[i]);
+	}
+	sbuf_addch(&line, '.');
+	if (named)
+		template_wrap(out, line.buf, line.len, TEMPLATE_WRAP_COLUMNS, 0);
+	if (line.err)
+		out->err = line.err;
+	sbuf_release(&line);
+}
+
 int compose_review_mail(const struct template_set *t, const struct compose_review *r,
 			struct sbuf *out, struct compose_stats *stats,
 			char *err, size_t errlen)
@@ -1313,6 +1358,7 @@ static int compose_review(const struct template_set *t, const struct compose_rev
 {
 	const struct compose_finding **byplace = NULL;
 	struct item *sorted = NULL;
+	int *numbers = NULL;
 	struct compose_stats st;
 	struct chk_readiness rd;
 	struct sbuf b[B__COUNT];
@@ -1320,7 +1366,7 @@ static int compose_review(const struct template_set *t, const struct compose_rev
 	char msgid[256], num[4][32];
 	const char *bot_name, *addr;
 	char *bot_addr = NULL, *bot_version = NULL, *bot_name_c = NULL;
-	size_t i, an;
+	size_t i, an, nplace = 0;
 	int ret = -1, c;
 
 	memset(&st, 0, sizeof(st));
@@ -1341,16 +1387,28 @@ static int compose_review(const struct template_set *t, const struct compose_rev
 
 	sorted = calloc(r->nfindings + 1, sizeof(*sorted));
 	byplace = calloc(r->nfindings + 1, sizeof(*byplace));
-	if (!sorted || !byplace)
+	numbers = calloc(r->nfindings + 1, sizeof(*numbers));
+	if (!sorted || !byplace || !numbers)
 		goto nomem;
 	for (i = 0; i < r->nfindings; i++) {
-		byplace[i] = sorted[i].f = &r->findings[i];
-		sorted[i].cat = cat_of(&r->findings[i]);
+		const struct compose_finding *f = &r->findings[i];
+
+		sorted[i].f = f;
+		/* a demoted type is a nit on this list, and no concern */
+		if (is_demoted(r, f->type)) {
+			sorted[i].cat = CAT_STYLE;
+			sorted[i].nit = 1;
+			st.demoted++;
+			continue;
+		}
+		sorted[i].cat = cat_of(f);
+		sorted[i].nit = sorted[i].cat == CAT_STYLE && !is_error(f);
+		byplace[nplace++] = f;
 	}
 	qsort(sorted, r->nfindings, sizeof(*sorted), cmp_shown);
-	qsort(byplace, r->nfindings, sizeof(*byplace), cmp_place);
+	qsort(byplace, nplace, sizeof(*byplace), cmp_place);
 
-	if (readiness_of(byplace, r->nfindings, &rd))
+	if (readiness_of(byplace, nplace, &rd))
 		goto nomem;
 	if (r->compiles_state > 0 && r->compiles_state <= CHK_READY_NOT_CHECKED + 1)
 		rd.crit[CHK_CRIT_COMPILES].state = (enum chk_ready)(r->compiles_state - 1);
@@ -1365,7 +1423,8 @@ static int compose_review(const struct template_set *t, const struct compose_rev
 
 	if (add_since(&b[B_SINCE], r, &st))
 		goto nomem;
-	add_sections(&b[B_SECTIONS], sorted, r->nfindings, r->total, &st.shown);
+	add_sections(&b[B_SECTIONS], sorted, r->nfindings, r->total, &st.shown,
+		     r->findings, numbers);
 	if (add_nits(&b[B_NITS], sorted, r->nfindings, r->total, &st.nits))
 		goto nomem;
 	st.clean = r->nfindings == 0;
@@ -1389,6 +1448,8 @@ static int compose_review(const struct template_set *t, const struct compose_rev
 		if (template_render(t, "footer.txt", fv, sizeof(fv) / sizeof(fv[0]),
 				    &b[B_FOOTER], err, errlen))
 			goto out;
+		if (st.demoted)
+			add_demoted_note(&b[B_FOOTER], r);
 	}
 
 	add_clean(&b[B_SUBJECT], r->subject, CMP_MAX_SUBJECT);
@@ -1460,6 +1521,12 @@ static int compose_review(const struct template_set *t, const struct compose_rev
 		goto nomem;
 	if (out->err || out->len > COMPOSE_MAX_MAIL)
 		goto toobig;
+	/* the findings the mail covers, with their numbers */
+	for (i = 0; r->cover && i < r->nfindings; i++)
+		if (r->findings[i].id > 0) {
+			r->cover[st.ncover].id = r->findings[i].id;
+			r->cover[st.ncover++].num = numbers[i];
+		}
 	ret = 0;
 	goto out;
 toobig:
@@ -1475,6 +1542,7 @@ out:
 		*stats = st;
 	free(sorted);
 	free(byplace);
+	free(numbers);
 	free(bot_addr);
 	free(bot_version);
 	free(bot_name_c);
@@ -1565,5 +1633,112 @@ out:
 	free(baddr);
 	free(tok);
 	sbuf_release(&body);
+	return ret;
+}
+
+/* ---- the answer to false-positive ------------------------------------------- */
+
+/* p as a block: cleaned, wrapped, then a blank line ("" for NULL). */
+static void add_paragraph(struct sbuf *out, const char *p)
+{
+	struct sbuf line;
+
+	if (!p || !*p)
+		return;
+	sbuf_init(&line, COMPOSE_MAX_PARAGRAPH + 8);
+	add_clean(&line, p, COMPOSE_MAX_PARAGRAPH);
+	template_wrap(out, line.buf, line.len, TEMPLATE_WRAP_COLUMNS, 0);
+	sbuf_addch(out, '\n');
+	if (line.err)
+		out->err = line.err;
+	sbuf_release(&line);
+}
+
+int compose_feedback_mail(const struct template_set *t, const struct compose_feedback *f,
+			  struct sbuf *out, char *err, size_t errlen)
+{
+	struct compose_review r;
+	struct sbuf body, result, note;
+	char msgid[CMP_MAX_ID + 1];
+	char *cmd = NULL, *addr = NULL, *ver = NULL, *name = NULL, *baddr = NULL;
+	const char *m;
+	size_t mn;
+	int ret = -1;
+
+	sbuf_reset(out);
+	sbuf_init(&body, COMPOSE_MAX_MAIL);
+	sbuf_init(&result, 4 * COMPOSE_MAX_PARAGRAPH);
+	sbuf_init(&note, 4 * COMPOSE_MAX_PARAGRAPH);
+	if (!t || !f || !f->result) {
+		set_err(err, errlen, "nothing to compose");
+		goto out;
+	}
+	cmd = clean_dup(f->command ? f->command : "", 128);
+	addr = clean_dup(f->to.addr ? f->to.addr : "", CMP_MAX_ADDR);
+	ver = clean_dup(f->bot_version ? f->bot_version : REVIEWBOT_VERSION, 64);
+	name = clean_dup(f->bot.name && *f->bot.name ? f->bot.name : "reviewbot",
+			 CMP_MAX_NAME);
+	baddr = clean_dup(f->bot.addr ? f->bot.addr : "", CMP_MAX_ADDR);
+	if (!cmd || !addr || !ver || !name || !baddr)
+		goto nomem;
+	add_paragraph(&result, f->result);
+	add_paragraph(&note, f->note);
+	if (result.err || note.err)
+		goto nomem;
+	{
+		const struct template_var v[] = {
+			{ "command", cmd },
+			{ "address", addr },
+			{ "result", result.buf },
+			{ "note", note.buf },
+			{ "bot_name", name },
+			{ "bot_address", baddr },
+			{ "bot_version", ver },
+		};
+
+		if (template_render(t, "feedback.txt", v, sizeof(v) / sizeof(v[0]),
+				    &body, err, errlen))
+			goto out;
+	}
+	strip_id(f->message_id, &m, &mn);
+	if (!good_id(m, mn) || !memchr(m, '@', mn) || mn >= sizeof(msgid)) {
+		set_err(err, errlen, "bad Message-ID for the answer");
+		goto out;
+	}
+	snprintf(msgid, sizeof(msgid), "%.*s", (int)mn, m);
+	memset(&r, 0, sizeof(r));
+	r.bot = f->bot;
+	r.bot_version = f->bot_version;
+	r.to = f->to;
+	r.subject = f->subject ? f->subject : "";
+	r.in_reply_to = f->in_reply_to;
+	r.references = f->references;
+	r.nreferences = f->nreferences;
+	r.date = f->date;
+	if (add_headers(&r, msgid, "auto-replied", out, err, errlen))
+		goto out;
+	sbuf_addch(out, '\n');
+	sbuf_add(out, body.buf, body.len);
+	if (out->err == SBUF_ERR_NOMEM)
+		goto nomem;
+	if (out->err || out->len > COMPOSE_MAX_MAIL) {
+		set_err(err, errlen, "answer mail too large");
+		goto out;
+	}
+	ret = 0;
+	goto out;
+nomem:
+	set_err(err, errlen, "out of memory");
+out:
+	if (ret)
+		sbuf_reset(out);
+	free(cmd);
+	free(addr);
+	free(ver);
+	free(name);
+	free(baddr);
+	sbuf_release(&body);
+	sbuf_release(&result);
+	sbuf_release(&note);
 	return ret;
 }

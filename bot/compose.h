@@ -8,15 +8,22 @@
  *   affects others, maintainer, compiles, seems to work);
  *   "Since vN-1:" fixed / new / still there, by fingerprint;
  *   sections Security, User-space interface, Correctness, Process: each
- *   finding as "[PATCH M/N] file:line: SEVERITY: message (TYPE)" with
- *   the offending line quoted untouched below it (a rule that is only
- *   a question is of category correctness, so it is asked there);
+ *   finding as "#K [PATCH M/N] file:line: SEVERITY: message (TYPE)"
+ *   with the offending line quoted untouched below it (a rule that is
+ *   only a question is of category correctness, so it is asked there);
+ *   K numbers the listed findings of the mail from 1 in the order they
+ *   are shown, so that an answer "false-positive #K" names one
+ *   (bot/command.h; compose_review.cover gives the numbers back);
  *   "Style errors": the style findings of severity ERROR, listed the
  *   same way, never folded into the nits;
  *   "Style nits: N" with a count per type (most frequent first, long
  *   lines first among equals) and at most COMPOSE_NIT_EXAMPLES examples
  *   each;
- *   the footer saying how to opt out.
+ *   the footer saying how to opt out and how to dispute a finding, and
+ *   which types, if any, the list's maintainers demoted: the findings
+ *   of a type in compose_review.demoted are counted with the nits,
+ *   whatever their category or severity, and raise no concern in the
+ *   checklist (bot/feedback.h).
  * Left out, so each concern is said once: checkpatch.pl's "Unknown
  * commit id" (UNKNOWN_COMMIT_ID: the bot checks without a tree),
  * FILE_PATH_CHANGES in a patch with NEW_FILE_NO_MAINTAINERS,
@@ -58,6 +65,14 @@ struct compose_finding {
 	const char *message;
 	const char *line_text;	/* NULL when none */
 	const char *fingerprint;
+	int64_t id;		/* the store's finding id, 0 when none (for cover) */
+};
+
+/* A finding the mail covers, and the number it shows it with. */
+struct compose_cover {
+	int64_t id;		/* compose_finding.id */
+	int num;		/* #num, or 0: counted with the nits, or past
+				 * COMPOSE_MAX_SHOWN of its section */
 };
 
 struct compose_addr {
@@ -106,6 +121,13 @@ struct compose_review {
 	int followup;
 	int64_t date;			/* for the Date: header */
 	const char *message_id;		/* of the review, from compose_message_id() */
+	/* types the list's maintainers demoted (bot/feedback.h): counted
+	 * with the nits, and named in the footer when the mail has one */
+	const char *const *demoted;
+	size_t ndemoted;
+	/* out, when not NULL: room for nfindings entries, which get the
+	 * findings with an id the mail covers (compose_stats.ncover) */
+	struct compose_cover *cover;
 };
 
 /* Counts the composer found, for the store's review row. */
@@ -114,6 +136,8 @@ struct compose_stats {
 	long nits;		/* style findings folded into the count */
 	long fixed, added, still;
 	int clean;		/* nothing shown, no nit */
+	size_t ncover;		/* entries written to compose_review.cover */
+	long demoted;		/* findings counted with the nits as demoted */
 };
 
 /*
@@ -147,6 +171,32 @@ struct compose_confirm {
 
 int compose_confirm_mail(const struct template_set *t, const struct compose_confirm *c,
 			 struct sbuf *out, char *err, size_t errlen);
+
+/*
+ * The answer to "false-positive" (bot/command.h), from
+ * templates/feedback.txt, with the headers of compose_confirm_mail():
+ * To the sender alone, threaded under the command.  result and note are
+ * paragraphs of prose, cleaned and wrapped here (note may be NULL).
+ */
+struct compose_feedback {
+	struct compose_addr bot;
+	const char *bot_version;
+	struct compose_addr to;		/* the sender of the command */
+	const char *subject;		/* of the command mail */
+	const char *in_reply_to;	/* its Message-ID */
+	const char *const *references;	/* its References */
+	size_t nreferences;
+	const char *command;		/* "false-positive LONG_LINE", for {{command}} */
+	const char *result;		/* what was recorded, or why not */
+	const char *note;		/* a maintainer's: how far the demotion is */
+	int64_t date;
+	const char *message_id;		/* of the answer */
+};
+
+#define COMPOSE_MAX_PARAGRAPH	2048	/* bytes of result or note kept */
+
+int compose_feedback_mail(const struct template_set *t, const struct compose_feedback *f,
+			  struct sbuf *out, char *err, size_t errlen);
 
 /*
  * The Message-ID of the review of the message reviewed_msgid, version

@@ -20,7 +20,7 @@
  * Lines are wrapped one by one, never joined.
  *
  * The templates the bot knows (review.txt, review-clean.txt, footer.txt,
- * confirm.txt, followup.txt) are checked when loaded against a table of the
+ * confirm.txt, followup.txt, feedback.txt) are checked when loaded against a table of the
  * placeholders each may use and the ones each must use, so a typo stops
  * the bot at start-up, not when a mail is composed.  Other *.txt files
  * of the folder are loaded too and may use any name.
@@ -53,9 +53,11 @@ struct template_set;
 /*
  * Loads every *.txt file of dir ("review.txt", ... and any others
  * present; hidden files and other names are skipped).  The four known
- * templates must all be there; followup.txt is checked when present
- * (the bot needs it only with [build] or [boot]).  Returns 0 with *out set (free it with
- * template_set_free()), or -1 with err set and *out NULL.
+ * templates must all be there; followup.txt (needed only with [build]
+ * or [boot]) and feedback.txt (without it, false-positive commands are
+ * recorded, not answered) are checked when present.  Returns 0 with
+ * *out set (free it with template_set_free()), or -1 with err set and
+ * *out NULL.
  */
 int template_set_load(const char *dir, struct template_set **out,
 		      char *err, size_t errlen);

@@ -282,7 +282,7 @@ def check_floors(per_cat, min_prec_security=None, min_prec_uapi=None,
 
 READINESS_RE = re.compile(r"^  (security|user-space interface):\s+(.*?)\s*$")
 FINDING_RE = re.compile(
-    r"^  (?:\[PATCH[^\]]*\] )?(?P<file>[^\s:]+):(?P<line>\d+): "
+    r"^  (?:#\d+ )?(?:\[PATCH[^\]]*\] )?(?P<file>[^\s:]+):(?P<line>\d+): "
     r"(?P<sev>ERROR|WARNING|CHECK): ")
 TYPE_RE = re.compile(r"\(([A-Z][A-Z0-9_]+)\)\s*$")
 SECTIONS = {"Security": "security", "User-space interface": "uapi"}

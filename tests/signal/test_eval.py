@@ -60,10 +60,10 @@ Security
     +	sprintf(buf, "%s", s);
 
 User-space interface (new ABI: needs a review of its own)
-  include/uapi/linux/y.h:1: WARNING: change to user-space API header
+  #2 include/uapi/linux/y.h:1: WARNING: change to user-space API header
     include/uapi/linux/y.h (UAPI_HEADER)
     +#define Y 1
-  drivers/x.c:40: WARNING: new sysfs attribute 'q' (DEVICE_ATTR_RO):
+  #13 drivers/x.c:40: WARNING: new sysfs attribute 'q' (DEVICE_ATTR_RO):
     ABI (UAPI_SYSFS)
 
 Style nits: 1 (counted by type, not listed one by one)

@@ -215,7 +215,7 @@ static void test_compose__clean_series(void **state)
 }
 
 #define F(part, type, sev, cat, file, line, msg, text) \
-	{ part, type, sev, cat, file, line, msg, text, NULL }
+	{ part, type, sev, cat, file, line, msg, text, NULL, 0 }
 
 static const struct compose_finding one_patch_findings[] = {
 	F(1, "LONG_LINE", "WARNING", "style", "drivers/leds/leds-acme.c", 77,
@@ -646,7 +646,7 @@ static void test_compose__long_text_wraps_and_code_stays_whole(void **state)
 	snprintf(want, sizeof(want), "\n    +%s\n", code);
 	assert_non_null(strstr(m.buf, want));
 	assert_non_null(strstr(m.buf, "  compiles:              not checked (no build stage yet)\n"));
-	assert_non_null(strstr(m.buf, "  [PATCH 3/3] commit message:3: WARNING: a type"));
+	assert_non_null(strstr(m.buf, "  #2 [PATCH 3/3] commit message:3: WARNING: a type"));
 	golden("wrap", &m);
 	sbuf_release(&m);
 }
@@ -677,6 +677,176 @@ static void test_compose__sections_show_at_most_max_then_say_how_many_more(void 
 	snprintf(want, sizeof(want), "drivers/x.c:%d:", COMPOSE_MAX_SHOWN + 1);
 	assert_null(strstr(m.buf, want));
 	assert_non_null(strstr(m.buf, "concern (60 findings below)"));
+	sbuf_release(&m);
+}
+
+/* The listed findings are numbered in the order shown, across sections;
+ * cover gives back every finding with an id the mail covers, and its
+ * number (0: counted with the nits, or past COMPOSE_MAX_SHOWN). */
+static void test_compose__findings_numbered_and_covered(void **state)
+{
+	struct compose_finding f[COMPOSE_MAX_SHOWN + 4];
+	struct compose_cover cover[COMPOSE_MAX_SHOWN + 4];
+	struct compose_review r;
+	struct compose_stats st;
+	struct sbuf m;
+	char want[96];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < COMPOSE_MAX_SHOWN + 1; i++) {
+		struct compose_finding x = F(1, "STYLE_ERR_X", "ERROR", "style",
+					     "drivers/x.c", (long)i + 10, "an error", NULL);
+		x.id = 100 + (int64_t)i;
+		f[i] = x;
+	}
+	{
+		struct compose_finding sec = F(2, "USER_COPY_UNCHECKED", "WARNING", "security",
+					       "drivers/x.c", 5, "thrown away", NULL);
+		struct compose_finding nit = F(1, "LONG_LINE", "WARNING", "style",
+					       "drivers/x.c", 7, "long", NULL);
+		struct compose_finding noid = F(1, "AVOID_BUG", "WARNING", "correctness",
+						"drivers/x.c", 8, "bug", NULL);
+
+		sec.id = 7;
+		nit.id = 8;
+		f[COMPOSE_MAX_SHOWN + 1] = sec;
+		f[COMPOSE_MAX_SHOWN + 2] = nit;
+		f[COMPOSE_MAX_SHOWN + 3] = noid;
+	}
+	base(&r);
+	r.findings = f;
+	r.nfindings = COMPOSE_MAX_SHOWN + 4;
+	r.cover = cover;
+	compose_ok(&r, &m, &st);
+	/* security first, then correctness (no id), then the style errors */
+	assert_non_null(strstr(m.buf, "\n  #1 [PATCH 2/3] drivers/x.c:5: WARNING: thrown away"));
+	assert_non_null(strstr(m.buf, "\n  #2 [PATCH 1/3] drivers/x.c:8: WARNING: bug"));
+	assert_non_null(strstr(m.buf, "\n  #3 [PATCH 1/3] drivers/x.c:10: ERROR: an error"));
+	snprintf(want, sizeof(want), "\n  #%d [PATCH 1/3] drivers/x.c:%d: ERROR",
+		 COMPOSE_MAX_SHOWN + 2, COMPOSE_MAX_SHOWN + 9);
+	assert_non_null(strstr(m.buf, want));
+	snprintf(want, sizeof(want), "#%d ", COMPOSE_MAX_SHOWN + 3);
+	assert_null(strstr(m.buf, want));
+	assert_int_equal(st.shown, COMPOSE_MAX_SHOWN + 2);
+	/* all but the one without an id, in the order given */
+	assert_int_equal(st.ncover, COMPOSE_MAX_SHOWN + 3);
+	assert_int_equal(cover[0].id, 100);
+	assert_int_equal(cover[0].num, 3);
+	assert_int_equal(cover[COMPOSE_MAX_SHOWN - 1].num, COMPOSE_MAX_SHOWN + 2);
+	assert_int_equal(cover[COMPOSE_MAX_SHOWN].id, 100 + COMPOSE_MAX_SHOWN);
+	assert_int_equal(cover[COMPOSE_MAX_SHOWN].num, 0);	/* "... and 1 more" */
+	assert_int_equal(cover[COMPOSE_MAX_SHOWN + 1].id, 7);
+	assert_int_equal(cover[COMPOSE_MAX_SHOWN + 1].num, 1);
+	assert_int_equal(cover[COMPOSE_MAX_SHOWN + 2].id, 8);
+	assert_int_equal(cover[COMPOSE_MAX_SHOWN + 2].num, 0);	/* a nit */
+	sbuf_release(&m);
+}
+
+/* A type the list's maintainers demoted is a nit there: not listed, no
+ * concern, named once in the footer; the other findings are as before. */
+static void test_compose__demoted_type_counted_with_nits(void **state)
+{
+	static const char *const demoted[] = { "UAPI_IOCTL", "USER_COPY_UNCHECKED", "NOT_HERE" };
+	struct compose_cover cover[32];
+	struct compose_review r;
+	struct compose_stats st;
+	struct sbuf m;
+	size_t i;
+
+	(void)state;
+	base(&r);
+	r.findings = one_patch_findings;
+	r.nfindings = sizeof(one_patch_findings) / sizeof(one_patch_findings[0]);
+	r.total = 1;
+	r.patches = 1;
+	r.demoted = demoted;
+	r.ndemoted = 3;
+	r.cover = cover;
+	compose_ok(&r, &m, &st);
+	assert_int_equal(st.demoted, 2);
+	assert_non_null(strstr(m.buf, "  security:              ok\n"));
+	/* the handler's finding still says so */
+	assert_non_null(strstr(m.buf, "  user-space interface:  concern (1 finding below)\n"));
+	assert_null(strstr(m.buf, "(USER_COPY_UNCHECKED)"));
+	assert_null(strstr(m.buf, "(UAPI_IOCTL)"));
+	assert_non_null(strstr(m.buf, "  #1 drivers/leds/leds-acme.c:200: WARNING: new .unlocked_ioctl"));
+	assert_non_null(strstr(m.buf, "Style nits: 6 (counted by type"));
+	assert_non_null(strstr(m.buf, "\n  USER_COPY_UNCHECKED  1  at "));
+	assert_non_null(strstr(m.buf, "\n  UAPI_IOCTL           1  at "));
+	assert_non_null(strstr(m.buf, "\nCounted with the nits on this list, as its maintainers answered\n"
+			       "\"false-positive\" to them: UAPI_IOCTL, USER_COPY_UNCHECKED.\n"));
+	assert_null(strstr(m.buf, "NOT_HERE"));
+	/* no id in these findings: nothing covered */
+	assert_int_equal(st.ncover, 0);
+	sbuf_release(&m);
+
+	/* without the list's word, the same mail as before */
+	r.ndemoted = 0;
+	compose_ok(&r, &m, &st);
+	assert_int_equal(st.demoted, 0);
+	assert_non_null(strstr(m.buf, "  security:              concern (1 finding below)\n"));
+	assert_null(strstr(m.buf, "Counted with the nits"));
+	for (i = 0; i < 2; i++)
+		assert_non_null(strstr(m.buf, i ? "(UAPI_IOCTL)" : "(USER_COPY_UNCHECKED)"));
+	sbuf_release(&m);
+}
+
+/* The answer to false-positive: to the sender alone, auto-replied,
+ * threaded under the command, its paragraphs cleaned and wrapped. */
+static void test_compose__feedback_answer(void **state)
+{
+	static const char *const refs[] = { "p1@x", "review-1@example.org" };
+	struct compose_feedback f;
+	struct sbuf m;
+	char err[256] = "";
+	char *v;
+
+	(void)state;
+	memset(&f, 0, sizeof(f));
+	f.bot.name = "reviewbot";
+	f.bot.addr = "reviewbot@example.org";
+	f.bot_version = "0.1.0";
+	f.to.name = "Anne";
+	f.to.addr = "anne@example.com";
+	f.subject = "Re: [PATCH] leds: x";
+	f.in_reply_to = "fp1@anne";
+	f.references = refs;
+	f.nreferences = 2;
+	f.command = "false-positive #1";
+	f.result = "Recorded: finding #1 of the review (USER_COPY_UNCHECKED) is disputed"
+		   " by anne@example.com, with the reason given.\r\nBcc: evil@example.net";
+	f.date = DATE_2024_01_02;
+	f.message_id = "reviewbot-0123456789abcdef@example.org";
+	sbuf_init(&m, COMPOSE_MAX_MAIL);
+	if (compose_feedback_mail(tset, &f, &m, err, sizeof(err)))
+		fail_msg("compose: %s", err);
+	check_shape(&m);
+	v = header(&m, "To");
+	assert_string_equal(v, "Anne <anne@example.com>");
+	free(v);
+	assert_null(header(&m, "Cc"));
+	assert_null(header(&m, "Bcc"));
+	v = header(&m, "Auto-Submitted");
+	assert_string_equal(v, "auto-replied");
+	free(v);
+	v = header(&m, "In-Reply-To");
+	assert_string_equal(v, "<fp1@anne>");
+	free(v);
+	assert_non_null(strstr(m.buf, "\n\nreviewbot received \"false-positive #1\" from"
+			       " anne@example.com.\n\nRecorded: finding #1 of the review"
+			       " (USER_COPY_UNCHECKED) is disputed by\nanne@example.com, with the reason given. Bcc: evil"));
+	/* the control characters are gone: no line of its own */
+	assert_null(strstr(m.buf, "\nBcc:"));
+	assert_null(strstr(m.buf, "As a maintainer"));
+	f.note = "As a maintainer of linux-leds@vger.kernel.org, your word counts.";
+	if (compose_feedback_mail(tset, &f, &m, err, sizeof(err)))
+		fail_msg("compose: %s", err);
+	assert_non_null(strstr(m.buf, "evil@example.net\n\nAs a maintainer of linux-leds@vger.kernel.org,"
+			       " your word counts.\n\n-- \n"));
+	f.result = NULL;
+	assert_int_equal(compose_feedback_mail(tset, &f, &m, err, sizeof(err)), -1);
+	assert_int_equal(m.len, 0);
 	sbuf_release(&m);
 }
 
@@ -886,6 +1056,9 @@ int main(void)
 		cmocka_unit_test(test_compose__many_references_are_folded_and_trimmed),
 		cmocka_unit_test(test_compose__long_text_wraps_and_code_stays_whole),
 		cmocka_unit_test(test_compose__sections_show_at_most_max_then_say_how_many_more),
+		cmocka_unit_test(test_compose__findings_numbered_and_covered),
+		cmocka_unit_test(test_compose__demoted_type_counted_with_nits),
+		cmocka_unit_test(test_compose__feedback_answer),
 		cmocka_unit_test(test_compose__re_once_and_recipients_deduplicated),
 		cmocka_unit_test(test_compose__errors_and_the_size_cap),
 		cmocka_unit_test(test_compose__pending_stages_and_the_followup),

@@ -389,6 +389,24 @@ static void test_template__shipped_templates_load(void **state)
 	assert_true(template_set_has(t, "review-clean.txt"));
 	assert_true(template_set_has(t, "footer.txt"));
 	assert_true(template_set_has(t, "confirm.txt"));
+	assert_true(template_set_has(t, "feedback.txt"));
+	{
+		const struct template_var v[] = {
+			{ "command", "false-positive LONG_LINE" },
+			{ "address", "a@example.org" },
+			{ "result", "Recorded.\n\n" },
+			{ "note", "" },
+			{ "bot_version", "0.1.0" },
+		};
+		struct sbuf out;
+
+		sbuf_init(&out, 4096);
+		assert_int_equal(template_render(t, "feedback.txt", v, 5, &out, err,
+						 sizeof(err)), 0);
+		assert_string_equal(out.buf, "reviewbot received \"false-positive LONG_LINE\" from"
+				    " a@example.org.\n\nRecorded.\n\n-- \nreviewbot 0.1.0\n");
+		sbuf_release(&out);
+	}
 	{
 		const struct template_var v[] = {
 			{ "command", "optout private" },
