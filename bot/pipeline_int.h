@@ -101,6 +101,14 @@ int pipe_reply_add(struct pipeline *p, const struct store_series *s, const char 
 		   const char *body, int64_t now, int64_t *id);
 
 /*
+ * The findings a review or follow-up (reply_id, 0: none made) covers,
+ * with their numbers (compose_review.cover), so that an answer
+ * "false-positive TYPE" or "#N" finds them (bot/command.h).
+ */
+int pipe_cover_add(struct pipeline *p, int64_t reply_id, const struct compose_cover *cover,
+		   size_t n);
+
+/*
  * The compile and load stages (pipeline_stage.c).  A series to review
  * queues the stages the configuration enables (the store's stage
  * queue: they survive a restart, run one at a time, and their result is

@@ -17,6 +17,7 @@
 #include "command.h"
 #include "compose.h"
 #include "deliver.h"
+#include "feedback.h"
 #include "log.h"
 #include "series.h"
 #include "version.h"
@@ -205,6 +206,21 @@ int pipe_view_load(struct store *st, int64_t series_id, int only_part, struct vi
 		c->message = f->message;
 		c->line_text = f->line_text;
 		c->fingerprint = f->fingerprint;
+		c->id = f->id;
+	}
+	return STORE_OK;
+}
+
+int pipe_cover_add(struct pipeline *p, int64_t reply_id, const struct compose_cover *cover,
+		   size_t n)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; reply_id > 0 && i < n; i++) {
+		ret = store_reply_finding_add(p->st, reply_id, cover[i].id, cover[i].num);
+		if (ret < 0)
+			return ret;
 	}
 	return STORE_OK;
 }
@@ -364,6 +380,8 @@ static int review_series(struct pipeline *p, struct store_series *s, int64_t now
 	struct pipe_rcpt rc;
 	struct pipe_stages sg;
 	struct store_review rv;
+	struct feedback_demoted dem;
+	struct compose_cover *covered = NULL;
 	struct sbuf mail;
 	char msgid[256], err[256];
 	int have_cover = 0, have_prev = 0, have_rc = 0, ret, only_part = 0;
@@ -372,6 +390,7 @@ static int review_series(struct pipeline *p, struct store_series *s, int64_t now
 	const char *bot_addr = cfg->address ? cfg->address : PIPE_DEFAULT_ADDRESS;
 
 	memset(&cs, 0, sizeof(cs));
+	memset(&dem, 0, sizeof(dem));
 	sbuf_init(&mail, COMPOSE_MAX_MAIL);
 	ret = pipe_view_load(st, s->id, 0, &cur);
 	if (ret != STORE_OK)
@@ -450,6 +469,18 @@ static int review_series(struct pipeline *p, struct store_series *s, int64_t now
 		r.nprev = prev.ncf;
 	}
 	pipe_stages_to_compose(&sg, &r);
+	/* the types this list's maintainers demoted: nits here */
+	ret = feedback_demoted_load(st, cfg, s->list, &dem);
+	if (ret < 0)
+		goto out;
+	r.demoted = (const char *const *)dem.types;
+	r.ndemoted = dem.n;
+	covered = calloc(cur.ncf + 1, sizeof(*covered));
+	if (!covered) {
+		ret = STORE_ERR_NOMEM;
+		goto out;
+	}
+	r.cover = covered;
 	r.date = now;
 	compose_message_id(to_mail->message_id, s->version, s->version_minor,
 			   bot_addr, msgid, sizeof(msgid));
@@ -466,6 +497,10 @@ static int review_series(struct pipeline *p, struct store_series *s, int64_t now
 	} else {
 		ret = pipe_reply_add(p, s, "review", msgid, bot_addr, &rc, mail.buf, now,
 				     &reply_id);
+		if (ret < 0)
+			goto out;
+		if (ret == STORE_OK)
+			ret = pipe_cover_add(p, reply_id, covered, cs.ncover);
 		if (ret < 0)
 			goto out;
 	}
@@ -504,6 +539,8 @@ out:
 		mime_release(&cover);
 	if (have_rc)
 		pipe_rcpt_release(&rc);
+	feedback_demoted_release(&dem);
+	free(covered);
 	sbuf_release(&mail);
 	return ret;
 }

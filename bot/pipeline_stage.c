@@ -452,6 +452,8 @@ static int followup_series(struct pipeline *p, const struct store_series *s,
 	struct pipe_rcpt rc;
 	struct view v;
 	struct sbuf mail;
+	struct compose_cover *covered = NULL;
+	struct compose_stats cs;
 	const char **refs = NULL;
 	char msgid[256], err[256];
 	int have_cover = 0, have_review = 0, have_rc = 0, concern = 0, ret;
@@ -518,13 +520,19 @@ static int followup_series(struct pipeline *p, const struct store_series *s,
 	r.findings = v.cf;
 	r.nfindings = v.ncf;
 	pipe_stages_to_compose(sg, &r);
+	covered = calloc(v.ncf + 1, sizeof(*covered));
+	if (!covered) {
+		ret = STORE_ERR_NOMEM;
+		goto out;
+	}
+	r.cover = covered;
 	r.followup = 1;
 	r.date = now;
 	/* from what it answers, so a resend is recognisable; never the
 	 * review's own (version -1 is no series version) */
 	compose_message_id(r.in_reply_to, -1, 0, bot_addr, msgid, sizeof(msgid));
 	r.message_id = msgid;
-	if (compose_review_mail(p->tpl, &r, &mail, NULL, err, sizeof(err))) {
+	if (compose_review_mail(p->tpl, &r, &mail, &cs, err, sizeof(err))) {
 		log_event(LOG_ERR, "compose-failed", "msgid", to_mail->message_id,
 			  "error", err, NULL);
 		ret = STORE_ERR;
@@ -535,6 +543,8 @@ static int followup_series(struct pipeline *p, const struct store_series *s,
 		rc.suppress = "the review was suppressed";
 	ret = pipe_reply_add(p, s, "followup", msgid, bot_addr, &rc, mail.buf, now,
 			     &reply_id);
+	if (ret == STORE_OK)
+		ret = pipe_cover_add(p, reply_id, covered, cs.ncover);
 	if (ret < 0)
 		goto out;
 	log_event(LOG_INFO, "followup", "msgid", to_mail->message_id, "reply", msgid,
@@ -542,6 +552,7 @@ static int followup_series(struct pipeline *p, const struct store_series *s,
 	ret = STORE_OK;
 out:
 	free(refs);
+	free(covered);
 	if (have_rc)
 		pipe_rcpt_release(&rc);
 	if (have_review)
