@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "command.h"
+#include "command_int.h"
 #include "compose.h"
 #include "log.h"
 #include "pipeline.h"
@@ -24,6 +25,8 @@
 #include "../checker/banned.h"
 
 #define CMD_LINE_MAX	128	/* bytes of a normalised line that can be a command */
+/* ... or a false-positive line with its reason; a longer one is prose */
+#define CMD_FP_LINE_MAX	(COMMAND_TYPE_MAX + STORE_FEEDBACK_REASON_MAX + 256)
 #define CMD_ADDR_MAX	254
 #define CMD_DEFAULT_ADDRESS "reviewbot@localhost"
 
@@ -37,10 +40,13 @@ static int is_blank(unsigned char c)
 /*
  * The line s[0, n) as a command would be written: HTML tags dropped,
  * "&nbsp;" and U+00A0 as spaces, white space runs as one space, trimmed,
- * ASCII lowercased, a final '.' or '!' dropped.  Returns the length, or
- * -1 when the result would not fit out (no command is that long).
+ * ASCII lowercased (unless keep_case), a final '.' or '!' dropped.
+ * Returns the length, or -1 when the result would not fit out (no
+ * command is that long).  With and without keep_case, each byte of the
+ * result comes from the same place.
  */
-static int normalise(const char *s, size_t n, char *out, size_t outlen)
+static int normalise_case(const char *s, size_t n, char *out, size_t outlen,
+			  int keep_case)
 {
 	size_t i = 0, o = 0;
 	int space = 0;
@@ -80,13 +86,18 @@ static int normalise(const char *s, size_t n, char *out, size_t outlen)
 		space = 0;
 		if (o + 1 >= outlen)
 			return -1;
-		out[o++] = (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : (char)c;
+		out[o++] = (!keep_case && c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : (char)c;
 		i++;
 	}
 	while (o && (out[o - 1] == '.' || out[o - 1] == '!'))
 		o--;
 	out[o] = '\0';
 	return (int)o;
+}
+
+static int normalise(const char *s, size_t n, char *out, size_t outlen)
+{
+	return normalise_case(s, n, out, outlen, 0);
 }
 
 static int ends_with(const char *s, int n, const char *suffix)
@@ -171,7 +182,87 @@ static int token_after(const char *norm, int n, const char *word, struct command
 	return 1;
 }
 
-static enum command_kind match(const char *w, int n, struct command *c)
+static int is_type_char(char ch)
+{
+	return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_';
+}
+
+static int is_separator(char ch)
+{
+	return ch == ' ' || ch == ',' || ch == ':' || ch == ';' || ch == '-';
+}
+
+/*
+ * "false-positive TARGET [reason]" in w[0, n) (normalised, lowercase);
+ * raw[0, rn) is the line as written, for the reason's case.  TARGET is
+ * a type ([a-z0-9_]+) or a number (#N or N); it ends at a separator or
+ * the line's end.  Returns 1 when w is such a line (c filled: a bad or
+ * missing target leaves type and number empty), else 0.
+ */
+static int false_positive(const char *w, int n, const char *raw, size_t rn,
+			  struct command *c)
+{
+	static const char *const words[] = { "false-positive", "false positive" };
+	char keep[CMD_FP_LINE_MAX];
+	size_t k = 0, i, t, tn;
+	int num = 0, kn;
+
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		k = strlen(words[i]);
+		if ((size_t)n >= k && !memcmp(w, words[i], k) &&
+		    ((size_t)n == k || w[k] == ' ' || w[k] == ':'))
+			break;
+	}
+	if (i == sizeof(words) / sizeof(words[0]))
+		return 0;
+	while ((int)k < n && (w[k] == ' ' || w[k] == ':'))
+		k++;
+	t = k;
+	if ((int)k < n && w[k] == '#')
+		num = 1, k++;
+	tn = k;
+	while ((int)k < n && is_type_char(w[k]))
+		k++;
+	if (k == tn || ((int)k < n && !is_separator(w[k])))
+		return 1;	/* no target, or one that is none: answered with how */
+	if (num || strspn(w + tn, "0123456789") == k - tn) {
+		long v = 0;
+
+		if (strspn(w + tn, "0123456789") != k - tn || k - tn > 5)
+			return 1;
+		for (i = tn; i < k; i++)
+			v = v * 10 + (w[i] - '0');
+		if (v < 1 || v > COMMAND_NUMBER_MAX)
+			return 1;
+		c->number = (int)v;
+	} else {
+		if (k - t > COMMAND_TYPE_MAX)
+			return 1;
+		for (i = t; i < k; i++)
+			c->type[i - t] = (w[i] >= 'a' && w[i] <= 'z') ? (char)(w[i] - 'a' + 'A') : w[i];
+		c->type[k - t] = '\0';
+	}
+	/* the reason as written: the same places in the line kept in case */
+	kn = normalise_case(raw, rn, keep, sizeof(keep), 1);
+	if (kn != n)
+		return 1;
+	while ((int)k < n && is_separator(keep[k]))
+		k++;
+	tn = (size_t)n - k;
+	if (tn > STORE_FEEDBACK_REASON_MAX) {
+		tn = STORE_FEEDBACK_REASON_MAX;
+		while (tn && ((unsigned char)keep[k + tn] & 0xc0) == 0x80)
+			tn--;	/* never half a UTF-8 character */
+	}
+	while (tn && keep[k + tn - 1] == ' ')
+		tn--;
+	memcpy(c->reason, keep + k, tn);
+	c->reason[tn] = '\0';
+	return 1;
+}
+
+static enum command_kind match(const char *w, int n, const char *raw, size_t rn,
+			       struct command *c)
 {
 	static const struct {
 		const char *text;
@@ -196,6 +287,8 @@ static enum command_kind match(const char *w, int n, struct command *c)
 	if (token_after(w, n, "confirm", c) || token_after(w, n, "optin", c) ||
 	    token_after(w, n, "opt-in", c) || token_after(w, n, "opt in", c))
 		return COMMAND_CONFIRM;
+	if (false_positive(w, n, raw, rn, c))
+		return COMMAND_FALSE_POSITIVE;
 	return COMMAND_NONE;
 }
 
@@ -203,7 +296,7 @@ static enum command_kind match(const char *w, int n, struct command *c)
 static enum command_kind first_command(const char *body, size_t len, struct command *c)
 {
 	struct lines l = { body, body + (len < COMMAND_MAX_SCAN ? len : COMMAND_MAX_SCAN), 0 };
-	char norm[CMD_LINE_MAX], next[CMD_LINE_MAX];
+	char norm[CMD_FP_LINE_MAX], next[CMD_FP_LINE_MAX];
 	const char *s, *s2;
 	size_t n, n2, seen = 0;
 	int k, k2;
@@ -233,7 +326,7 @@ static enum command_kind first_command(const char *body, size_t len, struct comm
 				break;
 			}
 		}
-		return match(norm, k, c);
+		return match(norm, k, s, n, c);
 skipped:
 		;
 	}
@@ -290,6 +383,8 @@ const char *command_name(enum command_kind k)
 		return "optin";
 	case COMMAND_CONFIRM:
 		return "optin confirmed";
+	case COMMAND_FALSE_POSITIVE:
+		return "false-positive";
 	case COMMAND_NONE:
 		break;
 	}
@@ -575,21 +670,73 @@ out:
 	return ret;
 }
 
+const char *command_bot_address(const struct pipeline *p)
+{
+	return p->cfg->address ? p->cfg->address : CMD_DEFAULT_ADDRESS;
+}
+
+int command_queue_answer(struct pipeline *p, const struct mime_mail *m,
+			 const struct store_msg *row, const char *sender,
+			 const char *msgid, const char *mail, int64_t now)
+{
+	const struct config *cfg = p->cfg;
+	const struct config_source *src = source_of(cfg, row->source);
+	const char *suppress = NULL;
+	struct store_reply reply;
+	long long n = 0, all = 0;
+	int64_t rid = 0;
+	int ret;
+
+	if (cfg->confirmations_per_hour > 0) {
+		ret = store_reply_count_kind(p->st, "confirm", sender, now - 3600, &n);
+		if (ret < 0)
+			return ret;
+	}
+	/* a flood from many addresses is capped as a whole */
+	if (cfg->max_confirmations_per_hour > 0) {
+		ret = store_reply_count_kind(p->st, "confirm", NULL, now - 3600, &all);
+		if (ret < 0)
+			return ret;
+	}
+	if (cfg->confirmations_per_hour > 0 && n >= cfg->confirmations_per_hour)
+		suppress = "confirmations_per_hour reached for this address";
+	else if (cfg->max_confirmations_per_hour > 0 && all >= cfg->max_confirmations_per_hour)
+		suppress = "max_confirmations_per_hour reached";
+	else if (src && src->reply == REPLY_POLICY_NONE)
+		suppress = "the source's reply policy is none";
+	memset(&reply, 0, sizeof(reply));
+	reply.message_id = (char *)msgid;
+	reply.kind = "confirm";
+	reply.mail_from = (char *)command_bot_address(p);
+	reply.rcpt = (char *)sender;
+	reply.body = (char *)mail;
+	reply.to_addr = (char *)sender;
+	reply.created = now;
+	reply.next_attempt = now;
+	ret = store_reply_add(p->st, &reply, &rid);
+	if (ret < 0)
+		return ret;
+	if (ret == STORE_OK && suppress) {
+		ret = store_reply_mark_suppressed(p->st, rid, suppress);
+		if (ret < 0)
+			return ret;
+		p->stats.suppressed++;
+	}
+	log_event(LOG_INFO, "confirm", "msgid", m->message_id, "reply", msgid,
+		  "suppressed", suppress, NULL);
+	return STORE_OK;
+}
+
 /* Queues the one answer to command mail m, for sender. */
 static int queue_confirm(struct pipeline *p, const struct mime_mail *m,
 			 const struct store_msg *row, const char *sender,
 			 const char *what, int64_t now)
 {
 	const struct config *cfg = p->cfg;
-	const struct config_source *src = source_of(cfg, row->source);
-	const char *bot_addr = cfg->address ? cfg->address : CMD_DEFAULT_ADDRESS;
-	const char *suppress = NULL;
+	const char *bot_addr = command_bot_address(p);
 	struct compose_confirm cc;
-	struct store_reply reply;
 	struct sbuf mail;
 	char token[COMMAND_TOKEN_HEX + 1] = "", msgid[256], err[256];
-	long long n = 0, all = 0;
-	int64_t rid = 0;
 	int ret;
 
 	sbuf_init(&mail, COMPOSE_MAX_MAIL);
@@ -623,44 +770,7 @@ static int queue_confirm(struct pipeline *p, const struct mime_mail *m,
 		ret = STORE_ERR;
 		goto out;
 	}
-	if (cfg->confirmations_per_hour > 0) {
-		ret = store_reply_count_kind(p->st, "confirm", sender, now - 3600, &n);
-		if (ret < 0)
-			goto out;
-	}
-	/* a flood from many addresses is capped as a whole */
-	if (cfg->max_confirmations_per_hour > 0) {
-		ret = store_reply_count_kind(p->st, "confirm", NULL, now - 3600, &all);
-		if (ret < 0)
-			goto out;
-	}
-	if (cfg->confirmations_per_hour > 0 && n >= cfg->confirmations_per_hour)
-		suppress = "confirmations_per_hour reached for this address";
-	else if (cfg->max_confirmations_per_hour > 0 && all >= cfg->max_confirmations_per_hour)
-		suppress = "max_confirmations_per_hour reached";
-	else if (src && src->reply == REPLY_POLICY_NONE)
-		suppress = "the source's reply policy is none";
-	memset(&reply, 0, sizeof(reply));
-	reply.message_id = msgid;
-	reply.kind = "confirm";
-	reply.mail_from = (char *)bot_addr;
-	reply.rcpt = (char *)sender;
-	reply.body = mail.buf;
-	reply.to_addr = (char *)sender;
-	reply.created = now;
-	reply.next_attempt = now;
-	ret = store_reply_add(p->st, &reply, &rid);
-	if (ret < 0)
-		goto out;
-	if (ret == STORE_OK && suppress) {
-		ret = store_reply_mark_suppressed(p->st, rid, suppress);
-		if (ret < 0)
-			goto out;
-		p->stats.suppressed++;
-	}
-	ret = STORE_OK;
-	log_event(LOG_INFO, "confirm", "msgid", m->message_id, "reply", msgid,
-		  "suppressed", suppress, NULL);
+	ret = command_queue_answer(p, m, row, sender, msgid, mail.buf, now);
 out:
 	sbuf_release(&mail);
 	return ret;
@@ -745,6 +855,10 @@ int command_process(struct pipeline *p, int64_t id, const struct mime_mail *m,
 	case COMMAND_OPTIN:
 		ret = STORE_OK;	/* the answer carries the token */
 		break;
+	case COMMAND_FALSE_POSITIVE:
+		/* records, marks and answers it itself */
+		ret = command_false_positive(p, id, m, row, sender, &c, now);
+		goto out;
 	case COMMAND_CONFIRM:
 		ret = store_token_use(p->st, sender, c.token, now - COMMAND_TOKEN_TTL, now);
 		if (ret == STORE_OK) {

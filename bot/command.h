@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * command: opting out by mail.
+ * command: opting out by mail, and disputing a review's finding.
  *
  * A mail is meant for the bot when its To or Cc holds the bot's address
  * or its In-Reply-To is one of the bot's own replies.  Such a mail is a
@@ -18,8 +18,27 @@
  *                      To/Cc; anyone else's is refused, unanswered
  *   optin              asks for a one-time token (mailed to the sender)
  *   optin TOKEN        uses the token (so does "confirm TOKEN")
+ *   false-positive TYPE [reason]
+ *   false-positive #N [reason]
+ *                      the findings of type TYPE (any case), or the
+ *                      finding the mail answered shows as #N (N alone
+ *                      is taken too), are wrong: only in an answer to
+ *                      a review or follow-up of the bot's (its
+ *                      In-Reply-To, else the last References entry
+ *                      that is one), whose findings they must be; the
+ *                      rest of the line (after a ',', ':', ';' or '-'
+ *                      too) is the reason, kept up to
+ *                      STORE_FEEDBACK_REASON_MAX bytes.  Anyone may say
+ *                      so; the list's maintainers' word demotes a type
+ *                      on their list (bot/feedback.h).  Recorded once
+ *                      per finding and sender: a mail that disputes
+ *                      nothing new is recorded as a duplicate and not
+ *                      answered.  One that names no finding of the
+ *                      review, or answers no review, is answered with
+ *                      why (templates/feedback.txt, like every answer
+ *                      to it).
  *
- * ("opt-out" and "opt-in" are taken too.)  When that line is "optin" or
+ * ("opt-out", "opt-in" and "false positive" are taken too.)  When that line is "optin" or
  * no command, a line "confirm TOKEN" among the first COMMAND_MAX_LINES
  * lines of the body is the token.  Command words are read from the
  * sender's own text only, never from quoted lines ('>' or inside an HTML
@@ -33,15 +52,18 @@
  * list are what a list adds to every mail it passes on, so on mail that
  * came through a list (List-Id) only "junk" counts.
  *
- * Every command carried out is answered by one confirmation mail
- * (templates/confirm.txt) carrying a fresh token; a refused one is not.  A token opts back in only the
+ * Every command carried out but false-positive is answered by one
+ * confirmation mail (templates/confirm.txt) carrying a fresh token; a
+ * refused one is not.  Answers to false-positive (templates/feedback.txt)
+ * carry no token, and count against the same hourly caps.  A token opts back in only the
  * address it was mailed to, once, within COMMAND_TOKEN_TTL: so nobody
  * can opt someone else in, and the owner of an address someone opted
  * out with a forged From: undoes it by sending the line back.  A token
  * that does not work for the sender gets no answer.
  *
  * The sender is the From: address, lowercased; SPF/DKIM are not looked
- * at (a forged From: can opt someone out, never in).
+ * at (a forged From: can opt someone out, never in; it can dispute a
+ * finding in someone's name, whose owner the answer tells).
  */
 #ifndef RB_COMMAND_H
 #define RB_COMMAND_H
@@ -57,6 +79,8 @@
 #define COMMAND_TOKEN_HEX	32		/* a token: 128 random bits in hex */
 #define COMMAND_TOKEN_TTL	(7 * 86400)	/* seconds a token works */
 #define COMMAND_SKIP_LINE	"reviewbot: skip"
+#define COMMAND_TYPE_MAX	63		/* bytes of a TYPE named */
+#define COMMAND_NUMBER_MAX	99999		/* the largest #N taken */
 
 enum command_kind {
 	COMMAND_NONE = 0,
@@ -65,16 +89,24 @@ enum command_kind {
 	COMMAND_MUTE,
 	COMMAND_OPTIN,		/* asks for a token */
 	COMMAND_CONFIRM,	/* carries a token */
+	COMMAND_FALSE_POSITIVE,	/* type or number (neither: answered with how) */
 };
 
 struct command {
 	enum command_kind kind;
 	char token[COMMAND_TOKEN_HEX + 1];	/* COMMAND_CONFIRM: lowercase hex */
+	/* COMMAND_FALSE_POSITIVE: the type named (uppercase, [A-Z0-9_]) or
+	 * "", the number named (1..COMMAND_NUMBER_MAX) or 0, the reason
+	 * (UTF-8 as written, white space runs as one space) or "" */
+	char type[COMMAND_TYPE_MAX + 1];
+	int number;
+	char reason[STORE_FEEDBACK_REASON_MAX + 1];
 };
 
 /* Parses body[0, len) as above; returns c->kind. */
 enum command_kind command_parse(const char *body, size_t len, struct command *c);
-/* "optout", "optout private", "mute", "optin", "optin confirm", "none". */
+/* "optout", "optout private", "mute", "optin", "optin confirmed",
+ * "false-positive", "none". */
 const char *command_name(enum command_kind k);
 
 /* 1 when a line of body[0, len) (a cover letter) is "Reviewbot: skip"

@@ -21,8 +21,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	memset(&c, 0x5a, sizeof(c));
 	k = command_parse((const char *)data, size, &c);
-	if (k != c.kind || k < COMMAND_NONE || k > COMMAND_CONFIRM)
+	if (k != c.kind || k < COMMAND_NONE || k > COMMAND_FALSE_POSITIVE)
 		__builtin_trap();
+	if (k == COMMAND_FALSE_POSITIVE) {
+		if (strlen(c.type) > COMMAND_TYPE_MAX ||
+		    strspn(c.type, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != strlen(c.type) ||
+		    c.number < 0 || c.number > COMMAND_NUMBER_MAX ||
+		    (c.number && c.type[0]) ||
+		    strlen(c.reason) > STORE_FEEDBACK_REASON_MAX)
+			__builtin_trap();
+	} else if (c.type[0] || c.number || c.reason[0]) {
+		__builtin_trap();
+	}
 	if (k == COMMAND_CONFIRM) {
 		if (strlen(c.token) != COMMAND_TOKEN_HEX)
 			__builtin_trap();

@@ -106,6 +106,76 @@ static void test_command__parse_table(void **state)
 	}
 }
 
+static void test_command__false_positive(void **state)
+{
+	static const struct {
+		const char *body;
+		enum command_kind kind;
+		const char *type;
+		int number;
+		const char *reason;
+	} fp[] = {
+		{ "false-positive LONG_LINE\n", COMMAND_FALSE_POSITIVE, "LONG_LINE", 0, "" },
+		/* markup is dropped, as in every command line */
+		{ "False Positive long_line: it is a URL, see <https://x>.\n",
+		  COMMAND_FALSE_POSITIVE, "LONG_LINE", 0, "it is a URL, see" },
+		{ "false-positive #3 - The Lock Is Held Here\n", COMMAND_FALSE_POSITIVE, "", 3,
+		  "The Lock Is Held Here" },
+		{ "false-positive 12, fine\n", COMMAND_FALSE_POSITIVE, "", 12, "fine" },
+		{ "<div>FALSE-POSITIVE:&nbsp;#7</div>\n", COMMAND_FALSE_POSITIVE, "", 7, "" },
+		{ "> quoted\nOn Mon, Jane wrote:\nfalse-positive AVOID_BUG\n> x\n",
+		  COMMAND_FALSE_POSITIVE, "AVOID_BUG", 0, "" },
+		{ "false-positive USER_COPY_UNCHECKED, caf\xc3\xa9\tok\n",
+		  COMMAND_FALSE_POSITIVE, "USER_COPY_UNCHECKED", 0, "caf\xc3\xa9 ok" },
+		/* answered with how: no target, or one that is none */
+		{ "false-positive\n", COMMAND_FALSE_POSITIVE, "", 0, "" },
+		{ "false-positive #0\n", COMMAND_FALSE_POSITIVE, "", 0, "" },
+		{ "false-positive #100000\n", COMMAND_FALSE_POSITIVE, "", 0, "" },
+		{ "false-positive #3x\n", COMMAND_FALSE_POSITIVE, "", 0, "" },
+		{ "false-positive LONG.LINE\n", COMMAND_FALSE_POSITIVE, "", 0, "" },
+		{ "false-positive A23456789012345678901234567890123456789012345678901234567890123X\n",
+		  COMMAND_FALSE_POSITIVE, "", 0, "" },
+		/* prose, quoted text, later lines: no command */
+		{ "false-positives are a pain\n", COMMAND_NONE, "", 0, "" },
+		{ "I think this is a false-positive LONG_LINE\n", COMMAND_NONE, "", 0, "" },
+		{ "> false-positive LONG_LINE\n", COMMAND_NONE, "", 0, "" },
+		{ "Thanks.\nfalse-positive LONG_LINE\n", COMMAND_NONE, "", 0, "" },
+	};
+	char body[1200], want[STORE_FEEDBACK_REASON_MAX + 1];
+	struct command c;
+	size_t i;
+	int n;
+
+	(void)state;
+	for (i = 0; i < sizeof(fp) / sizeof(fp[0]); i++) {
+		enum command_kind k = command_parse(fp[i].body, strlen(fp[i].body), &c);
+
+		if (k != fp[i].kind)
+			fail_msg("%s: got %s", fp[i].body, command_name(k));
+		assert_string_equal(c.type, fp[i].type);
+		assert_int_equal(c.number, fp[i].number);
+		assert_string_equal(c.reason, fp[i].reason);
+		assert_string_equal(c.token, "");
+	}
+	/* a long reason is cut at STORE_FEEDBACK_REASON_MAX bytes, never in a
+	 * character */
+	n = snprintf(body, sizeof(body), "false-positive #1 a");
+	for (i = 0; i < 150; i++)
+		n += snprintf(body + n, sizeof(body) - (size_t)n, "\xc3\xa9");
+	assert_int_equal(command_parse(body, (size_t)n, &c), COMMAND_FALSE_POSITIVE);
+	assert_int_equal(strlen(c.reason), STORE_FEEDBACK_REASON_MAX - 1);
+	want[0] = 'a';
+	for (i = 1; i + 1 < STORE_FEEDBACK_REASON_MAX; i += 2)
+		memcpy(want + i, "\xc3\xa9", 2);
+	want[i] = '\0';
+	assert_string_equal(c.reason, want);
+	/* a line longer than any command is prose */
+	n = snprintf(body, sizeof(body), "false-positive #1 ");
+	while (n < 1100)
+		body[n++] = 'x';
+	assert_int_equal(command_parse(body, (size_t)n, &c), COMMAND_NONE);
+}
+
 static void test_command__looks_at_the_first_lines_only(void **state)
 {
 	char *body;
@@ -133,6 +203,7 @@ static void test_command__names(void **state)
 	assert_string_equal(command_name(COMMAND_MUTE), "mute");
 	assert_string_equal(command_name(COMMAND_OPTIN), "optin");
 	assert_string_equal(command_name(COMMAND_CONFIRM), "optin confirmed");
+	assert_string_equal(command_name(COMMAND_FALSE_POSITIVE), "false-positive");
 	assert_string_equal(command_name(COMMAND_NONE), "none");
 }
 
@@ -225,6 +296,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_command__parse_table),
+		cmocka_unit_test(test_command__false_positive),
 		cmocka_unit_test(test_command__looks_at_the_first_lines_only),
 		cmocka_unit_test(test_command__names),
 		cmocka_unit_test(test_command__reviewbot_skip_line),

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* What command.c and command_feedback.c share (see command.h). */
+#ifndef RB_COMMAND_INT_H
+#define RB_COMMAND_INT_H
+
+#include <stdint.h>
+
+#include "command.h"
+
+struct pipeline;
+
+/* The bot's own address (a dry run's default when none is set). */
+const char *command_bot_address(const struct pipeline *p);
+
+/*
+ * Queues mail (whole, headers included), Message-ID msgid, as the one
+ * answer to command mail m, To sender alone: kind "confirm", so it
+ * counts against confirmations_per_hour (per address) and
+ * max_confirmations_per_hour (all together), past which, or when the
+ * source's reply policy is none, it is recorded suppressed.  STORE_OK
+ * (a second answer with the same Message-ID is not queued again) or a
+ * negative store error.
+ */
+int command_queue_answer(struct pipeline *p, const struct mime_mail *m,
+			 const struct store_msg *row, const char *sender,
+			 const char *msgid, const char *mail, int64_t now);
+
+/*
+ * Carries out a false-positive command c from sender (lowercase) in
+ * message id (m, its store row): records the disputes, marks the
+ * message MSG_COMMAND with what was done, and queues the answer.
+ * Returns STORE_OK or a negative store error.
+ */
+int command_false_positive(struct pipeline *p, int64_t id, const struct mime_mail *m,
+			   const struct store_msg *row, const char *sender,
+			   const struct command *c, int64_t now);
+
+#endif
