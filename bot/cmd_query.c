@@ -7,10 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "cmd.h"
 #include "cmd_common.h"
+#include "feedback.h"
 #include "getopt_long.h"
 #include "version.h"
 #include "../checker/rules.h"
@@ -22,10 +24,13 @@
 
 static void usage(FILE *f)
 {
-	fputs("Usage: reviewbot query [--config FILE] [FILTERS] [--patches] [--json]\n"
+	fputs("Usage: reviewbot query [--config FILE] [FILTERS] [--patches | --feedback] [--json]\n"
 	      "\n"
 	      "Lists the findings (or with --patches the patches) the bot has seen,\n"
-	      "oldest first.\n"
+	      "oldest first; or with --feedback, per type, how many findings there\n"
+	      "are, how many were disputed by a \"false-positive\" answer, how many\n"
+	      "by the list's maintainers, and the lists on which the type is\n"
+	      "demoted (counted with the nits).\n"
 	      "\n"
 	      "Filters:\n"
 	      "  --author TEXT      address or name contains TEXT (any case)\n"
@@ -39,6 +44,7 @@ static void usage(FILE *f)
 	      "  --limit N          at most N rows\n"
 	      "Output:\n"
 	      "  --patches          one row per patch, with its counts\n"
+	      "  --feedback         one row per type (--list, --type and --since apply)\n"
 	      "  --json             one JSON object per line\n"
 	      "  --config FILE      configuration naming the database\n"
 	      "  --database FILE    this database instead\n"
@@ -206,6 +212,93 @@ static int patch_row(void *arg, const struct store_patch_row *r)
 	return 0;
 }
 
+/* ---- query --feedback ------------------------------------------------------ */
+
+/* The demoted types of each list the configuration gives maintainers. */
+struct demoted_lists {
+	const char *list[CONFIG_MAX_SOURCES];
+	struct feedback_demoted d[CONFIG_MAX_SOURCES];
+	size_t n;
+};
+
+static int demoted_lists_load(struct store *st, const struct config *cfg,
+			      const char *only, struct demoted_lists *dl)
+{
+	size_t i, j;
+	int ret;
+
+	memset(dl, 0, sizeof(*dl));
+	for (i = 0; i < cfg->nsources && dl->n < CONFIG_MAX_SOURCES; i++) {
+		const char *l = cfg->sources[i].list;
+
+		if (!l || !cfg->sources[i].maintainers || (only && strcasecmp(l, only)))
+			continue;
+		for (j = 0; j < dl->n && strcasecmp(dl->list[j], l); j++)
+			;
+		if (j < dl->n)
+			continue;
+		ret = feedback_demoted_load(st, cfg, l, &dl->d[dl->n]);
+		if (ret < 0)
+			return ret;
+		dl->list[dl->n++] = l;
+	}
+	return 0;
+}
+
+static void demoted_lists_release(struct demoted_lists *dl)
+{
+	size_t i;
+
+	for (i = 0; i < dl->n; i++)
+		feedback_demoted_release(&dl->d[i]);
+}
+
+struct fb_out {
+	struct out *o;
+	const char *type;		/* --type, or NULL */
+	const struct demoted_lists *dl;
+};
+
+static int feedback_row(void *arg, const struct store_feedback_count *c)
+{
+	struct fb_out *fo = arg;
+	struct out *o = fo->o;
+	struct sbuf *sb = &o->line;
+	size_t i, k = 0;
+
+	if (fo->type && strcasecmp(fo->type, c->type))
+		return 0;
+	if (o->json) {
+		sbuf_addch(sb, '{');
+		json_kv(sb, "type", c->type, 1);
+		sbuf_addf(sb, ",\"findings\":%lld,\"disputed\":%lld,\"by_maintainers\":%lld,"
+			  "\"reviews_by_maintainers\":%lld,\"demoted\":[", c->findings,
+			  c->disputed, c->by_maintainers, c->reviews);
+		for (i = 0; i < fo->dl->n; i++)
+			if (feedback_demoted_has(&fo->dl->d[i], c->type)) {
+				sbuf_addstr(sb, k++ ? "," : "");
+				sbuf_addjson(sb, fo->dl->list[i]);
+			}
+		sbuf_addstr(sb, "]}\n");
+	} else {
+		if (!o->header++)
+			sbuf_addstr(sb, "TYPE                         FINDINGS  DISPUTED  BY MAINTAINERS  DEMOTED ON\n");
+		cell(sb, c->type, 28);
+		sbuf_addf(sb, " %8lld  %8lld  %14lld  ", c->findings, c->disputed,
+			  c->by_maintainers);
+		for (i = 0; i < fo->dl->n; i++)
+			if (feedback_demoted_has(&fo->dl->d[i], c->type)) {
+				sbuf_addstr(sb, k++ ? ", " : "");
+				cell(sb, fo->dl->list[i], 0);
+			}
+		if (!k)
+			sbuf_addch(sb, '-');
+		sbuf_addch(sb, '\n');
+	}
+	flush(o);
+	return 0;
+}
+
 int cmd_query(int argc, char **argv)
 {
 	struct store_query q;
@@ -217,7 +310,8 @@ int cmd_query(int argc, char **argv)
 	char *until = NULL, *series = NULL, *limit = NULL;
 	char **args;
 	char err[1024];
-	int json = 0, patches = 0, help = 0, version = 0, nargs = 0, ret = 2, have_cfg = 0, r;
+	int json = 0, patches = 0, feedback = 0, help = 0, version = 0, nargs = 0, ret = 2;
+	int have_cfg = 0, r;
 	const struct gl_opt opts[] = {
 		{ "config", GL_STRING, NULL, &config_file, NULL },
 		{ "database", GL_STRING, NULL, &database, NULL },
@@ -231,6 +325,7 @@ int cmd_query(int argc, char **argv)
 		{ "series", GL_STRING, NULL, &series, NULL },
 		{ "limit", GL_STRING, NULL, &limit, NULL },
 		{ "patches", GL_SET, &patches, NULL, NULL },
+		{ "feedback", GL_SET, &feedback, NULL, NULL },
 		{ "json", GL_SET, &json, NULL, NULL },
 		{ "help|h", GL_SET, &help, NULL, NULL },
 		{ "version", GL_SET, &version, NULL, NULL },
@@ -262,6 +357,14 @@ int cmd_query(int argc, char **argv)
 		fprintf(stderr, "reviewbot query: unexpected argument '%s'\n", args[0]);
 		goto out;
 	}
+	if (patches && feedback) {
+		fprintf(stderr, "reviewbot query: --patches and --feedback exclude each other\n");
+		goto out;
+	}
+	if (feedback && (author || file || category || until || series || limit)) {
+		fprintf(stderr, "reviewbot query: --feedback takes --list, --type and --since only\n");
+		goto out;
+	}
 	if (category && rule_cat_find(category, strlen(category)) < 0) {
 		fprintf(stderr, "reviewbot query: unknown category '%s' (security, uapi, correctness, process, style)\n",
 			category);
@@ -285,8 +388,10 @@ int cmd_query(int argc, char **argv)
 	}
 	if (!config_file && !database)
 		config_file = cmd_default_config();
-	if (!database) {
-		if (cmd_load_config(config_file, &cfg, "query"))
+	/* --feedback: the configuration says who maintains which list
+	 * (the defaults, with --database: no demotion shown) */
+	if (!database || feedback) {
+		if (cmd_load_config(database ? NULL : config_file, &cfg, "query"))
 			goto out;
 		have_cfg = 1;
 	}
@@ -308,7 +413,15 @@ int cmd_query(int argc, char **argv)
 	q.type = type;
 	q.series_msgid = series;
 	o.json = json;
-	if (patches)
+	if (feedback) {
+		struct demoted_lists dl;
+		struct fb_out fo = { &o, type, &dl };
+
+		ret = demoted_lists_load(st, &cfg, list, &dl);
+		if (!ret)
+			ret = store_feedback_counts(st, list, q.since, 0, 1, feedback_row, &fo);
+		demoted_lists_release(&dl);
+	} else if (patches)
 		ret = store_query_patches(st, &q, patch_row, &o);
 	else
 		ret = store_query_findings(st, &q, finding_row, &o);

@@ -12,6 +12,7 @@
 
 #include "cmd.h"
 #include "cmd_common.h"
+#include "feedback.h"
 #include "getopt_long.h"
 #include "version.h"
 #include "../checker/sbuf.h"
@@ -21,6 +22,8 @@
 #define STATUS_MAX_OUT		(4u << 20)	/* bytes of the whole report */
 #define STATUS_MAX_VALUE	256		/* bytes of a checkpoint shown */
 #define STATUS_MAX_ARGS		16
+#define STATUS_MAX_TYPES	200		/* disputed types kept (--json) */
+#define STATUS_TEXT_TYPES	10		/* ... and shown as text */
 
 static void usage(FILE *f)
 {
@@ -28,8 +31,10 @@ static void usage(FILE *f)
 	      "\n"
 	      "Prints what the bot's database holds: messages per state, series\n"
 	      "open (and how many still wait for parts), reviewed and skipped,\n"
-	      "replies pending, sent, failed and suppressed, opt-outs, and where\n"
-	      "each source stopped reading.\n"
+	      "replies pending, sent, failed and suppressed, opt-outs, the findings\n"
+	      "people answered \"false-positive\" to (per type: disputed, by the\n"
+	      "list's maintainers, lists on which it is demoted; query --feedback\n"
+	      "has every type), and where each source stopped reading.\n"
 	      "\n"
 	      "  --config FILE     configuration naming the database (default:\n"
 	      "                    $REVIEWBOT_CONFIG, else /etc/reviewbot/reviewbot.conf)\n"
@@ -40,6 +45,13 @@ static void usage(FILE *f)
 	      f);
 }
 
+/* A disputed type, for the summary. */
+struct disputed {
+	char type[64];
+	long long findings, disputed, by_maintainers;
+	char demoted[256];	/* the lists it is demoted on, ", "-separated */
+};
+
 struct status {
 	long long msgs[MSG__COUNT], msgs_total;
 	long long series[SERIES__COUNT], series_total, waiting;
@@ -49,7 +61,69 @@ struct status {
 	long long stages;		/* compile and load stages queued */
 	int64_t stage_oldest, stage_age;
 	int schema;
+	long long disputes;		/* false-positive answers recorded */
+	struct disputed *types;		/* the disputed types, most disputed first */
+	size_t ntypes;
 };
+
+static int keep_disputed(void *arg, const struct store_feedback_count *c)
+{
+	struct status *s = arg;
+	struct disputed *d;
+
+	if (s->ntypes == STATUS_MAX_TYPES || strlen(c->type) >= sizeof(d->type))
+		return 0;
+	d = &s->types[s->ntypes++];
+	memset(d, 0, sizeof(*d));
+	snprintf(d->type, sizeof(d->type), "%s", c->type);
+	d->findings = c->findings;
+	d->disputed = c->disputed;
+	d->by_maintainers = c->by_maintainers;
+	return 0;
+}
+
+static int cmp_disputed(const void *pa, const void *pb)
+{
+	const struct disputed *a = pa, *b = pb;
+
+	if (a->disputed != b->disputed)
+		return a->disputed > b->disputed ? -1 : 1;
+	return strcmp(a->type, b->type);
+}
+
+/* The lists each disputed type is demoted on, under cfg. */
+static int mark_demoted(struct store *st, const struct config *cfg, struct status *s)
+{
+	struct feedback_demoted d;
+	size_t i, k;
+	int ret;
+
+	for (i = 0; i < cfg->nsources; i++) {
+		const char *l = cfg->sources[i].list;
+
+		if (!l || !cfg->sources[i].maintainers)
+			continue;
+		for (k = 0; k < i; k++)
+			if (cfg->sources[k].list && cfg->sources[k].maintainers &&
+			    !strcasecmp(cfg->sources[k].list, l))
+				break;
+		if (k < i)
+			continue;	/* that list is done */
+		ret = feedback_demoted_load(st, cfg, l, &d);
+		if (ret < 0)
+			return ret;
+		for (k = 0; k < s->ntypes; k++) {
+			size_t n = strlen(s->types[k].demoted);
+
+			if (!feedback_demoted_has(&d, s->types[k].type))
+				continue;
+			snprintf(s->types[k].demoted + n, sizeof(s->types[k].demoted) - n,
+				 "%s%s", n ? ", " : "", l);
+		}
+		feedback_demoted_release(&d);
+	}
+	return 0;
+}
 
 struct cp_out {
 	struct sbuf *sb;
@@ -131,6 +205,17 @@ static int gather(struct store *st, const struct config *cfg, struct status *s)
 		r = store_mute_count(st, &s->mutes);
 	if (!r && s->schema >= 4)
 		r = store_stage_count_queued(st, &s->stages, &s->stage_oldest);
+	if (!r && s->schema >= 6) {
+		s->types = calloc(STATUS_MAX_TYPES, sizeof(*s->types));
+		if (!s->types)
+			return STORE_ERR_NOMEM;
+		r = store_feedback_count(st, &s->disputes);
+		if (!r && s->disputes)
+			r = store_feedback_counts(st, NULL, 0, 1, 1, keep_disputed, s);
+		if (!r)
+			r = mark_demoted(st, cfg, s);
+		qsort(s->types, s->ntypes, sizeof(*s->types), cmp_disputed);
+	}
 	if (r)
 		return r;
 	if (s->stage_oldest)
@@ -168,6 +253,26 @@ static void print_text(struct sbuf *sb, const char *db, const struct status *s)
 	if (s->stages)
 		sbuf_addf(sb, " (oldest %lld s ago)", (long long)s->stage_age);
 	sbuf_addch(sb, '\n');
+	sbuf_addf(sb, "false-positive disputes: %lld", s->disputes);
+	if (s->ntypes)
+		sbuf_addf(sb, " (%zu type%s disputed)", s->ntypes, s->ntypes == 1 ? "" : "s");
+	sbuf_addch(sb, '\n');
+	for (i = 0; i < (int)s->ntypes && i < STATUS_TEXT_TYPES; i++) {
+		const struct disputed *d = &s->types[i];
+
+		sbuf_addstr(sb, "  ");
+		add_visible(sb, d->type, sizeof(d->type));
+		sbuf_addf(sb, ": %lld of %lld findings disputed, %lld by maintainers",
+			  d->disputed, d->findings, d->by_maintainers);
+		if (d->demoted[0]) {
+			sbuf_addstr(sb, "; demoted on ");
+			add_visible(sb, d->demoted, sizeof(d->demoted));
+		}
+		sbuf_addch(sb, '\n');
+	}
+	if (s->ntypes > STATUS_TEXT_TYPES)
+		sbuf_addf(sb, "  ... and %zu more (reviewbot query --feedback)\n",
+			  s->ntypes - STATUS_TEXT_TYPES);
 }
 
 static void print_json(struct sbuf *sb, const char *db, const struct status *s)
@@ -196,6 +301,18 @@ static void print_json(struct sbuf *sb, const char *db, const struct status *s)
 	sbuf_addf(sb, ",\"optouts\":%lld,\"mutes\":%lld", s->optouts, s->mutes);
 	sbuf_addf(sb, ",\"stages\":{\"queued\":%lld,\"oldest_age\":%lld}", s->stages,
 		  (long long)s->stage_age);
+	sbuf_addf(sb, ",\"feedback\":{\"disputes\":%lld,\"types\":[", s->disputes);
+	for (i = 0; i < (int)s->ntypes; i++) {
+		const struct disputed *d = &s->types[i];
+
+		sbuf_addstr(sb, i ? ",{\"type\":" : "{\"type\":");
+		sbuf_addjson(sb, d->type);
+		sbuf_addf(sb, ",\"findings\":%lld,\"disputed\":%lld,\"by_maintainers\":%lld,"
+			  "\"demoted_on\":", d->findings, d->disputed, d->by_maintainers);
+		sbuf_addjson(sb, d->demoted);
+		sbuf_addch(sb, '}');
+	}
+	sbuf_addstr(sb, "]}");
 	sbuf_addstr(sb, ",\"checkpoints\":[");
 }
 
@@ -203,7 +320,7 @@ int cmd_status(int argc, char **argv)
 {
 	struct config cfg;
 	struct store *st = NULL;
-	struct status s;
+	struct status s = { .types = NULL };
 	struct sbuf out;
 	struct cp_out cp;
 	char *config_file = NULL, *database = NULL;
@@ -303,6 +420,7 @@ int cmd_status(int argc, char **argv)
 	fwrite(out.buf, 1, out.len, stdout);
 	ret = fflush(stdout) ? 2 : 0;
 out:
+	free(s.types);
 	store_close(st);
 	if (have_cfg)
 		config_release(&cfg);

@@ -65,7 +65,7 @@ line() { grep -qxF -- "$1" "$tmp/out"; }
 # the archive: two versions of the LED series with cover letters, the
 # ioctl patch, the clean patch, a reviewer's reply: 4 series versions
 check "database line" "line 'database: $tmp/db/reviewbot.db'"
-check "schema 5" "line 'schema: 5'"
+check "schema 6" "line 'schema: 6'"
 check "messages per state" \
 	"line 'messages: 10 (new 0, patch 7, cover 2, reply 1, command 0, skipped 0, bad 0)'"
 check "series: 4 reviewed, none open" \
@@ -80,6 +80,7 @@ check "no compile or load stage queued (none configured)" "line 'stages queued: 
 check "checkpoint of the mbox: its size, with a time" \
 	"grep -Eq \"^checkpoint leds: \$(stat -c %s '$tmp/list.mbox') \\(20[0-9-]{8} [0-9:]{8} UTC\\)\$\" '$tmp/out'"
 check "a configured source never read says so" "line 'checkpoint later: none (never read)'"
+check "no false-positive answer yet" "line 'false-positive disputes: 0'"
 [ $fail -eq 0 ] || cat "$tmp/out"
 
 # an opt-out, then the same figures as JSON from the database alone
@@ -89,7 +90,7 @@ check "status --database --json exits 0" "[ $st -eq 0 ]"
 /usr/bin/python3 - "$tmp/json" >"$tmp/jcheck" 2>&1 <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["schema"] == 5, d
+assert d["schema"] == 6, d
 m = d["messages"]
 assert (m["total"], m["patch"], m["cover"], m["reply"], m["new"]) == (10, 7, 2, 1, 0), m
 s = d["series"]
@@ -99,6 +100,7 @@ assert (r["total"], r["pending"], r["sent"], r["failed"], r["suppressed"]) == (4
 assert d["patches"] == 7 and d["findings"] > 0, d
 assert d["optouts"] == 1 and d["mutes"] == 0, d
 assert d["stages"] == {"queued": 0, "oldest_age": 0}, d
+assert d["feedback"] == {"disputes": 0, "types": []}, d
 cps = {c["source"]: c for c in d["checkpoints"]}
 assert list(cps) == ["leds"], cps
 assert cps["leds"]["updated"] > 0 and cps["leds"]["value"].isdigit(), cps
