@@ -78,6 +78,15 @@ check "the review says 'recieve' (commit message and line 4), nothing of filp, p
 	 grep -q 'drivers/leds/leds-x.c:4: WARNING:' '$tmp/review'"
 check "no warning about a missing list" "! grep -q no-spelling-list '$tmp/run.err'"
 
+# ---- [build] tree: that kernel's scripts/spelling.txt comes first --------------
+mkdir -p "$tmp/linux/scripts"
+printf 'filp||file\n' >"$tmp/linux/scripts/spelling.txt"
+conf "$tmp/tree.conf" "[build]
+	tree = $tmp/linux"
+"$rb" review --config "$tmp/tree.conf" "$tmp/list/new/0001.typo" >"$tmp/tree" 2>"$tmp/tree.err"; st=$?
+check "with [build] tree, its scripts/spelling.txt is the list (filp only, no recieve)" \
+	"[ $st -eq 0 ] && [ \"\$(typos '$tmp/tree')\" = \"2 'filp' may be misspelled \" ] || { cat '$tmp/tree.err'; false; }"
+
 # ---- codespell, on request ------------------------------------------------------
 conf "$tmp/codespell.conf" "[checker]
 	spelling = codespell"
