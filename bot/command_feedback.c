@@ -220,7 +220,7 @@ int command_false_positive(struct pipeline *p, int64_t id, const struct mime_mai
 	struct store_feedback fb;
 	struct fp_walk *w = NULL;
 	char cmd[COMMAND_TYPE_MAX + 32], result[FP_TEXT_MAX], note[FP_TEXT_MAX];
-	char types[FP_MAX_TYPES * (COMMAND_TYPE_MAX + 2) + 16], state[160];
+	char types[1024], state[160];	/* types: cut past about 30 names */
 	const char *refused = NULL;
 	int64_t rid = 0;
 	long long added = 0, dup = 0;
