@@ -588,6 +588,61 @@ static int is_bot_mail(const struct pipeline *p, const struct mime_mail *m,
 	return 0;
 }
 
+/*
+ * A diff in the mail's text: a "--- " line, a "+++ " line and a hunk
+ * header "@@ -", one after the other at the start of their lines (a
+ * quoted diff, "> --- a/foo", is not one).
+ */
+static int carries_diff(const char *b, size_t len)
+{
+	const char *end = b + len, *nl;
+	int seen = 0;	/* 1: a "--- " line just before, 2: and "+++ " */
+
+	while (b < end) {
+		nl = memchr(b, '\n', (size_t)(end - b));
+		if (!nl)
+			nl = end;
+		if ((size_t)(nl - b) >= 4 && !memcmp(b, "--- ", 4))
+			seen = 1;
+		else if (seen == 1 && (size_t)(nl - b) >= 4 && !memcmp(b, "+++ ", 4))
+			seen = 2;
+		else if (seen == 2 && (size_t)(nl - b) >= 4 && !memcmp(b, "@@ -", 4))
+			return 1;
+		else
+			seen = 0;
+		b = nl + 1;
+	}
+	return 0;
+}
+
+/* A git pull request ("[GIT PULL]", git request-pull's text), which
+ * may carry the whole diff (request-pull -p): not a patch to review. */
+static int pull_request(const struct subject *sj, const struct mime_mail *m)
+{
+	const char *p = sj->prefix;
+
+	for (; (p = strcasestr(p, "PULL")); p += 4)
+		if ((p == sj->prefix || p[-1] == ' ') && (!p[4] || p[4] == ' '))
+			return 1;
+	return m->body && strstr(m->body, "\nThe following changes since commit ") != NULL;
+}
+
+/*
+ * What a mail is, from its subject, and from its text when the subject
+ * names no patch: a mail that carries a diff is a patch (one of one)
+ * whatever its subject says, as quilt-style patches ("Subject: net:
+ * foo: bar", no [PATCH]) and Patchwork have it; a reply ("Re:") that
+ * quotes or suggests a diff stays a reply, and a pull request is none.
+ */
+static void classify(const struct pipeline *p, const struct mime_mail *m,
+		     struct subject *sj)
+{
+	subject_parse_max(m->subject, strlen(m->subject), p->cfg->max_series_parts, sj);
+	if (sj->kind == SUBJ_OTHER && !sj->bad_numbers && m->body &&
+	    carries_diff(m->body, m->body_len) && !pull_request(sj, m))
+		sj->kind = SUBJ_PATCH;
+}
+
 /* A mail the checker will see: a patch not from a bot. */
 static int wants_check(const struct pipeline *p, const struct mime_mail *m)
 {
@@ -596,7 +651,7 @@ static int wants_check(const struct pipeline *p, const struct mime_mail *m)
 
 	if (!m->message_id || is_bot_mail(p, m, &why))
 		return 0;
-	subject_parse_max(m->subject, strlen(m->subject), p->cfg->max_series_parts, &sj);
+	classify(p, m, &sj);
 	return sj.kind == SUBJ_PATCH;
 }
 
@@ -915,7 +970,7 @@ int pipeline_process(struct pipeline *p, int64_t id, const struct mime_mail *giv
 			ret = STORE_OK;
 		goto out;
 	}
-	subject_parse_max(m->subject, strlen(m->subject), p->cfg->max_series_parts, &sj);
+	classify(p, m, &sj);
 	if (sj.kind == SUBJ_REPLY) {
 		ret = store_msg_set_state(p->st, id, MSG_REPLY, NULL);
 		p->stats.replies++;
