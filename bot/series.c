@@ -129,12 +129,16 @@ int series_place(struct store *st, int64_t msg_id, const struct mime_mail *m,
 	/*
 	 * Parts without In-Reply-To or References (git format-patch files
 	 * without --thread, a list that strips them) join the author's open
-	 * series of the same version and size that lacks their number.
+	 * series of the same version, tags and size that lacks their number,
+	 * sent within SERIES_UNTHREADED_DATE_WINDOW of one of its mails.
 	 */
-	if (!prev && !found && !m->nrefs && !m->in_reply_to && sj->total > 1) {
-		ret = store_series_find_unthreaded(st, list, m->from.addr, sj->version,
-						   sj->version_minor, sj->total, sj->part,
-						   now - SERIES_UNTHREADED_WINDOW, &s);
+	if (!prev && !found && !m->nrefs && !m->in_reply_to && !m->nxrefs && sj->total > 1) {
+		ret = store_series_find_unthreaded(st, list, m->from.addr,
+						   sj->prefix[0] ? sj->prefix : NULL,
+						   sj->version, sj->version_minor, sj->total,
+						   sj->kind == SUBJ_COVER ? 0 : sj->part,
+						   now - SERIES_UNTHREADED_WINDOW, m->date,
+						   SERIES_UNTHREADED_DATE_WINDOW, &s);
 		if (ret < 0)
 			return ret;
 		found = ret == STORE_OK;

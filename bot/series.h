@@ -12,7 +12,9 @@
  * sent in reply to v1 (the version keeps them apart).  Parts may arrive
  * in any order: the first to arrive creates the series.  Parts that carry
  * no threading headers at all join the author's open series of the same
- * version and size that lacks their number (SERIES_UNTHREADED_WINDOW).
+ * version, tags and size that lacks their number, whose latest part came
+ * within SERIES_UNTHREADED_WINDOW and one of whose mails is dated within
+ * SERIES_UNTHREADED_DATE_WINDOW of theirs.
  *
  * A single part sent in reply to a part of an earlier version with the
  * same number ("[PATCH v2 3/7]" under v1's 3/7, "[PATCH v5.1 3/7]") is a
@@ -36,6 +38,8 @@
 
 #define SERIES_MAX_LINKS	16	/* earlier-version links read from a cover */
 #define SERIES_UNTHREADED_WINDOW (6 * 3600) /* seconds an unthreaded part may lag */
+#define SERIES_UNTHREADED_DATE_WINDOW (20 * 60) /* Date: skew within an unthreaded
+						 * series (Patchwork's SERIES_DELAY_INTERVAL) */
 
 /*
  * Places message msg_id (mail m, subject sj of kind SUBJ_PATCH or
