@@ -8,7 +8,8 @@
  *    split over several groups ("[PATCH 06/10] [v4]"), split by commas;
  *  - a list's own tag before the patch tags ("[Intel-wired-lan] [PATCH]");
  *  - Mercurial's patchbomb numbers ("[PATCH 1 of 2]"), a number glued to
- *    the tag ("[PATCH1/8]"), a colon after the tags ("[Patch 2/2]: foo");
+ *    the tag ("[PATCH1/8]", "[PATCH1 of 8]", "[v2PATCH1/4]"), a colon after
+ *    the tags ("[Patch 2/2]: foo");
  *  - a group that numbers a part needs no PATCH word: Patchwork's own
  *    mbox export writes "[net,v2,1/2] foo" (a bare "[1/2] foo" too);
  *  - reply prefixes of many mail clients, repeated or counted ("Re: Re:",
@@ -217,6 +218,23 @@ static void take_token(struct subject *out, struct tags *t, const char *tok,
 			return;
 		}
 	}
+	/* "v2PATCH1/4": a version glued in front (Patchwork's tests) */
+	if (n >= 7 && (tok[0] == 'v' || tok[0] == 'V') && is_digit((unsigned char)tok[1])) {
+		size_t k = 1;
+
+		while (k < n && is_digit((unsigned char)tok[k]))
+			k++;
+		if (n - k >= 5 && !strncasecmp(tok + k, "PATCH", 5) &&
+		    parse_version(tok, k, &ma, &mi)) {
+			if (!t->have_version) {
+				t->have_version = 1;
+				out->version = ma;
+				out->version_minor = mi;
+			}
+			take_token(out, t, tok + k, n - k);
+			return;
+		}
+	}
 	if (n == 6 && !strncasecmp(tok, "RESEND", 6)) {
 		out->resend = 1;
 		return;
@@ -264,7 +282,7 @@ static void take_group(struct subject *out, struct tags *t, const char *g,
 	int numbered = t->have_numbers;
 
 	while (i < n) {
-		size_t start, len, k;
+		size_t start, len, k, glued;
 
 		while (i < n && (is_space((unsigned char)g[i]) || g[i] == ','))
 			i++;
@@ -274,7 +292,10 @@ static void take_group(struct subject *out, struct tags *t, const char *g,
 		len = i - start;
 		if (!len)
 			continue;
-		if (!t->have_numbers && all_digits(g + start, len)) {
+		/* "PATCH1 of 8": the tag glued to M */
+		glued = !t->have_numbers && len > 5 && !strncasecmp(g + start, "PATCH", 5) &&
+			all_digits(g + start + 5, len - 5) ? 5 : 0;
+		if (!t->have_numbers && all_digits(g + start + glued, len - glued)) {
 			/* "M of N": look two tokens ahead */
 			j = i;
 			while (j < n && is_space((unsigned char)g[j]))
@@ -289,7 +310,9 @@ static void take_group(struct subject *out, struct tags *t, const char *g,
 				if (k > j && (k == n || is_space((unsigned char)g[k]) ||
 					      g[k] == ',')) {
 					k = 0;
-					num[0] = parse_num(g + start, len, &k);
+					num[0] = parse_num(g + start + glued, len - glued, &k);
+					if (glued)
+						t->patch = 1;
 					k = j;
 					while (k < n && is_digit((unsigned char)g[k]))
 						k++;
