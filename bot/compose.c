@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ctype.h>
 #include <strings.h>
 #include <time.h>
 
@@ -1298,6 +1299,44 @@ static int is_demoted(const struct compose_review *r, const char *type)
 	return 0;
 }
 
+/*
+ * Whether line l[0, n) is one that `b4 am` takes from a reply as a
+ * trailer for the commit (b4's find_trailers(), follow-up rules): a first
+ * word "token:" (two or more characters, the first a letter, digit or
+ * '_') with text after it that holds an address ("...@...") or whose
+ * token names a trailer that needs none (Fixes:, Link:, ...).
+ */
+static int b4_trailer(const char *l, size_t n)
+{
+	static const char *const nonperson[] = {
+		"fixes", "subject", "date", "from", "link", "buglink", "closes",
+		"obsoleted-by", "change-id", "base-commit", "message-id",
+	};
+	size_t i = 0, w, e, k;
+	unsigned char c;
+
+	while (i < n && (l[i] == ' ' || l[i] == '\t'))
+		i++;
+	w = i;
+	while (i < n && l[i] != ' ' && l[i] != '\t')
+		i++;
+	e = i;
+	c = w < n ? (unsigned char)l[w] : 0;
+	if (e - w < 3 || l[e - 1] != ':' || !(isalnum(c) || c == '_' || c >= 0x80))
+		return 0;
+	while (i < n && (l[i] == ' ' || l[i] == '\t'))
+		i++;
+	if (i == e || i == n)
+		return 0;	/* no blank after the ':', or nothing after it */
+	if (memchr(l + i, '@', n - i))
+		return 1;
+	for (k = 0; k < sizeof(nonperson) / sizeof(nonperson[0]); k++)
+		if (strlen(nonperson[k]) == e - w - 1 &&
+		    !strncasecmp(l + w, nonperson[k], e - w - 1))
+			return 1;
+	return 0;
+}
+
 /* The footer's line naming the demoted types the mail counts as nits. */
 static void add_demoted_note(struct sbuf *out, const struct compose_review *r)
 {
@@ -1323,6 +1362,41 @@ static void add_demoted_note(struct sbuf *out, const struct compose_review *r)
 	if (line.err)
 		out->err = line.err;
 	sbuf_release(&line);
+}
+
+/*
+ * The body into out, no line of it a trailer for b4 (b4_trailer()): a
+ * maintainer who runs `b4 am -S` on the series would get it in the
+ * commit.  The wrapping never starts a line with "token:"
+ * (template_wrap()); a line that starts so by itself (a file or type
+ * named so, in a finding or under "Since vN") gets "- " before it.  The
+ * signature ("-- ") and what follows are b4's to skip.
+ */
+static void add_body(struct sbuf *out, const char *b, size_t len)
+{
+	const char *end = b + len, *nl;
+	size_t n, ind;
+	int sig = 0;
+
+	while (b < end) {
+		nl = memchr(b, '\n', (size_t)(end - b));
+		n = nl ? (size_t)(nl - b) : (size_t)(end - b);
+		if (n == 3 && !memcmp(b, "-- ", 3))
+			sig = 1;
+		if (!sig && b4_trailer(b, n)) {
+			ind = strspn(b, " \t");
+			if (ind > n)
+				ind = n;
+			sbuf_add(out, b, ind);
+			sbuf_addstr(out, "- ");
+			sbuf_add(out, b + ind, n - ind);
+		} else {
+			sbuf_add(out, b, n);
+		}
+		if (nl)
+			sbuf_addch(out, '\n');
+		b += n + (nl ? 1 : 0);
+	}
 }
 
 int compose_review_mail(const struct template_set *t, const struct compose_review *r,
@@ -1516,7 +1590,7 @@ static int compose_review(const struct template_set *t, const struct compose_rev
 	if (add_headers(r, msgid, "auto-generated", out, err, errlen))
 		goto out;
 	sbuf_addch(out, '\n');
-	sbuf_add(out, b[B_BODY].buf, b[B_BODY].len);
+	add_body(out, b[B_BODY].buf, b[B_BODY].len);
 	if (out->err == SBUF_ERR_NOMEM)
 		goto nomem;
 	if (out->err || out->len > COMPOSE_MAX_MAIL)

@@ -487,6 +487,60 @@ static void add_refs(struct ctx *c, const char *const *ids, size_t n)
 	}
 }
 
+/* One more id of a repeated threading header (mime_mail.xrefs). */
+static void add_xref(struct ctx *c, const char *id, size_t n)
+{
+	struct mime_mail *m = c->m;
+	char **nx;
+
+	if (!msgid_ok(id, n) || m->nxrefs >= c->lim.max_refs)
+		return;
+	if (!(m->nxrefs & (m->nxrefs - 1)) || !m->nxrefs) {
+		/* 1, 2, 4, 8, ...: grown at each power of two */
+		nx = realloc(m->xrefs, (m->nxrefs ? m->nxrefs * 2 : 1) * sizeof(*nx));
+		if (!nx) {
+			set_err(c, MIME_ERR_NOMEM);
+			return;
+		}
+		m->xrefs = nx;
+	}
+	m->xrefs[m->nxrefs] = dup_range(id, n);
+	if (!m->xrefs[m->nxrefs]) {
+		set_err(c, MIME_ERR_NOMEM);
+		return;
+	}
+	m->nxrefs++;
+}
+
+static void xrefs_from_clist(struct ctx *c, clist *l, int skip_first)
+{
+	clistiter *it;
+
+	for (it = l ? clist_begin(l) : NULL; it; it = clist_next(it)) {
+		const char *id = clist_content(it);
+
+		if (skip_first) {
+			skip_first = 0;
+			continue;
+		}
+		if (id)
+			add_xref(c, id, strlen(id));
+	}
+}
+
+static void xrefs_from_text(struct ctx *c, const char *p, size_t len, int skip_first)
+{
+	size_t pos = 0, b, e;
+
+	while (msgid_next(p, len, &pos, &b, &e)) {
+		if (skip_first) {
+			skip_first = 0;
+			continue;
+		}
+		add_xref(c, p + b, e - b);
+	}
+}
+
 static void refs_from_clist(struct ctx *c, clist *l)
 {
 	const char **ids;
@@ -1143,10 +1197,15 @@ static void optional_field(struct ctx *c, const struct mailimf_optional_field *o
 		return;
 	n = strlen(v);
 	if (!strcasecmp(name, "In-Reply-To")) {
+		int had = m->in_reply_to != NULL;
+
 		set_once(&m->in_reply_to, mime_msgid(v, n));
+		xrefs_from_text(c, v, n, !had);
 	} else if (!strcasecmp(name, "References")) {
 		if (!m->nrefs)
 			refs_from_text(c, v, n);
+		else
+			xrefs_from_text(c, v, n, 0);
 	} else if (!strcasecmp(name, "Subject")) {
 		set_once(&m->subject, hdr_text(c, v, n));
 	} else if (!strcasecmp(name, "List-Id")) {
@@ -1232,21 +1291,31 @@ static void fields(struct ctx *c, struct mailimf_fields *f)
 			clist *l;
 			clistiter *jt;
 
-			if (m->in_reply_to || !fld->fld_data.fld_in_reply_to)
+			if (!fld->fld_data.fld_in_reply_to)
 				break;
 			l = fld->fld_data.fld_in_reply_to->mid_list;
+			if (m->in_reply_to) {
+				xrefs_from_clist(c, l, 0);
+				break;
+			}
 			for (jt = l ? clist_begin(l) : NULL; jt && !m->in_reply_to;
 			     jt = clist_next(jt)) {
 				const char *id = clist_content(jt);
 
 				m->in_reply_to = mime_msgid(id, strlen(id));
 			}
+			xrefs_from_clist(c, l, 1);
 			break;
 		}
 		case MAILIMF_FIELD_REFERENCES:
-			if (!m->nrefs && fld->fld_data.fld_references)
+			if (!fld->fld_data.fld_references)
+				break;
+			if (!m->nrefs)
 				refs_from_clist(c,
 					fld->fld_data.fld_references->mid_list);
+			else
+				xrefs_from_clist(c,
+					fld->fld_data.fld_references->mid_list, 0);
 			break;
 		case MAILIMF_FIELD_SUBJECT:
 			if (m->subject || !fld->fld_data.fld_subject ||
@@ -1300,6 +1369,9 @@ void mime_release(struct mime_mail *m)
 	for (i = 0; i < m->nrefs; i++)
 		free(m->refs[i]);
 	free(m->refs);
+	for (i = 0; i < m->nxrefs; i++)
+		free(m->xrefs[i]);
+	free(m->xrefs);
 	free(m->list_id);
 	free(m->auto_submitted);
 	free(m->x_reviewbot);

@@ -66,6 +66,11 @@ struct mime_mail {
 	char *in_reply_to;	/* first Message-ID of In-Reply-To, or NULL */
 	char **refs;		/* References, oldest first (without <>) */
 	size_t nrefs;
+	/* the ids of a repeated In-Reply-To or References header, and an
+	 * In-Reply-To's second and later ids, in order (at most max_refs):
+	 * threading that only the first header would hide */
+	char **xrefs;
+	size_t nxrefs;
 	char *list_id;		/* List-Id: the part inside <>, or NULL */
 	char *auto_submitted;	/* Auto-Submitted: value, or NULL */
 	char *x_reviewbot;	/* the bot's own header (MIME_BOT_HEADER), or NULL */

@@ -40,6 +40,7 @@
 #define PIPE_RETRY_MIN		60		/* seconds: first retry of a delivery */
 #define PIPE_RETRY_MAX		3600
 #define PIPE_MAX_ATTEMPTS	20		/* then failed for good */
+#define PIPE_INVALID_DOMAIN	"reviewbot.invalid"	/* of the Message-IDs made up */
 #define PIPE_MAX_PARTS_SEEN	(1u << 20)	/* parts pipeline_repeat_part keeps */
 
 
@@ -217,7 +218,7 @@ static int parse_within(const char *raw, size_t len, const struct mime_limits *l
 	 * bytes name it, so the same mail read twice is one message.  The
 	 * stored raw mail stays as it came.
 	 */
-	snprintf(hdr, sizeof(hdr), "Message-ID: <nomsgid-%016" PRIx64 "@reviewbot.invalid>\n",
+	snprintf(hdr, sizeof(hdr), "Message-ID: <nomsgid-%016" PRIx64 "@" PIPE_INVALID_DOMAIN ">\n",
 		 pipe_fnv1a(PIPE_FNV_INIT, raw, len));
 	fixed_lim.max_mail += strlen(hdr);
 	sbuf_init(&fixed, MIME_MAX_MAIL + sizeof(hdr));
@@ -303,7 +304,7 @@ int pipeline_add(struct pipeline *p, const struct config_source *src,
 	} else {
 		/* kept under a name made from its bytes: the same junk twice
 		 * is one row, and nothing is lost */
-		snprintf(fake_id, sizeof(fake_id), "bad-%016" PRIx64 "@reviewbot.invalid",
+		snprintf(fake_id, sizeof(fake_id), "bad-%016" PRIx64 "@" PIPE_INVALID_DOMAIN,
 			 pipe_fnv1a(PIPE_FNV_INIT, raw, len));
 		row.message_id = fake_id;
 	}
@@ -343,15 +344,27 @@ int pipeline_add(struct pipeline *p, const struct config_source *src,
 
 /* ---- checking one patch ------------------------------------------------ */
 
-/* The mail as git am would see it: From, Subject, then the body. */
+/*
+ * The mail as git am would see it: From, Subject, then the body; and the
+ * Message-ID it came with (none is made up for a git format-patch file),
+ * which tells the checker that From: is who sent it (SIGN_OFF_NOT_SENDER,
+ * as `reviewbot check` of the mail says).
+ */
 static void check_text(const struct mime_mail *m, struct sbuf *out)
 {
+	static const char made_up[] = "@" PIPE_INVALID_DOMAIN;
+	size_t n = m->message_id ? strlen(m->message_id) : 0;
+
 	sbuf_reset(out);
 	if (m->from.name && *m->from.name)
 		sbuf_addf(out, "From: %s <%s>\n", m->from.name, m->from.addr);
 	else
 		sbuf_addf(out, "From: %s\n", m->from.addr);
-	sbuf_addf(out, "Subject: %s\n\n", m->subject);
+	sbuf_addf(out, "Subject: %s\n", m->subject);
+	if (n && (n < sizeof(made_up) ||
+		  strcmp(m->message_id + n - (sizeof(made_up) - 1), made_up)))
+		sbuf_addf(out, "Message-ID: <%s>\n", m->message_id);
+	sbuf_addstr(out, "\n");
 	sbuf_add(out, m->body, m->body_len);
 }
 
@@ -385,6 +398,7 @@ void pipeline_check_release(struct pipeline_check *pc)
 	if (!pc)
 		return;
 	free(pc->added);
+	free(pc->corrupt);
 	chk_result_release(&pc->res);
 	sbuf_release(&pc->text);
 	memset(pc, 0, sizeof(*pc));
@@ -458,6 +472,12 @@ static int check_compute(const struct pipeline *p, const struct mime_mail *m,
 		for (j = df->first_hunk; path && j < df->first_hunk + df->nhunks; j++) {
 			const struct diff_hunk *h = &d.hunks[j];
 
+			if (h->err != DIFF_HUNK_OK && !pc->corrupt &&
+			    !(pc->corrupt = strdup(path))) {
+				ret = -1;
+				goto out;
+			}
+
 			for (k = h->first_line; k < h->first_line + h->nlines; k++)
 				if (d.lines[k].kind == '+') {
 					pc->added[pc->nadded].path_hash =
@@ -481,6 +501,7 @@ static int store_findings(struct pipeline *p, int64_t series_id, int64_t patch_i
 {
 	struct added_line key;
 	struct store_finding f;
+	const char *corrupt = NULL;
 	char fp[17];
 	int64_t fid;
 	size_t i;
@@ -502,6 +523,12 @@ static int store_findings(struct pipeline *p, int64_t series_id, int64_t patch_i
 		const struct chk_finding *cf = &pc->res.f[i];
 		const struct rule *r = &rule_table[cf->rule];
 
+		/* a corrupt patch is said once, whatever its line */
+		if (cf->rule == R_CORRUPTED_PATCH) {
+			if (!corrupt)
+				corrupt = cf->file ? cf->file : pc->corrupt ? pc->corrupt : "";
+			continue;
+		}
 		if (cf->file && cf->line > 0) {
 			key.path_hash = pipe_fnv1a(PIPE_FNV_INIT, cf->file, strlen(cf->file));
 			key.line = cf->line;
@@ -524,6 +551,28 @@ static int store_findings(struct pipeline *p, int64_t series_id, int64_t patch_i
 		f.fingerprint = fp;
 		ret = store_finding_add(p->st, &f, &fid);
 		free(f.line_text);
+		if (ret < 0)
+			goto out;
+		kept++;
+	}
+	if (!corrupt)
+		corrupt = pc->corrupt;
+	if (corrupt) {
+		/* git am and git apply refuse it: nothing else matters as much
+		 * (checkpatch.pl's CORRUPTED_PATCH is on a line the patch does
+		 * not add, and it misses a hunk cut short) */
+		memset(&f, 0, sizeof(f));
+		f.patch_id = patch_id;
+		f.series_id = series_id;
+		f.part = part;
+		f.type = (char *)rule_table[R_CORRUPTED_PATCH].name;
+		f.severity = "ERROR";
+		f.category = "correctness";
+		f.file = *corrupt ? (char *)corrupt : NULL;
+		f.message = "the patch is corrupt: git am and git apply refuse it (a line wrapped, cut or with its white space changed by the mail program?)";
+		compose_fingerprint(f.type, f.file, NULL, fp, sizeof(fp));
+		f.fingerprint = fp;
+		ret = store_finding_add(p->st, &f, &fid);
 		if (ret < 0)
 			goto out;
 		kept++;
@@ -587,6 +636,61 @@ static int is_bot_mail(const struct pipeline *p, const struct mime_mail *m,
 	return 0;
 }
 
+/*
+ * A diff in the mail's text: a "--- " line, a "+++ " line and a hunk
+ * header "@@ -", one after the other at the start of their lines (a
+ * quoted diff, "> --- a/foo", is not one).
+ */
+static int carries_diff(const char *b, size_t len)
+{
+	const char *end = b + len, *nl;
+	int seen = 0;	/* 1: a "--- " line just before, 2: and "+++ " */
+
+	while (b < end) {
+		nl = memchr(b, '\n', (size_t)(end - b));
+		if (!nl)
+			nl = end;
+		if ((size_t)(nl - b) >= 4 && !memcmp(b, "--- ", 4))
+			seen = 1;
+		else if (seen == 1 && (size_t)(nl - b) >= 4 && !memcmp(b, "+++ ", 4))
+			seen = 2;
+		else if (seen == 2 && (size_t)(nl - b) >= 4 && !memcmp(b, "@@ -", 4))
+			return 1;
+		else
+			seen = 0;
+		b = nl + 1;
+	}
+	return 0;
+}
+
+/* A git pull request ("[GIT PULL]", git request-pull's text), which
+ * may carry the whole diff (request-pull -p): not a patch to review. */
+static int pull_request(const struct subject *sj, const struct mime_mail *m)
+{
+	const char *p = sj->prefix;
+
+	for (; (p = strcasestr(p, "PULL")); p += 4)
+		if ((p == sj->prefix || p[-1] == ' ') && (!p[4] || p[4] == ' '))
+			return 1;
+	return m->body && strstr(m->body, "\nThe following changes since commit ") != NULL;
+}
+
+/*
+ * What a mail is, from its subject, and from its text when the subject
+ * names no patch: a mail that carries a diff is a patch (one of one)
+ * whatever its subject says, as quilt-style patches ("Subject: net:
+ * foo: bar", no [PATCH]) and Patchwork have it; a reply ("Re:") that
+ * quotes or suggests a diff stays a reply, and a pull request is none.
+ */
+static void classify(const struct pipeline *p, const struct mime_mail *m,
+		     struct subject *sj)
+{
+	subject_parse_max(m->subject, strlen(m->subject), p->cfg->max_series_parts, sj);
+	if (sj->kind == SUBJ_OTHER && !sj->bad_numbers && m->body &&
+	    carries_diff(m->body, m->body_len) && !pull_request(sj, m))
+		sj->kind = SUBJ_PATCH;
+}
+
 /* A mail the checker will see: a patch not from a bot. */
 static int wants_check(const struct pipeline *p, const struct mime_mail *m)
 {
@@ -595,7 +699,7 @@ static int wants_check(const struct pipeline *p, const struct mime_mail *m)
 
 	if (!m->message_id || is_bot_mail(p, m, &why))
 		return 0;
-	subject_parse_max(m->subject, strlen(m->subject), p->cfg->max_series_parts, &sj);
+	classify(p, m, &sj);
 	return sj.kind == SUBJ_PATCH;
 }
 
@@ -914,7 +1018,7 @@ int pipeline_process(struct pipeline *p, int64_t id, const struct mime_mail *giv
 			ret = STORE_OK;
 		goto out;
 	}
-	subject_parse_max(m->subject, strlen(m->subject), p->cfg->max_series_parts, &sj);
+	classify(p, m, &sj);
 	if (sj.kind == SUBJ_REPLY) {
 		ret = store_msg_set_state(p->st, id, MSG_REPLY, NULL);
 		p->stats.replies++;

@@ -117,6 +117,12 @@ struct pipeline_check {
 	 * it be needed after all.
 	 */
 	int skip;
+	/*
+	 * The first file whose hunk git apply would refuse as corrupt: its
+	 * lines do not add up to its @@ counts (a line wrapped or cut by the
+	 * mail program), or the @@ line is malformed.  NULL when none.
+	 */
+	char *corrupt;
 	struct sbuf text;	/* what was checked */
 	struct chk_result res;
 	struct added_line *added;	/* sorted */

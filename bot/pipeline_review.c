@@ -395,6 +395,14 @@ static int review_series(struct pipeline *p, struct store_series *s, int64_t now
 	ret = pipe_view_load(st, s->id, 0, &cur);
 	if (ret != STORE_OK)
 		goto out;
+	/* a cover letter is never reviewed alone: its patches went
+	 * elsewhere or never came (series_place opens it again if they do) */
+	if (!cur.npatches) {
+		ret = store_series_set_state(st, s->id, SERIES_SKIPPED, now);
+		log_event(LOG_INFO, "series-skipped", "series", s->subject,
+			  "reason", "a cover letter without patches", NULL);
+		goto out;
+	}
 	if (s->cover_msg && !pipe_load_mail(st, s->cover_msg, &cover))
 		have_cover = 1;
 	ret = series_link_prev(st, s, have_cover ? cover.body : NULL);
@@ -403,8 +411,11 @@ static int review_series(struct pipeline *p, struct store_series *s, int64_t now
 	if (s->prev_id) {
 		struct store_series ps;
 
-		/* a replacement part is compared with the part it replaces */
-		if (s->total == 1 && cur.npatches == 1 && cur.patches[0].part != 1)
+		/* a replacement part is compared with the part it replaces,
+		 * and a version of which one part came (part 1 of 7 sent
+		 * alone in reply to v1's) with that part */
+		if (cur.npatches == 1 &&
+		    ((s->total == 1 && cur.patches[0].part != 1) || s->total > 1))
 			only_part = cur.patches[0].part;
 		if (store_series_get(st, s->prev_id, &ps) == STORE_OK) {
 			if (ps.total > 1 && s->total == 1 && cur.npatches == 1)

@@ -33,8 +33,54 @@ static int part_of(struct store *st, int64_t series_id, int64_t msg_id)
 }
 
 /*
- * "[PATCH v2 3/7]" in reply to v1's 3/7: the id of the replaced series,
- * or 0.
+ * A series' patches: *count of them, *msg_id (when not NULL) the message
+ * of part (0 when it is not there), *tagged whether one of their
+ * subjects, or the cover letter's, names a version ("v3").
+ */
+static int series_parts(struct store *st, const struct store_series *s, int part,
+			size_t *count, int64_t *msg_id, int *tagged)
+{
+	struct store_patch *p = NULL;
+	struct store_msg cm;
+	struct subject sj;
+	size_t n = 0, i;
+	int ret;
+
+	*count = 0;
+	if (msg_id)
+		*msg_id = 0;
+	if (tagged)
+		*tagged = 0;
+	ret = store_patch_list(st, s->id, &p, &n);
+	if (ret != STORE_OK)
+		return ret;
+	for (i = 0; i < n; i++) {
+		if (msg_id && p[i].part == part)
+			*msg_id = p[i].msg_id;
+		if (tagged && !*tagged && p[i].subject) {
+			subject_parse(p[i].subject, strlen(p[i].subject), &sj);
+			*tagged = sj.has_version;
+		}
+		store_patch_release(&p[i]);
+	}
+	free(p);
+	*count = n;
+	if (tagged && !*tagged && s->cover_msg &&
+	    store_msg_get(st, s->cover_msg, &cm) == STORE_OK) {
+		if (cm.subject) {
+			subject_parse(cm.subject, strlen(cm.subject), &sj);
+			*tagged = sj.has_version;
+		}
+		store_msg_release(&cm);
+	}
+	return STORE_OK;
+}
+
+/*
+ * "[PATCH v2 3/7]" in reply to v1's 3/7, or "[PATCH v5.1 1/7]" in reply
+ * to v5's 1/7: the id of the replaced series, or 0.  Part 1 of a whole
+ * version sent with --in-reply-to to the earlier part 1 (git send-email
+ * without a cover letter) is not a replacement: the rest follow it.
  */
 static int64_t replaced_series(struct store *st, const struct mime_mail *m,
 			       const struct subject *sj)
@@ -44,6 +90,8 @@ static int64_t replaced_series(struct store *st, const struct mime_mail *m,
 	int64_t id = 0;
 
 	if (sj->kind != SUBJ_PATCH || !m->in_reply_to)
+		return 0;
+	if (sj->part == 1 && sj->total > 1 && !sj->version_minor)
 		return 0;
 	if (store_msg_find(st, m->in_reply_to, &parent) != STORE_OK)
 		return 0;
@@ -91,37 +139,238 @@ int series_change_id(const char *body, char *out, size_t outlen)
 	return -1;
 }
 
+/*
+ * The Message-IDs a mail names, nearest first, as Patchwork walks them:
+ * In-Reply-To, the ids of a repeated In-Reply-To or References header,
+ * then References from the newest (the last) to the oldest.  At most
+ * SERIES_MAX_WALK, without repeats.
+ */
+static size_t walk_refs(const struct mime_mail *m, const char **out)
+{
+	size_t n = 0, i, k;
+	const char *c;
+
+#define WALK_ADD(id) do {						\
+		c = (id);						\
+		if (!c || !*c || n >= SERIES_MAX_WALK)			\
+			break;						\
+		for (k = 0; k < n && strcmp(out[k], c); k++)		\
+			;						\
+		if (k == n && strcmp(c, m->message_id))			\
+			out[n++] = c;					\
+	} while (0)
+
+	WALK_ADD(m->in_reply_to);
+	for (i = 0; i < m->nxrefs; i++)
+		WALK_ADD(m->xrefs[i]);
+	for (i = m->nrefs; i > 0; i--)
+		WALK_ADD(m->refs[i - 1]);
+#undef WALK_ADD
+	return n;
+}
+
+/* What a mail's references say about where it goes. */
+struct place {
+	int64_t join;		/* the series it joins, or 0 */
+	int64_t prev;		/* the nearest older version named, or 0 */
+	int64_t dup;		/* a series that has this very part, or 0 */
+	int retag;		/* join takes the mail's version */
+	int grow;		/* join takes the mail's size (an extra part) */
+};
+
+/*
+ * Whether a mail of subject sj belongs with series s found through a
+ * reference: the same size, or a part past its end ("[PATCH 3/3]" sent
+ * later under "[PATCH 0/2]", which sets *grow); and the same version, or
+ * none on the mail (a "[PATCH 1/4]" under "[PATCH v3 0/4]").  A series
+ * of mails without a version takes the version of a mail they reply to
+ * (own: s named this very mail), which then sets *retag.
+ */
+static int same_version(struct store *st, const struct store_series *s,
+			const struct subject *sj, int own, int *retag, int *grow)
+{
+	size_t n;
+	int tagged;
+
+	*retag = 0;
+	*grow = 0;
+	if (s->total != sj->total) {
+		if (sj->kind != SUBJ_PATCH || sj->part <= s->total || sj->total < sj->part)
+			return 0;
+		*grow = 1;
+	}
+	if (s->version == sj->version && s->version_minor == sj->version_minor)
+		return 1;
+	if (!sj->has_version)
+		return 1;
+	if (!own || s->version != 1 || s->version_minor ||
+	    series_parts(st, s, 0, &n, NULL, &tagged) != STORE_OK || tagged)
+		return 0;
+	*retag = 1;
+	return 1;
+}
+
+/*
+ * Candidates for one reference: series of this list and author that
+ * hold the mail named, or whose mails name it.  Of those of the mail's
+ * version, the first lacking its part wins; one that has the part in
+ * the same place of the thread (a copy of the mail under a new
+ * Message-ID) makes it a duplicate; one that has it elsewhere (a resend
+ * in reply to the old series) ends the walk: the mail starts a series.
+ * Returns 1 when the walk ends, 0 to go on, or a negative store error.
+ */
+static int try_ref(struct store *st, const char *list, const struct mime_mail *m,
+		   const struct subject *sj, const char *ref, int own, struct place *pl)
+{
+	struct store_series s;
+	struct store_msg pm;
+	int64_t ids[SERIES_MAX_CANDIDATES], msg;
+	size_t n = 0, i, count;
+	int ret, retag, grow, ends = 0;
+	int part = sj->kind == SUBJ_COVER ? 0 : sj->part;
+
+	ret = store_series_by_ref(st, list, m->from.addr, ref, ids, NULL,
+				  SERIES_MAX_CANDIDATES, &n);
+	if (ret < 0)
+		return ret;
+	for (i = 0; i < n && !pl->join; i++) {
+		ret = store_series_get(st, ids[i], &s);
+		if (ret < 0)
+			return ret;
+		if (ret != STORE_OK)
+			continue;
+		if (same_version(st, &s, sj, own, &retag, &grow)) {
+			ends = 1;
+			if (part == 0) {
+				if (!s.cover_msg) {
+					pl->join = s.id;
+					pl->retag = retag;
+				}
+			} else {
+				ret = series_parts(st, &s, part, &count, &msg, NULL);
+				if (ret < 0) {
+					store_series_release(&s);
+					return ret;
+				}
+				if (!msg) {
+					pl->join = s.id;
+					pl->retag = retag;
+					pl->grow = grow;
+				} else if (!pl->dup && m->in_reply_to &&
+					   store_msg_get(st, msg, &pm) == STORE_OK) {
+					if (pm.in_reply_to && !strcmp(pm.in_reply_to, m->in_reply_to))
+						pl->dup = s.id;
+					store_msg_release(&pm);
+				}
+			}
+		} else if (!pl->prev && older(sj->version, sj->version_minor, &s)) {
+			pl->prev = s.id;
+		}
+		store_series_release(&s);
+	}
+	return ends;
+}
+
+/*
+ * Where a mail goes by its references (Patchwork's find_series, on every
+ * reference): its own Message-ID first (parts that came before it named
+ * it), then what it names, nearest first.  A cover letter joins only a
+ * series that named it: what it replies to is another series (an
+ * earlier version) or a discussion.  Every reference is still looked at
+ * for the nearest earlier version.
+ */
+static int place_by_refs(struct store *st, const char *list, const struct mime_mail *m,
+			 const struct subject *sj, struct place *pl)
+{
+	const char *refs[SERIES_MAX_WALK];
+	size_t n, i;
+	int ret, ended;
+
+	memset(pl, 0, sizeof(*pl));
+	ret = try_ref(st, list, m, sj, m->message_id, 1, pl);
+	if (ret < 0)
+		return ret;
+	ended = ret;
+	n = walk_refs(m, refs);
+	for (i = 0; i < n; i++) {
+		if (ended || sj->kind == SUBJ_COVER) {
+			/* only an earlier version is looked for now */
+			struct place seen = { 0, 0, 0, 0, 0 };
+
+			if (pl->prev)
+				break;
+			ret = try_ref(st, list, m, sj, refs[i], 0, &seen);
+			if (ret < 0)
+				return ret;
+			pl->prev = seen.prev;
+			continue;
+		}
+		ret = try_ref(st, list, m, sj, refs[i], 0, pl);
+		if (ret < 0)
+			return ret;
+		ended = ret;
+	}
+	return STORE_OK;
+}
+
+/* Records msgid and the ids it names as references of series_id. */
+static int remember_refs(struct store *st, int64_t series_id, const struct mime_mail *m,
+			 const struct subject *sj)
+{
+	const char *refs[SERIES_MAX_WALK];
+	size_t n, i;
+	int ret;
+
+	ret = store_series_ref_add(st, series_id, m->message_id, 1);
+	/* a cover letter's references name other threads, not its parts */
+	if (ret < 0 || sj->kind == SUBJ_COVER)
+		return ret;
+	n = walk_refs(m, refs);
+	for (i = 0; i < n && ret >= 0; i++)
+		ret = store_series_ref_add(st, series_id, refs[i], 0);
+	return ret;
+}
+
 int series_place(struct store *st, int64_t msg_id, const struct mime_mail *m,
 		 const struct subject *sj, const char *list, int64_t now,
 		 int64_t *series_id, int64_t *patch_id)
 {
 	struct store_series s;
 	struct store_patch p;
+	struct place pl;
 	char change_id[CHANGE_ID_MAX + 1];
 	const char *root;
-	int64_t prev;
-	int found = 0, ret, changed = 0;
+	int64_t repl;
+	size_t nparts;
+	int found = 0, ret, changed = 0, lone;
+	int threaded = m->in_reply_to || m->nrefs || m->nxrefs;
 
 	*series_id = 0;
 	*patch_id = 0;
 	memset(&s, 0, sizeof(s));
-	prev = replaced_series(st, m, sj);
+	memset(&pl, 0, sizeof(pl));
+	repl = replaced_series(st, m, sj);
 	/*
 	 * A plain "[PATCH]" (no M/N) starts its own series even when sent
-	 * into a discussion thread: there are no parts to gather.
+	 * into a discussion thread: there are no parts to gather.  What it
+	 * names may still be its earlier version.
 	 */
-	if (prev || (sj->kind == SUBJ_PATCH && sj->total == 1 && !sj->has_numbers))
-		root = m->message_id;
-	else if (m->nrefs)
-		root = m->refs[0];
-	else if (m->in_reply_to)
-		root = m->in_reply_to;
-	else
-		root = m->message_id;
-
-	if (!prev) {
-		ret = store_series_find(st, list, m->from.addr, root, sj->version,
-					sj->version_minor, sj->total, &s);
+	lone = sj->kind == SUBJ_PATCH && sj->total == 1 && !sj->has_numbers;
+	if (repl) {
+		pl.prev = repl;
+	} else {
+		ret = place_by_refs(st, list, m, sj, &pl);
+		if (ret < 0)
+			return ret;
+		if (lone)
+			pl.join = pl.dup = 0;
+	}
+	if (pl.dup) {
+		*series_id = pl.dup;
+		return STORE_DUP;
+	}
+	if (pl.join) {
+		ret = store_series_get(st, pl.join, &s);
 		if (ret < 0)
 			return ret;
 		found = ret == STORE_OK;
@@ -129,17 +378,29 @@ int series_place(struct store *st, int64_t msg_id, const struct mime_mail *m,
 	/*
 	 * Parts without In-Reply-To or References (git format-patch files
 	 * without --thread, a list that strips them) join the author's open
-	 * series of the same version and size that lacks their number.
+	 * series of the same version, tags and size that lacks their number,
+	 * sent within SERIES_UNTHREADED_DATE_WINDOW of one of its mails.
 	 */
-	if (!prev && !found && !m->nrefs && !m->in_reply_to && sj->total > 1) {
-		ret = store_series_find_unthreaded(st, list, m->from.addr, sj->version,
-						   sj->version_minor, sj->total, sj->part,
-						   now - SERIES_UNTHREADED_WINDOW, &s);
+	if (!repl && !found && !threaded && !lone && sj->total > 1) {
+		ret = store_series_find_unthreaded(st, list, m->from.addr,
+						   sj->prefix[0] ? sj->prefix : NULL,
+						   sj->version, sj->version_minor, sj->total,
+						   sj->kind == SUBJ_COVER ? 0 : sj->part,
+						   now - SERIES_UNTHREADED_WINDOW, m->date,
+						   SERIES_UNTHREADED_DATE_WINDOW, &s);
 		if (ret < 0)
 			return ret;
 		found = ret == STORE_OK;
 	}
 	if (!found) {
+		if (m->nrefs)
+			root = m->refs[0];
+		else if (m->in_reply_to)
+			root = m->in_reply_to;
+		else
+			root = m->message_id;
+		if (repl || lone)
+			root = m->message_id;
 		memset(&s, 0, sizeof(s));
 		s.list = (char *)list;
 		s.author_addr = m->from.addr;
@@ -149,8 +410,8 @@ int series_place(struct store *st, int64_t msg_id, const struct mime_mail *m,
 		s.prefix = (char *)sj->prefix;
 		s.version = sj->version;
 		s.version_minor = sj->version_minor;
-		s.total = prev ? 1 : sj->total;
-		s.prev_id = prev;
+		s.total = repl ? 1 : sj->total;
+		s.prev_id = pl.prev;
 		s.created = now;
 		s.last_part_at = now;
 		ret = store_series_add(st, &s, series_id);
@@ -162,6 +423,20 @@ int series_place(struct store *st, int64_t msg_id, const struct mime_mail *m,
 	}
 	*series_id = s.id;
 
+	/* a series of unversioned mails takes the version a mail names */
+	if (found && pl.retag) {
+		s.version = sj->version;
+		s.version_minor = sj->version_minor;
+		changed = 1;
+	}
+	if (found && pl.grow && s.total < sj->total) {
+		s.total = sj->total;
+		changed = 1;
+	}
+	if (found && !s.prev_id && pl.prev && pl.prev != s.id) {
+		s.prev_id = pl.prev;
+		changed = 1;
+	}
 	/* what the cover letter (or, without one, patch 1) says wins */
 	if (sj->kind == SUBJ_COVER || (sj->part == 1 && !s.cover_msg)) {
 		free(s.subject);
@@ -185,6 +460,16 @@ int series_place(struct store *st, int64_t msg_id, const struct mime_mail *m,
 	ret = STORE_OK;
 	if (changed)
 		ret = store_series_update(st, &s);
+	/* a lone cover letter was put aside (never reviewed alone): its
+	 * patches came after all */
+	if (ret == STORE_OK && found && sj->kind == SUBJ_PATCH &&
+	    s.state == SERIES_SKIPPED) {
+		ret = series_parts(st, &s, 0, &nparts, NULL, NULL);
+		if (ret == STORE_OK && !nparts)
+			ret = store_series_set_state(st, s.id, SERIES_OPEN, 0);
+	}
+	if (ret == STORE_OK)
+		ret = remember_refs(st, s.id, m, sj);
 	if (ret == STORE_OK && sj->kind == SUBJ_PATCH) {
 		memset(&p, 0, sizeof(p));
 		p.series_id = s.id;
@@ -193,8 +478,7 @@ int series_place(struct store *st, int64_t msg_id, const struct mime_mail *m,
 		p.subject = m->subject;
 		ret = store_patch_add(st, &p, patch_id);
 	}
-	if (found || *series_id)
-		store_series_release(&s);
+	store_series_release(&s);
 	return ret;
 }
 

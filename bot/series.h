@@ -3,27 +3,50 @@
  * series: which series (and version) a patch mail or cover letter
  * belongs to, kept in the store.
  *
- * A series version is keyed by (list, author, thread root, version,
- * minor, total).  The thread root is the first Message-ID of References
- * (or In-Reply-To, or the mail's own Message-ID when it starts a
- * thread): a cover letter 0/N and the parts threaded under it share it,
- * and so do parts threaded under the first patch when there is no cover
- * letter, or chained one under the other (--chain-reply-to), or a v2
- * sent in reply to v1 (the version keeps them apart).  Parts may arrive
- * in any order: the first to arrive creates the series.  Parts that carry
- * no threading headers at all join the author's open series of the same
- * version and size that lacks their number (SERIES_UNTHREADED_WINDOW).
+ * As Patchwork does (parser.find_series), a mail finds its series
+ * through its references: the series whose mails named this mail's
+ * Message-ID (parts that came before it), else the series holding or
+ * naming what it replies to, nearest first (In-Reply-To, a repeated
+ * In-Reply-To or References header, References from the newest to the
+ * oldest), whatever the order of arrival, duplicated headers or
+ * References listed newest first.  A series is one author's on one list
+ * (store_series_by_ref).  The first reference that names a series of the
+ * mail's version and size decides:
+ *
+ *  - the series lacks the mail's part: the mail joins it;
+ *  - it holds that part, replying to what this mail replies to: a copy
+ *    under a new Message-ID (STORE_DUP, the caller files it skipped);
+ *  - it holds that part elsewhere in the thread (an unversioned resend
+ *    sent in reply to the old series): the mail starts a series.
+ *
+ * A mail without "vN" goes with a series of any version ("[PATCH 1/4]"
+ * under "[PATCH v3 0/4]"), and a series of such mails takes the version
+ * of a mail they reply to.  A cover letter joins only a series that
+ * named it: what it replies to is an earlier version or a discussion.
+ * A series of an older version met on the way is the new series'
+ * previous version: a v2 sent with --in-reply-to to v1's cover letter,
+ * first patch or last patch is one v2 series, compared with v1.
+ *
+ * Parts without any threading header join the author's open series of
+ * the same version, tags (prefix) and size that lacks their number,
+ * whose latest part came within SERIES_UNTHREADED_WINDOW and one of
+ * whose mails is dated within SERIES_UNTHREADED_DATE_WINDOW of theirs.
  *
  * A single part sent in reply to a part of an earlier version with the
- * same number ("[PATCH v2 3/7]" under v1's 3/7, "[PATCH v5.1 3/7]") is a
+ * same number ("[PATCH v2 3/7]" under v1's 3/7, "[PATCH v5.1 1/7]") is a
  * replacement: a series version of its own, of one part, whose previous
- * version is the replied-to series.
+ * version is the replied-to series.  Part 1 of a whole new version sent
+ * in reply to the earlier part 1 is no replacement: its parts follow.
  *
- * The previous version of a series is found when it is reviewed:
- * b4's change-id, then links to earlier versions in the cover letter
- * (lore.kernel.org/.../MSGID, "v1: <MSGID>"), then the newest earlier
- * version by the same author with the same normalised subject on the
- * same list.
+ * A plain "[PATCH]" (no M/N) is a series of its own.  The thread root
+ * kept with a series (first References entry, In-Reply-To, or the mail
+ * itself) is what mutes match.
+ *
+ * The previous version of a series not found through references is
+ * found when it is reviewed: b4's change-id, then links to earlier
+ * versions in the cover letter (lore.kernel.org/.../MSGID,
+ * "v1: <MSGID>"), then the newest earlier version by the same author
+ * with the same normalised subject on the same list.
  */
 #ifndef RB_SERIES_H
 #define RB_SERIES_H
@@ -36,14 +59,20 @@
 
 #define SERIES_MAX_LINKS	16	/* earlier-version links read from a cover */
 #define SERIES_UNTHREADED_WINDOW (6 * 3600) /* seconds an unthreaded part may lag */
+#define SERIES_UNTHREADED_DATE_WINDOW (20 * 60) /* Date: skew within an unthreaded
+						 * series (Patchwork's SERIES_DELAY_INTERVAL) */
+#define SERIES_MAX_WALK		64	/* references of a mail looked up */
+#define SERIES_MAX_CANDIDATES	8	/* series looked at for one reference */
 
 /*
  * Places message msg_id (mail m, subject sj of kind SUBJ_PATCH or
  * SUBJ_COVER) into its series, creating it when needed, and records the
- * patch (for parts >= 1) with store_patch_add.  *series_id and
- * *patch_id (0 for a cover letter) are set.  A second mail for a part
- * already present (a resend with a new Message-ID) returns STORE_DUP:
- * the caller marks it skipped.  Runs inside the caller's transaction.
+ * patch (for parts >= 1) with store_patch_add, and the Message-IDs it
+ * names (store_series_ref_add).  *series_id and *patch_id (0 for a
+ * cover letter) are set.  A copy of a part already present, in the same
+ * place of the thread under a new Message-ID, returns STORE_DUP with
+ * *series_id: the caller marks it skipped.  Runs inside the caller's
+ * transaction.
  */
 int series_place(struct store *st, int64_t msg_id, const struct mime_mail *m,
 		 const struct subject *sj, const char *list, int64_t now,

@@ -7,6 +7,11 @@
  *    "[PATCH 2/7 v3]", "[PATCH V2]"), glued ("PATCHv2", "PATCH-v2"),
  *    split over several groups ("[PATCH 06/10] [v4]"), split by commas;
  *  - a list's own tag before the patch tags ("[Intel-wired-lan] [PATCH]");
+ *  - Mercurial's patchbomb numbers ("[PATCH 1 of 2]"), a number glued to
+ *    the tag ("[PATCH1/8]", "[PATCH1 of 8]", "[v2PATCH1/4]"), a colon after
+ *    the tags ("[Patch 2/2]: foo");
+ *  - a group that numbers a part needs no PATCH word: Patchwork's own
+ *    mbox export writes "[net,v2,1/2] foo" (a bare "[1/2] foo" too);
  *  - reply prefixes of many mail clients, repeated or counted ("Re: Re:",
  *    "Re[2]:", "AW:", "Antw:", "Re :");
  *  - control characters (a NUL, an unfolded CR LF) count as white space.
@@ -104,6 +109,7 @@ static int eat_reply(struct cur *c)
 struct tags {
 	int patch;		/* a group named PATCH or RFC */
 	int have_version, have_numbers;
+	int of_pending;		/* "M of": M is in part, "N" may follow */
 	long part, total;
 	size_t plen;
 	int prefix_full;
@@ -203,6 +209,31 @@ static void take_token(struct subject *out, struct tags *t, const char *tok,
 			}
 			return;
 		}
+		/* "PATCH1/8", seen in the wild (Patchwork parses it too) */
+		if (!t->have_numbers && parse_numbers(tok + 5, n - 5, &m, &nn)) {
+			t->patch = 1;
+			t->have_numbers = 1;
+			t->part = m;
+			t->total = nn;
+			return;
+		}
+	}
+	/* "v2PATCH1/4": a version glued in front (Patchwork's tests) */
+	if (n >= 7 && (tok[0] == 'v' || tok[0] == 'V') && is_digit((unsigned char)tok[1])) {
+		size_t k = 1;
+
+		while (k < n && is_digit((unsigned char)tok[k]))
+			k++;
+		if (n - k >= 5 && !strncasecmp(tok + k, "PATCH", 5) &&
+		    parse_version(tok, k, &ma, &mi)) {
+			if (!t->have_version) {
+				t->have_version = 1;
+				out->version = ma;
+				out->version_minor = mi;
+			}
+			take_token(out, t, tok + k, n - k);
+			return;
+		}
 	}
 	if (n == 6 && !strncasecmp(tok, "RESEND", 6)) {
 		out->resend = 1;
@@ -227,23 +258,79 @@ static void take_token(struct subject *out, struct tags *t, const char *tok,
 	prefix_add(out, t, tok, n);
 }
 
-/* Tokens of the group g[0, n), split on white space and commas. */
+/* A token of digits only, at most 9 of them (parse_num saturates). */
+static int all_digits(const char *tok, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!is_digit((unsigned char)tok[i]))
+			return 0;
+	return n > 0;
+}
+
+/*
+ * Tokens of the group g[0, n), split on white space and commas.  The
+ * three tokens "M of N" (hg email) are one part number; a group that
+ * numbers a part is a patch's tags, PATCH or not.
+ */
 static void take_group(struct subject *out, struct tags *t, const char *g,
 		       size_t n)
 {
-	size_t i = 0;
+	size_t i = 0, j;
+	long num[2];
+	int numbered = t->have_numbers;
 
 	while (i < n) {
-		size_t start;
+		size_t start, len, k, glued;
 
 		while (i < n && (is_space((unsigned char)g[i]) || g[i] == ','))
 			i++;
 		start = i;
 		while (i < n && !is_space((unsigned char)g[i]) && g[i] != ',')
 			i++;
-		if (i > start)
-			take_token(out, t, g + start, i - start);
+		len = i - start;
+		if (!len)
+			continue;
+		/* "PATCH1 of 8": the tag glued to M */
+		glued = !t->have_numbers && len > 5 && !strncasecmp(g + start, "PATCH", 5) &&
+			all_digits(g + start + 5, len - 5) ? 5 : 0;
+		if (!t->have_numbers && all_digits(g + start + glued, len - glued)) {
+			/* "M of N": look two tokens ahead */
+			j = i;
+			while (j < n && is_space((unsigned char)g[j]))
+				j++;
+			if (n - j > 3 && !strncasecmp(g + j, "of", 2) &&
+			    is_space((unsigned char)g[j + 2])) {
+				j += 3;
+				while (j < n && is_space((unsigned char)g[j]))
+					j++;
+				for (k = j; k < n && is_digit((unsigned char)g[k]); k++)
+					;
+				if (k > j && (k == n || is_space((unsigned char)g[k]) ||
+					      g[k] == ',')) {
+					k = 0;
+					num[0] = parse_num(g + start + glued, len - glued, &k);
+					if (glued)
+						t->patch = 1;
+					k = j;
+					while (k < n && is_digit((unsigned char)g[k]))
+						k++;
+					len = k - j;
+					k = 0;
+					num[1] = parse_num(g + j, len, &k);
+					t->have_numbers = 1;
+					t->part = num[0];
+					t->total = num[1];
+					i = j + len;
+					continue;
+				}
+			}
+		}
+		take_token(out, t, g + start, len);
 	}
+	if (!numbered && t->have_numbers)
+		t->patch = 1;
 }
 
 /*
@@ -343,7 +430,12 @@ void subject_parse_max(const char *s, size_t len, int max_parts, struct subject 
 		c.pos = (size_t)(close - c.s) + 1;
 	}
 
+	/* "[Patch 2/2]: foo": the colon belongs to the tags */
+	if (t.patch && c.pos > 0 && c.pos < c.len && c.s[c.pos - 1] == ']' &&
+	    c.s[c.pos] == ':')
+		c.pos++;
 	normalise(out, c.s ? c.s + c.pos : "", c.len - c.pos, cut);
+	out->has_version = t.have_version;
 
 	if (t.have_numbers) {
 		if (t.total == 0 || t.total > max_parts ||

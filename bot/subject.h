@@ -10,11 +10,15 @@
  *   "[PATCH v5.1 3/7] foo"               replacement part: version 5 minor 1
  *   "[PATCH V2] foo", "[PATCHv2 1/3]", "[PATCH -next v2]", "[PATCH RESEND v2]",
  *   "[net-next PATCH v2 03/10]", "[PATCH 2/7 v3]", "[PATCH v2 net] ..."
+ *   "[PATCH 1 of 2] foo"                 part 1 of 2 (Mercurial)
+ *   "[net,v2,1/2] foo", "[PATCH1/8] foo" part numbers without a PATCH word,
+ *                                        glued to it (Patchwork's mbox)
  *   "Re: [PATCH ...]", "AW: ...", "Fwd: ..."  a reply, not a patch
  *
  * Several bracket groups are read in order ("[PATCH] [net] foo").  A
- * subject without a bracket group that names PATCH (or RFC) is not a
- * patch.  normalised is the subject after every leading tag group and
+ * subject without a bracket group that names PATCH (or RFC) or numbers
+ * a part is SUBJ_OTHER (the pipeline still takes a mail that carries a
+ * diff for a patch).  normalised is the subject after every leading tag group and
  * reply prefix, with runs of white space collapsed: the key that links
  * versions of one series.
  */
@@ -42,6 +46,7 @@ struct subject {
 	int part;		/* M, 1 when no M/N */
 	int total;		/* N, 1 when no M/N */
 	int has_numbers;	/* an M/N was given (even "1/1") */
+	int has_version;	/* a vN was given (even "v1") */
 	int rfc;		/* tagged RFC */
 	int resend;		/* tagged RESEND */
 	int bad_numbers;	/* M/N out of range (M > N, N > the maximum): kind is SUBJ_OTHER */

@@ -2,6 +2,7 @@
 /* Reply templates with named placeholders (template.h). */
 #include "template.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -608,11 +609,40 @@ static size_t cut_at(const char *s, size_t n, size_t max)
 	return i ? i : (n < max ? n : max);
 }
 
+/*
+ * A word that must not start a wrapped line: "mailmap:", "Fixes:", a
+ * token of two or more characters, the first a letter, digit or '_'
+ * (or any non-ASCII byte), ending in ':'.  Followed by more text on its
+ * line, it makes the line a trailer for b4 (its find_trailers():
+ * "^\\s*(\\w\\S+):\\s+(\\S.*)"), and `b4 am` of the series would put the
+ * line into the commit (with -S, whoever it names).
+ */
+static int trailer_word(const char *s, size_t n)
+{
+	unsigned char c = (unsigned char)s[0];
+
+	return n >= 3 && s[n - 1] == ':' &&
+	       (isalnum(c) || c == '_' || c >= 0x80);
+}
+
+/* The next word of s[i, n): its blanks [*g, *w), itself [*w, *e). */
+static void next_word(const char *s, size_t n, size_t i, size_t *g, size_t *w,
+		      size_t *e)
+{
+	*g = i;
+	while (i < n && is_blank(s[i]))
+		i++;
+	*w = i;
+	while (i < n && !is_blank(s[i]))
+		i++;
+	*e = i;
+}
+
 int template_wrap(struct sbuf *out, const char *s, size_t n, size_t width,
 		  size_t cont)
 {
 	size_t i, col, bytes;
-	int first = 1;
+	int first = 1, on_line = 0;
 
 	if (advance(0, s, n) <= width && n <= TEMPLATE_MAX_LINE) {
 		/* as it is, trailing blanks too ("-- " stays a signature line) */
@@ -631,19 +661,30 @@ int template_wrap(struct sbuf *out, const char *s, size_t n, size_t width,
 	col = advance(0, s, i);
 	bytes = i;
 	while (i < n) {
-		size_t g = i, w, gcol;
+		size_t g, w, gcol, ng, nw, ne;
+		int brk;
 
-		while (i < n && is_blank(s[i]))
-			i++;
-		w = i;
-		while (i < n && !is_blank(s[i]))
-			i++;
+		next_word(s, n, i, &g, &w, &i);
 		gcol = advance(col, s + g, w - g);
-		if (!first && advance(gcol, s + w, i - w) > width) {
+		brk = !first && advance(gcol, s + w, i - w) > width;
+		next_word(s, n, i, &ng, &nw, &ne);
+		/*
+		 * No wrapped line starts with "token: text" (trailer_word):
+		 * the word before it goes down with it, or, when it is alone
+		 * on its line or a token too, the token stays up there.
+		 */
+		if (brk && trailer_word(s + w, i - w) && nw < ne)
+			brk = 0;
+		if (!brk && on_line && !trailer_word(s + w, i - w) && nw < ne &&
+		    trailer_word(s + nw, ne - nw) && ne < n &&
+		    advance(advance(gcol, s + w, i - w), s + ng, ne - ng) > width)
+			brk = 1;
+		if (brk) {
 			sbuf_addch(out, '\n');
 			sbuf_addrep(out, ' ', cont);
 			col = cont;
 			bytes = cont;
+			on_line = 0;
 		} else {
 			sbuf_add(out, s + g, w - g);
 			col = gcol;
@@ -665,6 +706,7 @@ int template_wrap(struct sbuf *out, const char *s, size_t n, size_t width,
 		sbuf_add(out, s + w, i - w);
 		col = advance(col, s + w, i - w);
 		bytes += i - w;
+		on_line++;
 	}
 	return sbuf_addch(out, '\n');
 }

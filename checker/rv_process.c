@@ -24,6 +24,10 @@
  *                            (submitting-patches.rst: "the last
  *                            Signed-off-by: must always be that of the
  *                            developer submitting the patch")
+ *   COMMIT_LOG_CUT           a "---" line with a Signed-off-by: after it
+ *                            and before the diff: git am (mailinfo) ends
+ *                            the commit message at the first "---", so
+ *                            what follows, the sign-off too, is lost
  *
  * Whether MAINTAINERS changes, which files are shared, whether a message
  * has a Fixes: tag and which Signed-off-by: is the last are only known
@@ -74,6 +78,7 @@ struct rv_process {
 	char sender_name[RV_ADDR_MAX];	/* name, lower case, unquoted */
 	int fixes_done;
 	long header_end;	/* the blank line after the mail headers */
+	long cut_line;		/* a "---" that cuts a sign-off off, 0: none */
 
 	/* the Kconfig block being read (line pass) */
 	long kc_hunk;		/* e->first_line of its hunk */
@@ -396,6 +401,7 @@ static void scan_message(struct eng *e, struct rv_process *st, long start)
 	st->sender_name[0] = '\0';
 	st->fixes_done = 0;
 	st->header_end = 0;
+	st->cut_line = 0;
 	for (; (r = eng_rawline(e, n)); n++) {
 		if (n > start && (!strcmp(r, "---") || starts(r, "diff --git ") ||
 				  starts(r, "Index: ") ||
@@ -439,6 +445,23 @@ static void scan_message(struct eng *e, struct rv_process *st, long start)
 	if (!st->header_end)
 		st->header_end = st->msg_end;
 	st->sender_known = st->sender[0] && (inbody_from || (msgid && !formatpatch));
+	/* a sign-off after the first "---", before the diff: git am cuts
+	 * the message at that line (a second "---" is the real separator) */
+	if (r && !strcmp(r, "---") && st->header_end < n) {
+		long k;
+		const char *c;
+
+		for (k = n + 1; (c = eng_rawline(e, k)); k++) {
+			if (starts(c, "diff --git ") || starts(c, "Index: ") ||
+			    (starts(c, "--- ") && starts(eng_rawline(e, k + 1), "+++ ")) ||
+			    (starts(c, "From ") && k > n + 1 && !eng_rawline(e, k - 1)[0]))
+				break;
+			if (MQ(e, "(?i)^\\s*signed-off-by:", c)) {
+				st->cut_line = n;
+				break;
+			}
+		}
+	}
 }
 
 /* A commit message line that says it fixes a bug. */
@@ -480,6 +503,10 @@ static void message_line(struct eng *e, struct rv_process *st)
 	long n = e->linenr;
 	int in_header = n < st->header_end;
 
+	if (n == st->cut_line)
+		WARN(e, R_COMMIT_LOG_CUT,
+		     eng_printf(e, "'---' inside the commit message: git am ends the message at this line and drops the rest, the Signed-off-by: below too; indent it or use another marker\n%s",
+				e->herecurr));
 	if (n >= st->msg_end)
 		return;
 	/* a security fix: the stable trees need it, so Fixes: and Cc: stable */

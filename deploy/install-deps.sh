@@ -27,6 +27,10 @@ PACKAGES=(
 	libclang-rt-14-dev
 	valgrind
 	groff-base
+	# tests/bot/test_series.sh reads the database it imported into;
+	# tests/bot/test_b4.sh applies reviewed series with b4 am
+	sqlite3
+	b4
 	# integration tests: real servers started on 127.0.0.1 by the tests
 	dovecot-imapd
 	libsasl2-modules

@@ -238,6 +238,28 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	"CREATE INDEX feedback_addr ON feedback(addr);"
 	"CREATE INDEX feedback_msg ON feedback(msg_id);"
 	"CREATE INDEX feedback_reply ON feedback(reply_id);",
+
+	/* 6 -> 7: the Message-IDs a series is known by (Patchwork's
+	 * SeriesReference): its own mails' (own = 1) and those they name
+	 * in In-Reply-To and References (own = 0), so that a mail finds its
+	 * series through any of its references, in any order of arrival.
+	 * A series' rows go with it.  Series stored before are known by
+	 * their mails, what their patches reply to, and their thread root. */
+	"CREATE TABLE series_refs ("
+	"  msgid TEXT NOT NULL,"
+	"  series_id INTEGER NOT NULL REFERENCES series(id) ON DELETE CASCADE,"
+	"  own INTEGER NOT NULL DEFAULT 0,"
+	"  PRIMARY KEY (msgid, series_id)"
+	") WITHOUT ROWID;"
+	"CREATE INDEX series_refs_series ON series_refs(series_id);"
+	"INSERT OR IGNORE INTO series_refs (msgid, series_id, own)"
+	"  SELECT message_id, series_id, 1 FROM messages"
+	"  WHERE series_id IS NOT NULL AND state IN (1, 2);"
+	"INSERT OR IGNORE INTO series_refs (msgid, series_id, own)"
+	"  SELECT in_reply_to, series_id, 0 FROM messages"
+	"  WHERE series_id IS NOT NULL AND state = 1 AND in_reply_to IS NOT NULL;"
+	"INSERT OR IGNORE INTO series_refs (msgid, series_id, own)"
+	"  SELECT root, id, 0 FROM series WHERE root IS NOT NULL;",
 };
 
 const char *store_strerror(int result)

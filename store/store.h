@@ -30,7 +30,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STORE_SCHEMA_VERSION	6	/* the version this code writes */
+#define STORE_SCHEMA_VERSION	7	/* the version this code writes */
 #define STORE_BUSY_TIMEOUT_MS	5000
 #define STORE_MAX_RAW		(64u << 20)	/* bytes of one stored message */
 
@@ -224,13 +224,35 @@ int store_series_find(struct store *st, const char *list, const char *author_add
 		      struct store_series *s);
 /*
  * For parts sent without threading headers: the newest open series with
- * this key (any root) whose last part came at or after since and that
- * lacks part (0: lacks a cover letter).  STORE_OK or STORE_DONE.
+ * this key (any root; prefix NULL matches a series without one) whose
+ * last part came at or after since, that lacks part (0: lacks a cover
+ * letter) and, when date is not 0, holds a mail whose Date: is within
+ * window seconds of date (or carries none).  STORE_OK or STORE_DONE.
  */
 int store_series_find_unthreaded(struct store *st, const char *list,
-				 const char *author_addr, int version, int version_minor,
-				 int total, int part, int64_t since,
+				 const char *author_addr, const char *prefix,
+				 int version, int version_minor, int total, int part,
+				 int64_t since, int64_t date, int64_t window,
 				 struct store_series *s);
+/*
+ * Schema 7: the Message-ID msgid names series_id: one of its own mails
+ * (own), or a mail one of them names in In-Reply-To or References.
+ * Recording it again keeps it (own once set stays set).
+ */
+int store_series_ref_add(struct store *st, int64_t series_id, const char *msgid,
+			 int own);
+/*
+ * The series of this list and author that msgid names, at most max of
+ * them into ids[] (*n set) with own[] (when not NULL) saying whether it
+ * is one of that series' own mails: those first, then the newest
+ * first.  STORE_OK (even when *n is 0).
+ */
+int store_series_by_ref(struct store *st, const char *list, const char *author_addr,
+			const char *msgid, int64_t *ids, int *own, size_t max,
+			size_t *n);
+/* 1 when the series holds a patch numbered part, 0 when not, or a
+ * negative store error. */
+int store_series_has_part(struct store *st, int64_t series_id, int part);
 /* The newest series before this one (lower version, or same version and
  * lower minor, created earlier) with the same change_id; STORE_DONE if none. */
 int store_series_find_prev_by_change_id(struct store *st, const char *change_id,
@@ -242,7 +264,7 @@ int store_series_find_prev_by_subject(struct store *st, const char *list,
 				      int version, int version_minor, int64_t not_id,
 				      struct store_series *s);
 /* Updates the mutable fields: author_name, subject, prefix, change_id,
- * cover_msg, prev_id, total, last_part_at. */
+ * cover_msg, prev_id, version, version_minor, total, last_part_at. */
 int store_series_update(struct store *st, const struct store_series *s);
 int store_series_set_state(struct store *st, int64_t id,
 			   enum store_series_state state, int64_t when);

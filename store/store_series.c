@@ -34,6 +34,9 @@ static int grow(struct store *st, void **arr, size_t *alloc, size_t n,
 	return STORE_OK;
 }
 
+static int patch_id_by_part(struct store *st, int64_t series_id, int part,
+			    int64_t *id);
+
 /* ---- series -------------------------------------------------------------- */
 
 void store_series_release(struct store_series *s)
@@ -171,8 +174,9 @@ int store_series_find(struct store *st, const char *list, const char *author_add
 }
 
 int store_series_find_unthreaded(struct store *st, const char *list,
-				 const char *author_addr, int version, int version_minor,
-				 int total, int part, int64_t since,
+				 const char *author_addr, const char *prefix,
+				 int version, int version_minor, int total, int part,
+				 int64_t since, int64_t date, int64_t window,
 				 struct store_series *s)
 {
 	sqlite3_stmt *q;
@@ -185,9 +189,13 @@ int store_series_find_unthreaded(struct store *st, const char *list,
 		       " WHERE list IS ?1 AND author_addr IS ?2"
 		       " AND version = ?3 AND version_minor = ?4 AND total = ?5"
 		       " AND state = 0 AND last_part_at >= ?6"
+		       " AND ifnull(prefix, '') = ifnull(?8, '')"
 		       " AND CASE WHEN ?7 = 0 THEN ifnull(cover_msg, 0) = 0"
 		       " ELSE NOT EXISTS (SELECT 1 FROM patches p"
 		       " WHERE p.series_id = series.id AND p.part = ?7) END"
+		       " AND (?9 = 0 OR EXISTS (SELECT 1 FROM messages m"
+		       " WHERE m.series_id = series.id"
+		       " AND (m.date = 0 OR abs(m.date - ?9) <= ?10)))"
 		       " ORDER BY created DESC, id DESC LIMIT 1", &ret);
 	if (!q)
 		return ret;
@@ -198,7 +206,81 @@ int store_series_find_unthreaded(struct store *st, const char *list,
 	store_bind_int64(q, 5, total, &rc);
 	store_bind_int64(q, 6, since, &rc);
 	store_bind_int64(q, 7, part, &rc);
+	store_bind_text(q, 8, prefix, &rc);
+	store_bind_int64(q, 9, date, &rc);
+	store_bind_int64(q, 10, window, &rc);
 	return series_lookup(st, q, rc, s);
+}
+
+int store_series_ref_add(struct store *st, int64_t series_id, const char *msgid,
+			 int own)
+{
+	sqlite3_stmt *q;
+	int rc = SQLITE_OK, ret = STORE_OK;
+
+	store_clearerr(st);
+	if (!msgid || !*msgid)
+		return STORE_OK;
+	q = store_stmt(st, STMT_SERIES_REF_ADD,
+		       "INSERT INTO series_refs (msgid, series_id, own)"
+		       " VALUES (?1, ?2, ?3) ON CONFLICT (msgid, series_id)"
+		       " DO UPDATE SET own = max(own, excluded.own)", &ret);
+	if (!q)
+		return ret;
+	store_bind_text(q, 1, msgid, &rc);
+	store_bind_int64(q, 2, series_id, &rc);
+	store_bind_int64(q, 3, own ? 1 : 0, &rc);
+	return store_bound_write(st, q, rc, NULL, NULL);
+}
+
+int store_series_by_ref(struct store *st, const char *list, const char *author_addr,
+			const char *msgid, int64_t *ids, int *own, size_t max,
+			size_t *n)
+{
+	sqlite3_stmt *q;
+	int rc = SQLITE_OK, ret = STORE_OK;
+
+	store_clearerr(st);
+	*n = 0;
+	if (!msgid || !max)
+		return STORE_OK;
+	q = store_stmt(st, STMT_SERIES_BY_REF,
+		       "SELECT r.series_id, r.own FROM series_refs r"
+		       " JOIN series s ON s.id = r.series_id"
+		       " WHERE r.msgid = ?1 AND s.list IS ?2 AND s.author_addr IS ?3"
+		       " ORDER BY r.own DESC, s.created DESC, s.id DESC LIMIT ?4", &ret);
+	if (!q)
+		return ret;
+	store_bind_text(q, 1, msgid, &rc);
+	store_bind_text(q, 2, list, &rc);
+	store_bind_text(q, 3, author_addr, &rc);
+	store_bind_int64(q, 4, (int64_t)max, &rc);
+	if (rc) {
+		store_stmt_done(q);
+		return store_sqlerr(st, rc);
+	}
+	while (*n < max && (rc = sqlite3_step(q)) == SQLITE_ROW) {
+		ids[*n] = sqlite3_column_int64(q, 0);
+		if (own)
+			own[*n] = sqlite3_column_int(q, 1);
+		(*n)++;
+	}
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		ret = store_sqlerr(st, rc);
+	store_stmt_done(q);
+	return ret;
+}
+
+int store_series_has_part(struct store *st, int64_t series_id, int part)
+{
+	int64_t id = 0;
+	int ret;
+
+	store_clearerr(st);
+	ret = patch_id_by_part(st, series_id, part, &id);
+	if (ret == STORE_OK)
+		return 1;
+	return ret == STORE_DONE ? 0 : ret;
 }
 
 /* "Before": a lower version, or the same version with a lower minor. */
@@ -267,7 +349,8 @@ int store_series_update(struct store *st, const struct store_series *s)
 	q = store_stmt(st, STMT_SERIES_UPDATE,
 		       "UPDATE series SET author_name = ?2, subject = ?3,"
 		       " prefix = ?4, change_id = ?5, cover_msg = ?6,"
-		       " prev_id = ?7, total = ?8, last_part_at = ?9"
+		       " prev_id = ?7, total = ?8, last_part_at = ?9,"
+		       " version = ?10, version_minor = ?11"
 		       " WHERE id = ?1", &ret);
 	if (!q)
 		return ret;
@@ -280,6 +363,8 @@ int store_series_update(struct store *st, const struct store_series *s)
 	store_bind_id(q, 7, s->prev_id, &rc);
 	store_bind_int64(q, 8, s->total, &rc);
 	store_bind_int64(q, 9, s->last_part_at, &rc);
+	store_bind_int64(q, 10, s->version, &rc);
+	store_bind_int64(q, 11, s->version_minor, &rc);
 	return store_bound_change(st, q, rc);
 }
 

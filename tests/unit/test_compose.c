@@ -1017,6 +1017,62 @@ static void test_compose__message_id_is_deterministic(void **state)
 	}
 }
 
+/*
+ * No line of the body is one `b4 am -S` takes as a trailer for the
+ * commit: "token: ...@..." or "Fixes: ..." (issue 21: the quoted subject
+ * of a "mailmap:" patch wrapped so that "mailmap: map a@b" began a line;
+ * a file named with an address under "Since v1").
+ */
+static void test_compose__no_body_line_is_a_b4_trailer(void **state)
+{
+	static const struct compose_finding now[] = {
+		F(1, "TRAILING_WHITESPACE", "ERROR", "style", "x@example.org", 2,
+		  "trailing whitespace", "Jane <jane@example.org> "),
+	};
+	static const struct compose_finding before[] = {
+		F(1, "LONG_LINE", "WARNING", "style", "drivers/jane@example.org/a.c", 9,
+		  "line length of 101 exceeds 100 columns", "\tfoo();"),
+		F(1, "TRAILING_WHITESPACE", "ERROR", "style", "x@example.org", 2,
+		  "trailing whitespace", "Jane <jane@example.org> "),
+	};
+	struct compose_review r;
+	struct compose_stats st;
+	struct sbuf m;
+	const char *p, *e;
+
+	(void)state;
+	base(&r);
+	r.subject = "[PATCH net-next v3] mailmap: map jane@old.example.org to her new address";
+	r.total = 1;
+	r.patches = 1;
+	r.version = 3;
+	r.prev_version = 2;
+	r.findings = now;
+	r.nfindings = 1;
+	r.prev = before;
+	r.nprev = 2;
+	compose_ok(&r, &m, &st);
+	assert_non_null(strstr(m.buf, "\"[PATCH net-next\nv3] mailmap: map"));
+	assert_non_null(strstr(m.buf, "\n  - fixed: LONG_LINE in drivers/jane@example.org/a.c\n"));
+	/* b4 leaves "x@example.org:2: ERROR: ..." (no address after the
+	 * token), the findings' code and the checklist: unchanged */
+	assert_non_null(strstr(m.buf, "\n  #1 x@example.org:2: ERROR: trailing whitespace"));
+	assert_non_null(strstr(m.buf, "\n    +Jane <jane@example.org>"));
+	assert_non_null(strstr(m.buf, "\n  security:              ok\n"));
+	for (p = strstr(m.buf, "\n\n"); p && strncmp(p, "\n-- \n", 5); p = e) {
+		size_t w, k;
+
+		p++;
+		e = strchr(p, '\n');
+		w = strspn(p, " \t");
+		k = strcspn(p + w, " \t\n");
+		if (k >= 3 && p[w + k - 1] == ':' && p[w + k] == ' ' &&
+		    memchr(p + w + k, '@', (size_t)(e - (p + w + k))))
+			fail_msg("a trailer for b4: %.*s", (int)(e - p), p);
+	}
+	sbuf_release(&m);
+}
+
 static void test_compose__fingerprint_ignores_place_and_blanks_only(void **state)
 {
 	char a[17], b[17];
@@ -1063,6 +1119,7 @@ int main(void)
 		cmocka_unit_test(test_compose__errors_and_the_size_cap),
 		cmocka_unit_test(test_compose__pending_stages_and_the_followup),
 		cmocka_unit_test(test_compose__message_id_is_deterministic),
+		cmocka_unit_test(test_compose__no_body_line_is_a_b4_trailer),
 		cmocka_unit_test(test_compose__fingerprint_ignores_place_and_blanks_only),
 	};
 

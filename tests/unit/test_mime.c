@@ -517,6 +517,37 @@ static void test_mime__many_references(void **state)
 	free(s);
 }
 
+/* Patchwork's bugs-multiple-references: a list or a client that adds
+ * its own In-Reply-To and References beside the sender's */
+static void test_mime__repeated_threading_headers_are_kept(void **state)
+{
+	struct mime_mail m;
+
+	(void)state;
+	assert_int_equal(parse_str("Message-ID: <p2@x>\n"
+				   "In-Reply-To: <other@x>\n"
+				   "References: <other@x>\n"
+				   "In-Reply-To: <cover@x> <p1@x>\n"
+				   "References: <cover@x>\n <p1@x>\n"
+				   "Subject: [PATCH 2/2] b\n\nbody\n", &m), MIME_OK);
+	assert_string_equal(m.in_reply_to, "other@x");
+	assert_int_equal(m.nrefs, 1);
+	assert_string_equal(m.refs[0], "other@x");
+	assert_int_equal(m.nxrefs, 4);
+	assert_string_equal(m.xrefs[0], "cover@x");
+	assert_string_equal(m.xrefs[1], "p1@x");
+	assert_string_equal(m.xrefs[2], "cover@x");
+	assert_string_equal(m.xrefs[3], "p1@x");
+	mime_release(&m);
+
+	/* one of each: nothing extra */
+	assert_int_equal(parse_str("Message-ID: <p2@x>\nIn-Reply-To: <c@x>\n"
+				   "References: <c@x>\n\nbody\n", &m), MIME_OK);
+	assert_int_equal(m.nxrefs, 0);
+	assert_null(m.xrefs);
+	mime_release(&m);
+}
+
 static void test_mime__references_limit_lower_and_higher(void **state)
 {
 	struct mime_limits lim;
@@ -673,6 +704,7 @@ int main(void)
 		cmocka_unit_test(test_mime__invalid_utf8_replaced),
 		cmocka_unit_test(test_mime__raw_latin1_header),
 		cmocka_unit_test(test_mime__many_references),
+		cmocka_unit_test(test_mime__repeated_threading_headers_are_kept),
 		cmocka_unit_test(test_mime__references_limit_lower_and_higher),
 		cmocka_unit_test(test_mime__date_zone_applied),
 		cmocka_unit_test(test_mime__bot_and_auto_headers),

@@ -68,18 +68,20 @@ struct arrival {
 
 /*
  * A mail arrives: stored, its subject parsed, placed.  refs is a
- * space-separated References list (oldest first) or NULL; in-reply-to is
- * its last entry.
+ * space-separated References list as sent or NULL; irt its In-Reply-To
+ * (NULL: the last References entry); xrefs the ids of a repeated
+ * header; date its Date: (0: none).
  */
-static struct arrival arrive(struct fx *fx, const char *msgid, const char *from,
-			     const char *subject, const char *refs, const char *body)
+static struct arrival arrive_full(struct fx *fx, const char *msgid, const char *from,
+				  const char *subject, const char *refs, const char *irt,
+				  const char *xrefs, const char *body, int64_t date)
 {
 	struct arrival a = { 0, 0, 0, 0 };
 	struct mime_mail m;
 	struct store_msg row;
 	struct subject sj;
-	char buf[1024], *v[16], *tok, *save = NULL;
-	size_t n = 0;
+	char buf[1024], xbuf[256], *v[16], *x[4], *tok, *save = NULL;
+	size_t n = 0, nx = 0;
 
 	memset(&m, 0, sizeof(m));
 	memset(&row, 0, sizeof(row));
@@ -88,13 +90,21 @@ static struct arrival arrive(struct fx *fx, const char *msgid, const char *from,
 		for (tok = strtok_r(buf, " ", &save); tok && n < 16; tok = strtok_r(NULL, " ", &save))
 			v[n++] = tok;
 	}
+	if (xrefs) {
+		snprintf(xbuf, sizeof(xbuf), "%s", xrefs);
+		for (tok = strtok_r(xbuf, " ", &save); tok && nx < 4; tok = strtok_r(NULL, " ", &save))
+			x[nx++] = tok;
+	}
 	m.message_id = (char *)msgid;
 	m.subject = (char *)subject;
 	m.from.addr = (char *)from;
 	m.from.name = (char *)"A Developer";
 	m.refs = n ? v : NULL;
 	m.nrefs = n;
-	m.in_reply_to = n ? v[n - 1] : NULL;
+	m.in_reply_to = irt ? (char *)irt : n ? v[n - 1] : NULL;
+	m.xrefs = nx ? x : NULL;
+	m.nxrefs = nx;
+	m.date = date;
 	m.body = (char *)(body ? body : "");
 	m.body_len = strlen(m.body);
 	row.message_id = m.message_id;
@@ -102,6 +112,7 @@ static struct arrival arrive(struct fx *fx, const char *msgid, const char *from,
 	row.subject = m.subject;
 	row.list = (char *)"list@example.org";
 	row.in_reply_to = m.in_reply_to;
+	row.date = date;
 	assert_int_equal(store_msg_add(fx->st, &row, "x", 1, &a.msg), STORE_OK);
 	subject_parse(subject, strlen(subject), &sj);
 	assert_true(sj.kind == SUBJ_PATCH || sj.kind == SUBJ_COVER);
@@ -115,6 +126,13 @@ static struct arrival arrive(struct fx *fx, const char *msgid, const char *from,
 						     NULL), STORE_OK);
 	}
 	return a;
+}
+
+/* The same, in-reply-to the last of refs (oldest first), no date. */
+static struct arrival arrive(struct fx *fx, const char *msgid, const char *from,
+			     const char *subject, const char *refs, const char *body)
+{
+	return arrive_full(fx, msgid, from, subject, refs, NULL, NULL, body, 0);
 }
 
 static int complete(struct fx *fx, int64_t id)
@@ -361,6 +379,239 @@ static void test_series__unthreaded_parts_join_by_author_and_size(void **state)
 	assert_true(again.series != c.series);
 }
 
+/* git send-email --in-reply-to=<v1 1/2> of a v2 without a cover letter:
+ * one v2 series whose previous version is v1 (was: v2 1/2 a replacement,
+ * v2 2/2 a series of its own) */
+static void test_series__v2_in_reply_to_v1_first_patch_is_one_series(void **state)
+{
+	struct fx *fx = *state;
+	struct arrival a1, a2, b1, b2;
+	struct store_series s;
+
+	a1 = arrive(fx, "a1@x", "dev@x.org", "[PATCH 1/2] mailmap: one", NULL, NULL);
+	a2 = arrive(fx, "a2@x", "dev@x.org", "[PATCH 2/2] mailmap: two", "a1@x", NULL);
+	b1 = arrive(fx, "b1@x", "dev@x.org", "[PATCH v2 1/2] mailmap: one", "a1@x", NULL);
+	b2 = arrive(fx, "b2@x", "dev@x.org", "[PATCH v2 2/2] mailmap: two", "a1@x b1@x", NULL);
+	assert_int_equal(a2.series, a1.series);
+	assert_true(b1.series != a1.series);
+	assert_int_equal(b2.series, b1.series);
+	s = get(fx, b1.series);
+	assert_int_equal(s.version, 2);
+	assert_int_equal(s.total, 2);
+	assert_int_equal(s.prev_id, a1.series);
+	store_series_release(&s);
+	assert_true(complete(fx, b1.series));
+}
+
+/* v2 sent in reply to v1's last patch, its parts out of order (Patchwork's
+ * revision-out-of-order) */
+static void test_series__v2_in_reply_to_v1_last_patch_out_of_order(void **state)
+{
+	struct fx *fx = *state;
+	struct arrival c1, p1, p2, c2, q1, q2;
+	struct store_series s;
+
+	c1 = arrive(fx, "c1@x", "dev@x.org", "[PATCH 0/2] A sample series", NULL, NULL);
+	p1 = arrive(fx, "p1@x", "dev@x.org", "[PATCH 1/2] a", "c1@x", NULL);
+	p2 = arrive(fx, "p2@x", "dev@x.org", "[PATCH 2/2] b", "c1@x", NULL);
+	q2 = arrive(fx, "q2@x", "dev@x.org", "[PATCH v2 2/2] b", "c1@x p2@x c2@x", NULL);
+	q1 = arrive(fx, "q1@x", "dev@x.org", "[PATCH v2 1/2] a", "c1@x p2@x c2@x", NULL);
+	c2 = arrive(fx, "c2@x", "dev@x.org", "[PATCH v2 0/2] A sample series", "c1@x p2@x", NULL);
+	assert_int_equal(p1.series, c1.series);
+	assert_int_equal(p2.series, c1.series);
+	assert_true(q2.series != c1.series);
+	assert_int_equal(q1.series, q2.series);
+	assert_int_equal(c2.series, q2.series);
+	s = get(fx, c2.series);
+	assert_int_equal(s.cover_msg, c2.msg);
+	assert_int_equal(s.prev_id, c1.series);
+	store_series_release(&s);
+}
+
+/* References newest first (Patchwork's base-deep-threaded), or the
+ * parent only in a second References or In-Reply-To header */
+static void test_series__any_reference_finds_the_series(void **state)
+{
+	struct fx *fx = *state;
+	struct arrival c, p1, p2, d, e1, e2;
+
+	c = arrive(fx, "c@x", "dev@x.org", "[PATCH 0/2] deep", NULL, NULL);
+	p1 = arrive(fx, "p1@x", "dev@x.org", "[PATCH 1/2] a", "c@x", NULL);
+	p2 = arrive_full(fx, "p2@x", "dev@x.org", "[PATCH 2/2] b", "p1@x c@x", "c@x",
+			 NULL, NULL, 0);
+	assert_int_equal(p1.series, c.series);
+	assert_int_equal(p2.series, c.series);
+	/* the first header names a discussion, a second one the cover */
+	d = arrive(fx, "d@x", "dev@x.org", "[PATCH V2 0/2] dup headers", NULL, NULL);
+	e1 = arrive_full(fx, "e1@x", "dev@x.org", "[PATCH V2 1/2] a", "talk@x", "talk@x",
+			 "d@x", NULL, 0);
+	e2 = arrive_full(fx, "e2@x", "dev@x.org", "[PATCH V2 2/2] b", "other@x", NULL,
+			 "d@x", NULL, 0);
+	assert_int_equal(e1.series, d.series);
+	assert_int_equal(e2.series, d.series);
+}
+
+/* A resend without a version in reply to 1/2 (Patchwork's
+ * bugs-nocover-noversion): a second series, nothing dropped */
+static void test_series__unversioned_resend_in_reply_is_a_series(void **state)
+{
+	struct fx *fx = *state;
+	struct arrival a1, a2, b1, b2;
+
+	a1 = arrive(fx, "a1@x", "dev@x.org", "[PATCH 1/2] a", NULL, NULL);
+	a2 = arrive(fx, "a2@x", "dev@x.org", "[PATCH 2/2] b", "a1@x", NULL);
+	b1 = arrive(fx, "b1@x", "dev@x.org", "[PATCH 1/2] a", "a1@x", NULL);
+	b2 = arrive(fx, "b2@x", "dev@x.org", "[PATCH 2/2] b", "a1@x b1@x", NULL);
+	assert_int_equal(a2.series, a1.series);
+	assert_int_equal(b1.ret, STORE_OK);
+	assert_int_equal(b2.ret, STORE_OK);
+	assert_true(b1.series != a1.series);
+	assert_int_equal(b2.series, b1.series);
+	assert_true(complete(fx, b1.series));
+}
+
+/* "[PATCH net-next v3 0/4]" over "[PATCH 1/4]" ... (Patchwork's
+ * base-different-versions): one series, v3, in either order */
+static void test_series__unversioned_parts_join_a_versioned_cover(void **state)
+{
+	struct fx *fx = *state;
+	struct arrival c, p1, p2, q1, d;
+	struct store_series s;
+
+	c = arrive(fx, "c@x", "dev@x.org", "[PATCH net-next v3 0/2] net: dsa (v3)", NULL, NULL);
+	p1 = arrive(fx, "p1@x", "dev@x.org", "[PATCH 1/2] net: dsa: a", "c@x", NULL);
+	p2 = arrive(fx, "p2@x", "dev@x.org", "[PATCH 2/2] net: dsa: b", "c@x", NULL);
+	assert_int_equal(p1.series, c.series);
+	assert_int_equal(p2.series, c.series);
+	s = get(fx, c.series);
+	assert_int_equal(s.version, 3);
+	store_series_release(&s);
+	/* the parts first */
+	q1 = arrive(fx, "q1@x", "dev@x.org", "[PATCH 1/2] x: a", "d@x", NULL);
+	d = arrive(fx, "d@x", "dev@x.org", "[PATCH v4 0/2] x", NULL, NULL);
+	assert_int_equal(d.series, q1.series);
+	s = get(fx, d.series);
+	assert_int_equal(s.version, 4);
+	assert_int_equal(s.cover_msg, d.msg);
+	store_series_release(&s);
+}
+
+/* "[PATCH 1/2]" then "[PATCH v2 2/2]" in reply to it (Patchwork's
+ * bugs-mixed-versions): two series, the second a v2 of the first */
+static void test_series__mixed_versions_are_two_series(void **state)
+{
+	struct fx *fx = *state;
+	struct arrival a1, b2;
+	struct store_series s;
+
+	a1 = arrive(fx, "a1@x", "dev@x.org", "[PATCH 1/2] a", NULL, NULL);
+	b2 = arrive(fx, "b2@x", "dev@x.org", "[PATCH v2 2/2] b", "a1@x", NULL);
+	assert_true(b2.series != a1.series);
+	s = get(fx, b2.series);
+	assert_int_equal(s.version, 2);
+	assert_int_equal(s.total, 2);
+	assert_int_equal(s.prev_id, a1.series);
+	store_series_release(&s);
+}
+
+/* The same cover letter subject sent again, not threaded (Patchwork's
+ * revision-unlabeled): two series */
+static void test_series__unlabeled_revision_is_another_series(void **state)
+{
+	struct fx *fx = *state;
+	struct arrival c1, p1, c2, q2, q1;
+
+	c1 = arrive(fx, "c1@x", "dev@x.org", "[PATCH 0/2] sample", NULL, NULL);
+	p1 = arrive(fx, "p1@x", "dev@x.org", "[PATCH 1/2] a", "c1@x", NULL);
+	c2 = arrive(fx, "c2@x", "dev@x.org", "[PATCH 0/2] sample", NULL, NULL);
+	q2 = arrive(fx, "q2@x", "dev@x.org", "[PATCH 2/2] b", "c2@x", NULL);
+	q1 = arrive(fx, "q1@x", "dev@x.org", "[PATCH 1/2] a", "c2@x", NULL);
+	assert_int_equal(p1.series, c1.series);
+	assert_true(c2.series != c1.series);
+	assert_int_equal(q1.series, c2.series);
+	assert_int_equal(q2.series, c2.series);
+}
+
+/* Unthreaded parts of one sender: the same tags and size, dated within
+ * SERIES_UNTHREADED_DATE_WINDOW of a mail of the series */
+static void test_series__unthreaded_parts_by_prefix_and_date(void **state)
+{
+	struct fx *fx = *state;
+	struct arrival a1, a2, b1, c2, d2;
+	int64_t t = 1495516865;
+
+	a1 = arrive_full(fx, "a1@x", "dev@x.org", "[net,v2,1/2] net: a", NULL, NULL, NULL,
+			 NULL, t);
+	a2 = arrive_full(fx, "a2@x", "dev@x.org", "[net,v2,2/2] net: b", NULL, NULL, NULL,
+			 NULL, t + 514);
+	assert_int_equal(a2.series, a1.series);
+	/* another tag */
+	b1 = arrive_full(fx, "b1@x", "dev@x.org", "[PATCH net-next v2 1/2] net: a", NULL,
+			 NULL, NULL, NULL, t + 600);
+	c2 = arrive_full(fx, "c2@x", "dev@x.org", "[PATCH v2 2/2] net: b", NULL, NULL, NULL,
+			 NULL, t + 600);
+	assert_true(b1.series != a1.series);
+	assert_true(c2.series != b1.series);
+	/* a day later */
+	d2 = arrive_full(fx, "d2@x", "dev@x.org", "[PATCH net-next v2 2/2] net: b", NULL,
+			 NULL, NULL, NULL, t + 86400);
+	assert_true(d2.series != b1.series);
+}
+
+/* Part 1 of a whole version in reply to the earlier part 1, and a lone
+ * cover letter that its patches reach late */
+static void test_series__part_one_alone_and_late_parts(void **state)
+{
+	struct fx *fx = *state;
+	struct arrival a1, a2, a3, b1, c, p1;
+	struct store_series s;
+
+	a1 = arrive(fx, "a1@x", "dev@x.org", "[PATCH 1/3] a", NULL, NULL);
+	a2 = arrive(fx, "a2@x", "dev@x.org", "[PATCH 2/3] b", "a1@x", NULL);
+	a3 = arrive(fx, "a3@x", "dev@x.org", "[PATCH 3/3] c", "a1@x", NULL);
+	(void)a2;
+	(void)a3;
+	b1 = arrive(fx, "b1@x", "dev@x.org", "[PATCH v2 1/3] a", "a1@x", NULL);
+	s = get(fx, b1.series);
+	assert_int_equal(s.total, 3);
+	assert_int_equal(s.prev_id, a1.series);
+	store_series_release(&s);
+	assert_false(complete(fx, b1.series));
+
+	c = arrive(fx, "c@x", "dev@x.org", "[PATCH 0/1] cover", NULL, NULL);
+	assert_int_equal(store_series_set_state(fx->st, c.series, SERIES_SKIPPED, 1), STORE_OK);
+	p1 = arrive(fx, "p1@x", "dev@x.org", "[PATCH 1/1] late", "c@x", NULL);
+	assert_int_equal(p1.series, c.series);
+	s = get(fx, c.series);
+	assert_int_equal(s.state, SERIES_OPEN);
+	store_series_release(&s);
+}
+
+/* "[PATCH 3/3]" sent later under "[PATCH 0/2]" (Patchwork's
+ * base-extra-patches): one series of three; a "[PATCH 1/3]" there then
+ * repeats part 1 in its place */
+static void test_series__extra_part_under_the_cover_joins(void **state)
+{
+	struct fx *fx = *state;
+	struct arrival c, p1, p2, p3, q1;
+	struct store_series s;
+
+	c = arrive(fx, "c@x", "dev@x.org", "[PATCH 0/2] cover", NULL, NULL);
+	p1 = arrive(fx, "p1@x", "dev@x.org", "[PATCH 1/2] a", "c@x", NULL);
+	p2 = arrive(fx, "p2@x", "dev@x.org", "[PATCH 2/2] b", "c@x", NULL);
+	p3 = arrive(fx, "p3@x", "dev@x.org", "[PATCH 3/3] c", "c@x", NULL);
+	assert_int_equal(p1.series, c.series);
+	assert_int_equal(p2.series, c.series);
+	assert_int_equal(p3.series, c.series);
+	s = get(fx, c.series);
+	assert_int_equal(s.total, 3);
+	store_series_release(&s);
+	assert_true(complete(fx, c.series));
+	q1 = arrive(fx, "q1@x", "dev@x.org", "[PATCH 1/3] a", "c@x", NULL);
+	assert_int_equal(q1.ret, STORE_DUP);
+	assert_int_equal(q1.series, c.series);
+}
+
 static void test_series__change_id_parsing(void **state)
 {
 	char out[64];
@@ -391,6 +642,16 @@ int main(void)
 		T(test_series__lore_link_in_cover_links_versions),
 		T(test_series__no_previous_version_for_v1),
 		T(test_series__unthreaded_parts_join_by_author_and_size),
+		T(test_series__v2_in_reply_to_v1_first_patch_is_one_series),
+		T(test_series__v2_in_reply_to_v1_last_patch_out_of_order),
+		T(test_series__any_reference_finds_the_series),
+		T(test_series__unversioned_resend_in_reply_is_a_series),
+		T(test_series__unversioned_parts_join_a_versioned_cover),
+		T(test_series__mixed_versions_are_two_series),
+		T(test_series__unlabeled_revision_is_another_series),
+		T(test_series__unthreaded_parts_by_prefix_and_date),
+		T(test_series__part_one_alone_and_late_parts),
+		T(test_series__extra_part_under_the_cover_joins),
 		cmocka_unit_test(test_series__change_id_parsing),
 #undef T
 	};

@@ -30,7 +30,7 @@ static void test_store__open_empty_is_current_version_and_mode_0600(void **state
 	struct stat sb;
 
 	assert_int_equal(store_schema_version(fx->st), STORE_SCHEMA_VERSION);
-	assert_int_equal(STORE_SCHEMA_VERSION, 6);
+	assert_int_equal(STORE_SCHEMA_VERSION, 7);
 	assert_int_equal(stat(fx->path, &sb), 0);
 	assert_int_equal(sb.st_mode & 0777, 0600);
 	/* SQLite gives the WAL the database file's mode */
@@ -746,6 +746,153 @@ static void test_store__migration_from_v4_adds_attempts_and_claims(void **state)
 	assert_int_equal(store_reply_claim(fx->st, rid, "me", NULL, 1), STORE_OK);
 }
 
+/* Schema 6: the series stored before are found by their mails, by what
+ * their patches reply to, and by their thread root. */
+static void test_store__migration_from_v5_knows_series_by_their_mails(void **state)
+{
+	struct fx *fx = *state;
+	int64_t ids[4], s1, s2, c, p1, p2, other;
+	int own[4];
+	size_t n;
+	char err[256];
+
+	assert_int_equal(store_open_at_version(fx->path, 5, &fx->st, err,
+					       sizeof(err)), STORE_OK);
+	s1 = add_series(fx->st, "l", "a@x", "c@x", 1, 0, 2, NULL, "one", 100);
+	s2 = add_series(fx->st, "l", "a@x", "q@x", 1, 0, 1, NULL, "two", 200);
+	c = add_msg(fx->st, "c@x", "a@x", NULL, 100);
+	p1 = add_msg(fx->st, "p1@x", "a@x", NULL, 100);
+	p2 = add_msg(fx->st, "p2@x", "a@x", NULL, 100);
+	other = add_msg(fx->st, "o@x", "a@x", NULL, 100);
+	assert_int_equal(store_msg_set_series(fx->st, c, s1), STORE_OK);
+	assert_int_equal(store_msg_set_state(fx->st, c, MSG_COVER, NULL), STORE_OK);
+	assert_int_equal(store_msg_set_series(fx->st, p1, s1), STORE_OK);
+	assert_int_equal(store_msg_set_state(fx->st, p1, MSG_PATCH, NULL), STORE_OK);
+	assert_int_equal(store_msg_set_series(fx->st, p2, s1), STORE_OK);
+	/* a message not (or no longer) a part names nothing */
+	assert_int_equal(store_msg_set_state(fx->st, p2, MSG_SKIPPED, "x"), STORE_OK);
+	(void)other;
+	store_close(fx->st);
+	fx->st = NULL;
+
+	assert_int_equal(store_open(fx->path, &fx->st, err, sizeof(err)), STORE_OK);
+	assert_int_equal(store_schema_version(fx->st), 7);
+	assert_int_equal(store_series_by_ref(fx->st, "l", "a@x", "p1@x", ids, own, 4, &n),
+			 STORE_OK);
+	assert_int_equal(n, 1);
+	assert_int_equal(ids[0], s1);
+	assert_int_equal(own[0], 1);
+	assert_int_equal(store_series_by_ref(fx->st, "l", "a@x", "c@x", ids, own, 4, &n),
+			 STORE_OK);
+	assert_int_equal(n, 1);
+	assert_int_equal(own[0], 1);
+	assert_int_equal(store_series_by_ref(fx->st, "l", "a@x", "p2@x", ids, own, 4, &n),
+			 STORE_OK);
+	assert_int_equal(n, 0);
+	/* the root of a series whose mails are gone */
+	assert_int_equal(store_series_by_ref(fx->st, "l", "a@x", "q@x", ids, own, 4, &n),
+			 STORE_OK);
+	assert_int_equal(n, 1);
+	assert_int_equal(ids[0], s2);
+	assert_int_equal(own[0], 0);
+}
+
+/* A Message-ID names every series that holds it or whose mails name
+ * it, of one list and author: own ones first, then the newest. */
+static void test_store__series_refs_by_list_author_own_first(void **state)
+{
+	struct fx *fx = *state;
+	struct store_forget fc;
+	int64_t ids[4], s1, s2, s3, s4;
+	int own[4];
+	size_t n;
+
+	s1 = add_series(fx->st, "l", "a@x", "r", 1, 0, 2, NULL, "one", 100);
+	s2 = add_series(fx->st, "l", "a@x", "r", 2, 0, 2, NULL, "one", 200);
+	s3 = add_series(fx->st, "l", "b@x", "r", 1, 0, 2, NULL, "one", 300);
+	s4 = add_series(fx->st, "m", "a@x", "r", 1, 0, 2, NULL, "one", 400);
+	assert_int_equal(store_series_ref_add(fx->st, s1, "c@x", 1), STORE_OK);
+	assert_int_equal(store_series_ref_add(fx->st, s2, "c@x", 0), STORE_OK);
+	assert_int_equal(store_series_ref_add(fx->st, s3, "c@x", 0), STORE_OK);
+	assert_int_equal(store_series_ref_add(fx->st, s4, "c@x", 0), STORE_OK);
+	assert_int_equal(store_series_ref_add(fx->st, s2, "d@x", 0), STORE_OK);
+	/* again, and own once set stays set */
+	assert_int_equal(store_series_ref_add(fx->st, s2, "d@x", 1), STORE_OK);
+	assert_int_equal(store_series_ref_add(fx->st, s2, "d@x", 0), STORE_OK);
+	assert_int_equal(store_series_ref_add(fx->st, s2, NULL, 0), STORE_OK);
+	assert_int_equal(store_series_ref_add(fx->st, s2, EVIL, 0), STORE_OK);
+
+	assert_int_equal(store_series_by_ref(fx->st, "l", "a@x", "c@x", ids, own, 4, &n),
+			 STORE_OK);
+	assert_int_equal(n, 2);
+	assert_int_equal(ids[0], s1);
+	assert_int_equal(own[0], 1);
+	assert_int_equal(ids[1], s2);
+	assert_int_equal(own[1], 0);
+	assert_int_equal(store_series_by_ref(fx->st, "l", "a@x", "c@x", ids, NULL, 1, &n),
+			 STORE_OK);
+	assert_int_equal(n, 1);
+	assert_int_equal(ids[0], s1);
+	assert_int_equal(store_series_by_ref(fx->st, "l", "a@x", "d@x", ids, own, 4, &n),
+			 STORE_OK);
+	assert_int_equal(n, 1);
+	assert_int_equal(own[0], 1);
+	assert_int_equal(store_series_by_ref(fx->st, "l", "a@x", EVIL, ids, own, 4, &n),
+			 STORE_OK);
+	assert_int_equal(n, 1);
+	assert_int_equal(store_series_by_ref(fx->st, "l", "a@x", "nope@x", ids, own, 4, &n),
+			 STORE_OK);
+	assert_int_equal(n, 0);
+	assert_int_equal(store_series_has_part(fx->st, s1, 1), 0);
+	add_patch(fx->st, s1, add_msg(fx->st, "p@x", "a@x", NULL, 1), 1);
+	assert_int_equal(store_series_has_part(fx->st, s1, 1), 1);
+	assert_int_equal(store_series_has_part(fx->st, s1, 2), 0);
+	/* a series' references go with it */
+	assert_int_equal(store_forget_address(fx->st, "a@x", &fc), STORE_OK);
+	assert_int_equal(store_series_by_ref(fx->st, "l", "a@x", "c@x", ids, own, 4, &n),
+			 STORE_OK);
+	assert_int_equal(n, 0);
+	assert_int_equal(store_series_by_ref(fx->st, "l", "b@x", "c@x", ids, own, 4, &n),
+			 STORE_OK);
+	assert_int_equal(n, 1);
+}
+
+/* Unthreaded parts: the same tags, and a mail dated near theirs. */
+static void test_store__series_find_unthreaded_by_prefix_and_date(void **state)
+{
+	struct fx *fx = *state;
+	struct store_series s;
+	int64_t s1, m1;
+
+	s1 = add_series(fx->st, "l", "a@x", "r", 1, 0, 2, NULL, "one", 100);
+	assert_int_equal(store_series_get(fx->st, s1, &s), STORE_OK);
+	free(s.prefix);
+	s.prefix = strdup("net");
+	assert_int_equal(store_series_update(fx->st, &s), STORE_OK);
+	store_series_release(&s);
+	m1 = add_msg(fx->st, "p1@x", "a@x", NULL, 5000);
+	assert_int_equal(store_msg_set_series(fx->st, m1, s1), STORE_OK);
+	add_patch(fx->st, s1, m1, 1);
+
+	assert_int_equal(store_series_find_unthreaded(fx->st, "l", "a@x", "net", 1, 0, 2, 2,
+						      0, 5600, 1200, &s), STORE_OK);
+	assert_int_equal(s.id, s1);
+	store_series_release(&s);
+	/* another tag, none, the part already there, too far in time */
+	assert_int_equal(store_series_find_unthreaded(fx->st, "l", "a@x", "net-next", 1, 0,
+						      2, 2, 0, 5600, 1200, &s), STORE_DONE);
+	assert_int_equal(store_series_find_unthreaded(fx->st, "l", "a@x", NULL, 1, 0,
+						      2, 2, 0, 5600, 1200, &s), STORE_DONE);
+	assert_int_equal(store_series_find_unthreaded(fx->st, "l", "a@x", "net", 1, 0,
+						      2, 1, 0, 5600, 1200, &s), STORE_DONE);
+	assert_int_equal(store_series_find_unthreaded(fx->st, "l", "a@x", "net", 1, 0,
+						      2, 2, 0, 6300, 1200, &s), STORE_DONE);
+	/* no date on the mail: any */
+	assert_int_equal(store_series_find_unthreaded(fx->st, "l", "a@x", "net", 1, 0,
+						      2, 2, 0, 0, 1200, &s), STORE_OK);
+	store_series_release(&s);
+}
+
 /* A crash between a claim and the end of its work leaves the attempt
  * counted; a work that ends gives it back; processing clears it. */
 static void test_store__msg_claim_counts_attempts_across_handles(void **state)
@@ -850,6 +997,7 @@ int main(void)
 		TD(test_store__migration_from_v1_keeps_data),
 		TD(test_store__migration_from_v2_adds_reply_columns_mutes_tokens),
 		TD(test_store__migration_from_v4_adds_attempts_and_claims),
+		TD(test_store__migration_from_v5_knows_series_by_their_mails),
 		TD(test_store__open_existing_makes_nothing),
 		TD(test_store__newer_schema_is_refused_untouched),
 		TD(test_store__not_a_database_is_an_error),
@@ -864,6 +1012,8 @@ int main(void)
 		T(test_store__msg_claim_counts_attempts_across_handles),
 		T(test_store__series_find_and_previous_versions),
 		T(test_store__series_update_state_and_open_walk),
+		T(test_store__series_refs_by_list_author_own_first),
+		T(test_store__series_find_unthreaded_by_prefix_and_date),
 		T(test_store__patch_dup_on_series_and_part),
 		T(test_store__findings_listed_by_part_file_line),
 		cmocka_unit_test(test_store__strerror_names_every_result),

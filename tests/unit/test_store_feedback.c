@@ -373,7 +373,7 @@ static void test_store_feedback__migration_from_v5(void **state)
 	assert_non_null(strstr(store_errmsg(fx->st), "no such table"));
 	store_close(fx->st);
 	assert_int_equal(store_open(fx->path, &fx->st, err, sizeof(err)), STORE_OK);
-	assert_int_equal(store_schema_version(fx->st), 6);
+	assert_int_equal(store_schema_version(fx->st), STORE_SCHEMA_VERSION);
 	dispute(fx->st, f1, "m@x", 1);
 }
 

@@ -94,6 +94,34 @@ static const struct subject_case cases[] = {
 	{ "[PATCH 5.10 012/345] foo", P, 1, 0, 12, 345, 0, 0, 0, "5.10", "foo" },
 	{ "[Intel-wired-lan] [PATCH iwl-next v3 2/4] ice: foo",
 	  P, 3, 0, 2, 4, 0, 0, 0, "Intel-wired-lan iwl-next", "ice: foo" },
+	/* other clients and tools (issue 21) */
+	{ "[PATCH 0 of 2] Sample Mercurial patches", C, 1, 0, 0, 2, 0, 0, 0, "",
+	  "Sample Mercurial patches" },
+	{ "[PATCH 1 of 2] contrib: fix check-commit", P, 1, 0, 1, 2, 0, 0, 0, "",
+	  "contrib: fix check-commit" },
+	{ "[PATCH v3 2 of 12] foo", P, 3, 0, 2, 12, 0, 0, 0, "", "foo" },
+	{ "[PATCH 1 of] foo", P, 1, 0, 1, 1, 0, 0, 0, "1 of", "foo" },
+	{ "[net,v2,1/2] net: dsa: foo", P, 2, 0, 1, 2, 0, 0, 0, "net",
+	  "net: dsa: foo" },
+	{ "[v2,0/2] cover", C, 2, 0, 0, 2, 0, 0, 0, "", "cover" },
+	{ "[1/2] foo", P, 1, 0, 1, 2, 0, 0, 0, "", "foo" },
+	{ "[PATCH1/8] foo", P, 1, 0, 1, 8, 0, 0, 0, "", "foo" },
+	/* Patchwork's test_parser.py test_series_markers */
+	{ "[bar 1/2] foo", P, 1, 0, 1, 2, 0, 0, 0, "bar", "foo" },
+	{ "[bar 0/12] foo", C, 1, 0, 0, 12, 0, 0, 0, "bar", "foo" },
+	{ "[bar 1 of 2] foo", P, 1, 0, 1, 2, 0, 0, 0, "bar", "foo" },
+	{ "[bar 0 of 12] foo", C, 1, 0, 0, 12, 0, 0, 0, "bar", "foo" },
+	{ "[PATCH1 of 8] foo", P, 1, 0, 1, 8, 0, 0, 0, "", "foo" },
+	{ "[PATCH100/123] foo", P, 1, 0, 100, 123, 0, 0, 0, "", "foo" },
+	{ "[v2PATCH1/4] foo", P, 2, 0, 1, 4, 0, 0, 0, "", "foo" },
+	{ "[v2 PATCH1/4] foo", P, 2, 0, 1, 4, 0, 0, 0, "", "foo" },
+	{ "[v2] [PATCH1/4] foo", P, 2, 0, 1, 4, 0, 0, 0, "", "foo" },
+	{ "[PATCH,1/2] meep", P, 1, 0, 1, 2, 0, 0, 0, "", "meep" },
+	{ "[PATCH1] foo", O, 1, 0, 1, 1, 0, 0, 0, "PATCH1", "foo" },
+	{ "[Patch 2/2]: powerpc/hotplug/mm: Fix hot-add memory node assoc",
+	  P, 1, 0, 2, 2, 0, 0, 0, "", "powerpc/hotplug/mm: Fix hot-add memory node assoc" },
+	{ "[PATCH]:foo", P, 1, 0, 1, 1, 0, 0, 0, "", "foo" },
+	{ "[GIT PULL]: foo", O, 1, 0, 1, 1, 0, 0, 0, "GIT PULL", ": foo" },
 	/* replies: still say what they answer */
 	{ "Re: [PATCH v3 2/7] foo: bar", R, 3, 0, 2, 7, 0, 0, 0, "", "foo: bar" },
 	{ "RE: [PATCH] foo", R, 1, 0, 1, 1, 0, 0, 0, "", "foo" },
@@ -165,6 +193,22 @@ static void test_subject__table(void **state)
 				 sj.normalised);
 	}
 	assert_true(i >= 40);
+}
+
+static void test_subject__says_whether_a_version_was_given(void **state)
+{
+	struct subject sj;
+
+	(void)state;
+	subject_parse("[PATCH 1/2] foo", 15, &sj);
+	assert_int_equal(sj.has_version, 0);
+	assert_int_equal(sj.version, 1);
+	subject_parse("[PATCH v1 1/2] foo", 18, &sj);
+	assert_int_equal(sj.has_version, 1);
+	assert_int_equal(sj.version, 1);
+	subject_parse("[PATCHv3] foo", 13, &sj);
+	assert_int_equal(sj.has_version, 1);
+	assert_int_equal(sj.version, 3);
 }
 
 static void test_subject__nul_is_space_and_len_is_the_truth(void **state)
@@ -303,6 +347,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_subject__table),
+		cmocka_unit_test(test_subject__says_whether_a_version_was_given),
 		cmocka_unit_test(test_subject__nul_is_space_and_len_is_the_truth),
 		cmocka_unit_test(test_subject__long_subject_is_cut_at_max),
 		cmocka_unit_test(test_subject__has_numbers_tells_1_of_1_from_none),

@@ -377,6 +377,54 @@ static void test_template__wrap_breaks_at_72_and_keeps_long_words(void **state)
 	sbuf_release(&out);
 }
 
+/* No wrapped line starts with "token: text", which b4 takes from a
+ * reply as a trailer for the commit (issue 21: a "mailmap:" subject) */
+static void test_template__wrap_never_starts_a_line_with_a_trailer(void **state)
+{
+	struct sbuf out;
+	const char *s;
+
+	(void)state;
+	sbuf_init(&out, 1 << 16);
+	s = "more, sorted by what matters for merging, of \"[PATCH net-next v3] "
+	    "mailmap: map jane@old.example.org to her new address\".";
+	template_wrap(&out, s, strlen(s), 72, 0);
+	assert_string_equal(out.buf,
+		"more, sorted by what matters for merging, of \"[PATCH net-next\n"
+		"v3] mailmap: map jane@old.example.org to her new address\".\n");
+	/* the token alone on the line before: it stays up there */
+	sbuf_reset(&out);
+	s = "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx "
+	    "Fixes: 0123456789ab (\"foo\")";
+	template_wrap(&out, s, strlen(s), 72, 2);
+	assert_null(strstr(out.buf, "\n  Fixes:"));
+	assert_non_null(strstr(out.buf, "x Fixes:\n  0123456789ab"));
+	/* a token, then another: neither starts a line */
+	sbuf_reset(&out);
+	s = "one two three four five six seven eight nine ten eleven twelve thi "
+	    "Link: Closes: https://example.org/x";
+	template_wrap(&out, s, strlen(s), 72, 0);
+	assert_null(strstr(out.buf, "\nLink:"));
+	assert_null(strstr(out.buf, "\nCloses:"));
+	/* a token that ends the line, ":" inside a word, and a one-letter
+	 * word are fine where they fall */
+	sbuf_reset(&out);
+	s = "one two three four five six seven eight nine ten eleven twelve thirt "
+	    "a: b foo:bar baz";
+	template_wrap(&out, s, strlen(s), 72, 0);
+	assert_string_equal(out.buf,
+		"one two three four five six seven eight nine ten eleven twelve thirt a:\n"
+		"b foo:bar baz\n");
+	sbuf_reset(&out);
+	s = "one two three four five six seven eight nine ten eleven twelve thirt "
+	    "ends:";
+	template_wrap(&out, s, strlen(s), 72, 0);
+	assert_string_equal(out.buf,
+		"one two three four five six seven eight nine ten eleven twelve thirt\n"
+		"ends:\n");
+	sbuf_release(&out);
+}
+
 static void test_template__shipped_templates_load(void **state)
 {
 	struct template_set *t;
@@ -436,6 +484,7 @@ int main(void)
 		cmocka_unit_test(test_template__required_and_block_placeholders_are_checked),
 		cmocka_unit_test(test_template__missing_var_at_render_names_it),
 		cmocka_unit_test(test_template__caps_on_size_and_placeholders),
+		cmocka_unit_test(test_template__wrap_never_starts_a_line_with_a_trailer),
 		cmocka_unit_test(test_template__render_respects_the_output_cap),
 		cmocka_unit_test(test_template__wrap_breaks_at_72_and_keeps_long_words),
 		cmocka_unit_test(test_template__shipped_templates_load),
