@@ -205,6 +205,15 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	"CREATE INDEX messages_claim ON messages(claim) WHERE claim IS NOT NULL;"
 	"ALTER TABLE replies ADD COLUMN claim TEXT;"
 	"ALTER TABLE replies ADD COLUMN claimed_at INTEGER NOT NULL DEFAULT 0;",
+
+	/* 5 -> 6: who a message was sent to, so that what was mailed to
+	 * the bot alone is never published (reviewbot serve, the query by
+	 * mail): rcpt, the To and Cc addresses, lowercase, ','-separated
+	 * ('' when none), and list_id, its List-Id (inside the <>) or NULL.
+	 * rcpt NULL: not recorded yet (stored before schema 6; the bot
+	 * fills it in from the raw mail at its next start) */
+	"ALTER TABLE messages ADD COLUMN rcpt TEXT;"
+	"ALTER TABLE messages ADD COLUMN list_id TEXT;",
 };
 
 const char *store_strerror(int result)

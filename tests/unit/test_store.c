@@ -30,7 +30,7 @@ static void test_store__open_empty_is_current_version_and_mode_0600(void **state
 	struct stat sb;
 
 	assert_int_equal(store_schema_version(fx->st), STORE_SCHEMA_VERSION);
-	assert_int_equal(STORE_SCHEMA_VERSION, 5);
+	assert_int_equal(STORE_SCHEMA_VERSION, 6);
 	assert_int_equal(stat(fx->path, &sb), 0);
 	assert_int_equal(sb.st_mode & 0777, 0600);
 	/* SQLite gives the WAL the database file's mode */
@@ -732,7 +732,7 @@ static void test_store__migration_from_v4_adds_attempts_and_claims(void **state)
 	sqlite3_close(db);
 
 	assert_int_equal(store_open(fx->path, &fx->st, err, sizeof(err)), STORE_OK);
-	assert_int_equal(store_schema_version(fx->st), 5);
+	assert_int_equal(store_schema_version(fx->st), STORE_SCHEMA_VERSION);
 	/* what v4 stored: no attempt, no claim */
 	assert_int_equal(store_msg_get(fx->st, mid, &m), STORE_OK);
 	assert_int_equal(m.attempts, 0);
