@@ -316,9 +316,9 @@ struct store_query {
 	/* reviewbot serve, the JSON API and the query by mail
 	 * (store_web.h) */
 	const char *publish;	/* NULL: everything (the operator's own
-				 * query); else a JSON array of the
-				 * configured lists' addresses, and only what
-				 * may be published matches (store_web.h) */
+				 * query); else the public lists and sources
+				 * as JSON, and only what may be published
+				 * matches (store_web.h) */
 	size_t offset;		/* rows skipped first (pages) */
 	int64_t series_id;	/* one series version; 0: any */
 	int64_t patch_id;	/* one patch; 0: any */

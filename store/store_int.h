@@ -240,15 +240,18 @@ void store_bind_query(sqlite3_stmt *s, const struct store_query *q, int *rc);
 /*
  * SQL: message m of series s may be published (store_web.h): it is
  * stored with its recipients (schema 6) and came through a list (a
- * List-Id, or one of the lists of the JSON array lists on its To or
- * Cc), and neither its sender nor the series' author opted out.  m, s
- * and lists are the SQL names of the message, the series and the
- * parameter; with m NULL (a LEFT JOIN that found none) it is false.
+ * List-Id, one of the lists of the JSON parameter pub's "lists" on its
+ * To or Cc, or read from one of its "sources"), and neither its sender
+ * nor the series' author opted out.  m, s and pub are the SQL names of
+ * the message, the series and the parameter; with m NULL (a LEFT JOIN
+ * that found none) it is false.
  */
-#define STORE_WEB_PUBLISHED(m, s, lists) \
+#define STORE_WEB_PUBLISHED(m, s, pub) \
 	"(" m ".rcpt IS NOT NULL" \
-	" AND (" m ".list_id IS NOT NULL OR EXISTS (SELECT 1 FROM json_each(" lists ") pj" \
-	"  WHERE instr(',' || " m ".rcpt || ',', ',' || lower(pj.value) || ',') > 0))" \
+	" AND (" m ".list_id IS NOT NULL" \
+	"  OR " m ".source IN (SELECT ps.value FROM json_each(" pub ", '$.sources') ps)" \
+	"  OR EXISTS (SELECT 1 FROM json_each(" pub ", '$.lists') pj" \
+	"   WHERE instr(',' || " m ".rcpt || ',', ',' || lower(pj.value) || ',') > 0))" \
 	" AND NOT EXISTS (SELECT 1 FROM optouts po" \
 	"  WHERE po.addr IN (lower(" m ".from_addr), lower(" s ".author_addr))))"
 

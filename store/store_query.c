@@ -9,8 +9,8 @@
  *   ?2 file glob   ?3 list
  *   ?4 categories   ?5 types (each a ','-separated list of names)
  *   ?6 a Message-ID of the series   ?7 since   ?8 until   ?9 limit (-1: none)
- *   ?10 publish: only what may be published (store_web.h), a JSON array
- *       of the configured lists   ?11 offset   ?12 series id
+ *   ?10 publish: only what may be published (store_web.h), the public
+ *       lists and sources as JSON   ?11 offset   ?12 series id
  *   ?13 newest first (1) or oldest first (0)   ?14 patch id
  */
 #include "store_int.h"

@@ -6,14 +6,17 @@
  * the bot records who a message was sent to.
  *
  * Privacy, the same for the web, the API and the query by mail: a
- * query with q->publish set (a JSON array of the configured lists'
- * posting addresses, e.g. ["linux-leds@vger.kernel.org"]) matches a
- * patch, and its findings, only when
+ * query with q->publish set, a JSON object naming the lists and the
+ * sources whose mail is public,
+ *   {"lists": ["linux-leds@vger.kernel.org"], "sources": ["lore-leds"]}
+ * (bot/publish.h makes it from the configuration), matches a patch, and
+ * its findings, only when
  *   - its mail is stored with its recipients (schema 6: messages stored
  *     before are published once the bot has filled them in), and
- *   - it came through a mailing list: it has a List-Id, or one of the
- *     lists of q->publish is on its To or Cc (a mail sent to the bot
- *     alone, or to people, is never published), and
+ *   - it came through a mailing list: it has a List-Id, one of the
+ *     "lists" is on its To or Cc, or it was read from one of the
+ *     "sources" (a public archive); a mail sent to the bot alone, or
+ *     to people, is never published, and
  *   - neither its sender nor its series' author has opted out, in
  *     either mode ("optout" or "optout private").
  * A series is published when one of its patches is; its review (the

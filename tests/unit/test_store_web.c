@@ -20,7 +20,7 @@
 #include "store_rows.h"
 
 #define LIST "linux-leds@vger.kernel.org"
-#define LISTS "[\"" LIST "\"]"
+#define LISTS "{\"lists\":[\"" LIST "\"],\"sources\":[\"lore\"]}"
 
 /*
  * Five one-patch series, each with one finding of its own type:
@@ -145,6 +145,23 @@ static void test_store_web__publish_hides_private_mail_and_opted_out_authors(voi
 	assert_false(has(&t, "OLD_ONLY"));
 	assert_false(has(&t, "OPTED_ONLY"));
 
+	/* mail read from a public archive is public */
+	{
+		sqlite3 *db;
+
+		assert_int_equal(sqlite3_open(fx->path, &db), SQLITE_OK);
+		assert_int_equal(sqlite3_exec(db, "UPDATE messages SET source = 'lore'"
+					      " WHERE message_id = 'priv@x'", NULL, NULL, NULL),
+				 SQLITE_OK);
+		sqlite3_close(db);
+		findings(fx->st, &q, &t);
+		assert_true(has(&t, "PRIVATE_ONLY"));
+		assert_int_equal(sqlite3_open(fx->path, &db), SQLITE_OK);
+		assert_int_equal(sqlite3_exec(db, "UPDATE messages SET source = 'test'"
+					      " WHERE message_id = 'priv@x'", NULL, NULL, NULL),
+				 SQLITE_OK);
+		sqlite3_close(db);
+	}
 	/* a list in a part of an address does not count */
 	assert_int_equal(store_msg_set_rcpt(fx->st, w.m[PRIV], "x" LIST ",bot@x", NULL), STORE_OK);
 	findings(fx->st, &q, &t);
