@@ -42,6 +42,8 @@ endif
 # mail helper (libexec) adds libetpan and libcurl.
 FRONT_PKGS := libpcre2-8 sqlite3
 MAIL_PKGS := libetpan libcurl
+# reviewbot serve's helper adds libmicrohttpd
+SERVE_PKGS := libmicrohttpd
 TEST_PKGS := cmocka
 LIBEXECDIR ?= $(PREFIX)/libexec
 DATADIR ?= $(PREFIX)/share
@@ -55,11 +57,12 @@ SYSCONFDIR ?= /etc
 UNITDIR ?= $(PREFIX)/lib/systemd/system
 
 DEPS_STAMP := $(BUILD)/.deps-ok
-HAVE_PKGS := $(shell $(PKG_CONFIG) --exists $(FRONT_PKGS) $(MAIL_PKGS) $(TEST_PKGS) 2>/dev/null && echo yes)
+HAVE_PKGS := $(shell $(PKG_CONFIG) --exists $(FRONT_PKGS) $(MAIL_PKGS) $(SERVE_PKGS) $(TEST_PKGS) 2>/dev/null && echo yes)
 
 PC_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(FRONT_PKGS) 2>/dev/null)
 PC_LIBS = $(shell $(PKG_CONFIG) --libs $(FRONT_PKGS) 2>/dev/null)
 MAIL_LIBS = $(shell $(PKG_CONFIG) --libs $(MAIL_PKGS) 2>/dev/null)
+SERVE_LIBS = $(shell $(PKG_CONFIG) --libs $(SERVE_PKGS) 2>/dev/null)
 TEST_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(TEST_PKGS) 2>/dev/null)
 TEST_LIBS = $(shell $(PKG_CONFIG) --libs $(TEST_PKGS) 2>/dev/null)
 
@@ -91,17 +94,19 @@ STORE_SRCS := $(sort $(wildcard store/*.c))
 # bot/: every module goes into one archive; the two programs take from it
 # only what they call, so the front binary never pulls in libetpan/libcurl
 # (its link would fail if it did).
-BOT_MAINS := bot/main.c bot/mailmain.c
+BOT_MAINS := bot/main.c bot/mailmain.c bot/servemain.c
 BOT_SRCS := $(filter-out $(BOT_MAINS),$(sort $(wildcard bot/*.c)))
 CHECKER_OBJS := $(CHECKER_SRCS:%.c=$(BUILD)/obj/%.o)
 STORE_OBJS := $(STORE_SRCS:%.c=$(BUILD)/obj/%.o)
 BOT_OBJS := $(BOT_SRCS:%.c=$(BUILD)/obj/%.o)
 FRONT_OBJS := $(BUILD)/obj/bot/main.o
 MAIL_OBJS := $(BUILD)/obj/bot/mailmain.o
+SERVE_OBJS := $(BUILD)/obj/bot/servemain.o
 LIBBOT := $(BUILD)/libbot.a
 LIBSTORE := $(BUILD)/libstore.a
 LIBCHECKER := $(BUILD)/libchecker.a
 HELPER := $(BUILD)/libexec/reviewbot/reviewbot-mail
+SERVE := $(BUILD)/libexec/reviewbot/reviewbot-serve
 
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
@@ -122,7 +127,7 @@ endif
 	deploy-tests unit-file \
 	fuzz fuzz-build fuzz-smoke
 
-all: $(PROGRAM) $(HELPER)
+all: $(PROGRAM) $(HELPER) $(SERVE)
 
 # Install what the build needs when it is missing (the README's commands
 # work on a fresh machine).
@@ -235,11 +240,16 @@ $(HELPER): $(MAIL_OBJS) $(LIBBOT) $(LIBSTORE) $(LIBCHECKER) $(PATTERNS_OBJ)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(MAIL_LIBS) $(PC_LIBS)
 
+$(SERVE): $(SERVE_OBJS) $(LIBBOT) $(LIBSTORE) $(LIBCHECKER)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(SERVE_LIBS) $(PC_LIBS)
+
 $(BUILD)/tests/%: tests/unit/%.c $(LIBBOT) $(LIBSTORE) $(LIBCHECKER) $(PATTERNS_OBJ) $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  TEST-CC $<")
 	$(Q)$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) -MMD -MP -o $@ $< $(LIBBOT) $(LIBSTORE) \
-		$(LIBCHECKER) $(PATTERNS_OBJ) $(ALL_LDFLAGS) $(MAIL_LIBS) $(PC_LIBS) $(TEST_LIBS)
+		$(LIBCHECKER) $(PATTERNS_OBJ) $(ALL_LDFLAGS) $(MAIL_LIBS) $(SERVE_LIBS) $(PC_LIBS) $(TEST_LIBS)
 
 unit-tests: $(UNIT_BINS)
 	$(Q)fail=0; for t in $(UNIT_BINS); do \
@@ -264,7 +274,7 @@ cli-tests: $(PROGRAM)
 
 # the bot end to end on local mail (run, import, review, query, sendmail,
 # opting out): every tests/bot/test_*.sh
-bot-tests: $(PROGRAM) $(HELPER)
+bot-tests: $(PROGRAM) $(HELPER) $(SERVE)
 	$(Q)fail=0; for t in tests/bot/test_*.sh; do \
 		REVIEWBOT=$(abspath $(PROGRAM)) bash "$$t" || fail=1; \
 	done; exit $$fail
@@ -282,7 +292,7 @@ boot-tests: $(PROGRAM) $(HELPER)
 
 # the bot against real servers on 127.0.0.1 (dovecot, public-inbox-netd,
 # an SMTP server), started and stopped by each script
-integration-tests: $(PROGRAM) $(HELPER)
+integration-tests: $(PROGRAM) $(HELPER) $(SERVE)
 	$(Q)fail=0; for t in tests/integration/test_*.sh; do \
 		[ -e "$$t" ] || continue; \
 		REVIEWBOT=$(abspath $(PROGRAM)) bash "$$t" || fail=1; \
@@ -417,6 +427,7 @@ clean:
 # ../libexec/reviewbot from BINDIR (bot/exec.c): keep them siblings.  The
 # example configuration goes to DOCDIR: an install never writes /etc.
 INSTALLED := $(BINDIR)/reviewbot $(LIBEXECDIR)/reviewbot/reviewbot-mail \
+	$(LIBEXECDIR)/reviewbot/reviewbot-serve \
 	$(MANDIR)/man1/reviewbot.1 $(MANDIR)/man5/reviewbot.conf.5 \
 	$(MANDIR)/man7/reviewbot-rules.7 $(MANDIR)/man8/reviewbot.8 \
 	$(UNITDIR)/reviewbot.service $(DOCDIR)/reviewbot.conf.example
@@ -427,6 +438,7 @@ install: all
 		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(DOCDIR)
 	install -m 0755 $(PROGRAM) $(DESTDIR)$(BINDIR)/reviewbot
 	install -m 0755 $(HELPER) $(DESTDIR)$(LIBEXECDIR)/reviewbot/reviewbot-mail
+	install -m 0755 $(SERVE) $(DESTDIR)$(LIBEXECDIR)/reviewbot/reviewbot-serve
 	install -m 0644 templates/*.txt $(DESTDIR)$(DATADIR)/reviewbot/templates/
 	install -m 0644 deploy/man/reviewbot.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 0644 deploy/man/reviewbot.8 $(DESTDIR)$(MANDIR)/man8/
@@ -445,11 +457,11 @@ uninstall:
 
 # make install into a folder, the unit through systemd-analyze verify,
 # status and progress: every tests/deploy/test_*.sh
-deploy-tests: $(PROGRAM) $(HELPER) $(UNIT) $(MAN_PAGES)
+deploy-tests: $(PROGRAM) $(HELPER) $(SERVE) $(UNIT) $(MAN_PAGES)
 	$(Q)fail=0; for t in tests/deploy/test_*.sh; do \
 		REVIEWBOT=$(abspath $(PROGRAM)) BUILD=$(abspath $(BUILD)) bash "$$t" || fail=1; \
 	done; exit $$fail
 
 -include $(CHECKER_OBJS:.o=.d) $(STORE_OBJS:.o=.d) $(BOT_OBJS:.o=.d) \
-	$(FRONT_OBJS:.o=.d) $(MAIL_OBJS:.o=.d) $(UNIT_BINS:=.d) \
+	$(FRONT_OBJS:.o=.d) $(MAIL_OBJS:.o=.d) $(SERVE_OBJS:.o=.d) $(UNIT_BINS:=.d) \
 	$(FUZZ_OBJS:.o=.d) $(FUZZ_BINS:=.d)

@@ -486,8 +486,8 @@ static int print_versions(struct store *st, const char *msgid, enum fmt fmt)
 		else
 			snprintf(ver, sizeof(ver), "v%d", v[i].version);
 		if (fmt == FMT_JSON) {
-			sbuf_addch(&sb, '{');
-			json_kv(&sb, "version", ver, 1);
+			sbuf_addf(&sb, "{\"version\":%d,\"version_minor\":%d", v[i].version,
+				  v[i].version_minor);
 			json_kv(&sb, "date", date, 0);
 			sbuf_addf(&sb, ",\"findings\":%ld", v[i].findings);
 			if (i)

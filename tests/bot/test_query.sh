@@ -57,7 +57,7 @@ check "--versions without <>, --json: fixed + still = v1's findings, new + still
 	"python3 - '$tmp/j' <<'PY'
 import json, sys
 v = [json.loads(l) for l in open(sys.argv[1])]
-assert [x['version'] for x in v] == ['v1', 'v2'], v
+assert [x['version'] for x in v] == [1, 2], v
 assert v[0]['fixed'] is None and v[1]['this'] and not v[0]['this'], v
 assert v[1]['fixed'] + v[1]['still'] == v[0]['findings'], v
 assert v[1]['new'] + v[1]['still'] == v[1]['findings'], v
