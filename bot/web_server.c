@@ -39,10 +39,32 @@ struct pool {
 	int n;
 };
 
+/*
+ * The deadline of a request: a connection has [web] timeout seconds
+ * from its opening to send its request line and headers.  libmicrohttpd
+ * times out an idle connection only, so a client trickling a byte now
+ * and then would keep its slot; this table and the watchdog in
+ * web_serve() cut it off.  Each connection's socket is dup()ed when it
+ * opens and the copy closed when it closes, so the watchdog's
+ * shutdown() always reaches that socket and never a later one that got
+ * the same number.  Every answer says "Connection: close": one request
+ * a connection, so the deadline covers every request.
+ */
+struct conn_slot {
+	int used;
+	int fd;			/* our dup() of the connection's socket */
+	int answered;		/* 1: the request came; 2: cut off */
+	double started;		/* CLOCK_MONOTONIC, seconds */
+};
+
 struct server {
 	const struct web_server_opts *o;
 	struct pool pool;
 	char *publish;
+	pthread_mutex_t cmu;
+	struct conn_slot *conns;
+	size_t nconns;
+	long cut;		/* slow clients cut off */
 };
 
 static struct store *pool_get(struct pool *p, int *slot)
@@ -186,6 +208,7 @@ static enum MHD_Result one_arg(void *cls, enum MHD_ValueKind kind, const char *k
 
 static void add_headers(struct MHD_Response *r, const char *type)
 {
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
 	MHD_add_response_header(r, "Content-Security-Policy", csp);
 	MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
@@ -218,6 +241,74 @@ static double now_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
+static void conn_notify(void *cls, struct MHD_Connection *c, void **socket_context,
+			enum MHD_ConnectionNotificationCode toe)
+{
+	struct server *sv = cls;
+	struct conn_slot *slot = *socket_context;
+	const union MHD_ConnectionInfo *ci;
+	size_t i;
+
+	pthread_mutex_lock(&sv->cmu);
+	if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
+		ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+		for (i = 0; ci && i < sv->nconns; i++) {
+			if (sv->conns[i].used)
+				continue;
+			sv->conns[i].fd = fcntl(ci->connect_fd, F_DUPFD_CLOEXEC, 0);
+			if (sv->conns[i].fd < 0)
+				break;	/* untracked: the idle timeout still holds */
+			sv->conns[i].used = 1;
+			sv->conns[i].answered = 0;
+			sv->conns[i].started = now_ms() / 1e3;
+			*socket_context = &sv->conns[i];
+			break;
+		}
+	} else if (slot) {
+		close(slot->fd);
+		slot->used = 0;
+		*socket_context = NULL;
+	}
+	pthread_mutex_unlock(&sv->cmu);
+}
+
+/* the request came: its deadline is met */
+static void conn_answered(struct server *sv, struct MHD_Connection *c)
+{
+	const union MHD_ConnectionInfo *ci;
+	struct conn_slot *slot;
+
+	ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+	slot = ci ? ci->socket_context : NULL;
+	if (!slot)
+		return;
+	pthread_mutex_lock(&sv->cmu);
+	if (slot->used && !slot->answered)
+		slot->answered = 1;
+	pthread_mutex_unlock(&sv->cmu);
+}
+
+/* cuts off the connections past their deadline; how many */
+static long conn_watchdog(struct server *sv)
+{
+	double now = now_ms() / 1e3, limit = (double)sv->o->cfg->web_timeout;
+	long n = 0;
+	size_t i;
+
+	pthread_mutex_lock(&sv->cmu);
+	for (i = 0; i < sv->nconns; i++) {
+		struct conn_slot *k = &sv->conns[i];
+
+		if (k->used && !k->answered && now - k->started > limit) {
+			shutdown(k->fd, SHUT_RDWR);
+			k->answered = 2;
+			n++;
+		}
+	}
+	pthread_mutex_unlock(&sv->cmu);
+	return n;
+}
+
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,
 			      const char *method, const char *version,
 			      const char *upload_data, size_t *upload_data_size,
@@ -239,6 +330,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	(void)upload_data;
 	(void)upload_data_size;
 	(void)req_cls;
+	conn_answered(sv, c);
 	head = !strcmp(method, MHD_HTTP_METHOD_HEAD);
 	if (strcmp(method, MHD_HTTP_METHOD_GET) && !head) {
 		if (sv->o->verbose)
@@ -321,6 +413,14 @@ int web_serve(int fd, const struct web_server_opts *o,
 	sv.o = o;
 	pthread_mutex_init(&sv.pool.mu, NULL);
 	pthread_cond_init(&sv.pool.cv, NULL);
+	pthread_mutex_init(&sv.cmu, NULL);
+	/* libmicrohttpd may pass its limit by one connection per thread */
+	sv.nconns = (size_t)o->cfg->web_max_connections + WEB_MAX_THREADS;
+	sv.conns = calloc(sv.nconns, sizeof(*sv.conns));
+	if (!sv.conns) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
 	threads = o->cfg->web_threads > 0 ? o->cfg->web_threads : 1;
 	if (threads > WEB_MAX_THREADS)
 		threads = WEB_MAX_THREADS;
@@ -345,6 +445,7 @@ int web_serve(int fd, const struct web_server_opts *o,
 			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)o->cfg->web_timeout,
 			     MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)WEB_MEMORY_LIMIT,
 			     MHD_OPTION_UNESCAPE_CALLBACK, no_unescape, NULL,
+			     MHD_OPTION_NOTIFY_CONNECTION, conn_notify, &sv,
 			     MHD_OPTION_END);
 	if (!d) {
 		snprintf(err, errlen, "cannot start the HTTP server (libmicrohttpd)");
@@ -352,8 +453,19 @@ int web_serve(int fd, const struct web_server_opts *o,
 	}
 	while (!*stop) {
 		struct timespec ts = { 0, WEB_STOP_POLL_MS * 1000000L };
+		long cut;
 
 		nanosleep(&ts, NULL);
+		cut = conn_watchdog(&sv);
+		if (cut) {
+			char n[24], t[24];
+
+			sv.cut += cut;
+			snprintf(n, sizeof(n), "%ld", cut);
+			snprintf(t, sizeof(t), "%d", o->cfg->web_timeout);
+			log_event(LOG_INFO, "http-slow-client", "connections", n,
+				  "timeout", t, NULL);
+		}
 	}
 	ret = 0;
 out:
@@ -362,6 +474,8 @@ out:
 	for (i = 0; i < sv.pool.n; i++)
 		store_close(sv.pool.st[i]);
 	free(sv.publish);
+	free(sv.conns);
+	pthread_mutex_destroy(&sv.cmu);
 	pthread_cond_destroy(&sv.pool.cv);
 	pthread_mutex_destroy(&sv.pool.mu);
 	return ret;

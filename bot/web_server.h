@@ -10,10 +10,13 @@
  *   - a request line and headers past WEB_MEMORY_LIMIT bytes: 414 or 431
  *     (libmicrohttpd); a path past WEB_MAX_PATH: 414; a malformed or
  *     traversing path or parameter: 400 (bot/web_route.h);
- *   - a connection idle for [web] timeout seconds (a slow client that
- *     sends its request byte by byte, or never reads the answer) is
- *     closed; at most [web] max_connections at once, the others wait in
- *     the kernel's listen queue;
+ *   - a connection that has not sent its whole request [web] timeout
+ *     seconds after it opened (a slow client, even one trickling a byte
+ *     now and then) is cut off, and so is one idle that long (one that
+ *     never reads its answer); one request a connection ("Connection:
+ *     close"); at most [web] max_connections at once, the others wait
+ *     in the kernel's listen queue (each connection holds two file
+ *     descriptors);
  *   - every answer carries a Content-Security-Policy that allows no
  *     script, no frame, no form target but the site, and nosniff.
  * Nothing here writes the database: the handles are opened with
