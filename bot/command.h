@@ -18,6 +18,13 @@
  *                      To/Cc; anyone else's is refused, unanswered
  *   optin              asks for a one-time token (mailed to the sender)
  *   optin TOKEN        uses the token (so does "confirm TOKEN")
+ *   query WORDS        the series and findings matching the key:value
+ *                      words of bot/qfilter.h ("query category:uapi
+ *                      file:drivers/leds/leds-* since:30d"), mailed back;
+ *                      only what reviewbot serve would show
+ *                      (bot/command_query.c).  The words keep their case
+ *                      (file paths), and a plain-text line is taken as
+ *                      written (series:<id@host> keeps its brackets)
  *
  * ("opt-out" and "opt-in" are taken too.)  When that line is "optin" or
  * no command, a line "confirm TOKEN" among the first COMMAND_MAX_LINES
@@ -65,11 +72,16 @@ enum command_kind {
 	COMMAND_MUTE,
 	COMMAND_OPTIN,		/* asks for a token */
 	COMMAND_CONFIRM,	/* carries a token */
+	COMMAND_QUERY,		/* query WORDS */
 };
+
+#define COMMAND_QUERY_MAX	1024	/* bytes of a query's words */
 
 struct command {
 	enum command_kind kind;
 	char token[COMMAND_TOKEN_HEX + 1];	/* COMMAND_CONFIRM: lowercase hex */
+	char query[COMMAND_QUERY_MAX + 1];	/* COMMAND_QUERY: the words */
+	int query_too_long;			/* ... past COMMAND_QUERY_MAX */
 };
 
 /* Parses body[0, len) as above; returns c->kind. */
@@ -103,5 +115,16 @@ struct pipeline;
  */
 int command_process(struct pipeline *p, int64_t id, const struct mime_mail *m,
 		    const struct store_msg *row, int64_t now);
+
+/*
+ * "query WORDS" from sender (lowercase): runs it with the privacy rule
+ * of reviewbot serve and queues the answer (kind "confirm": the same
+ * per-address and overall budgets as the other commands' answers).
+ * *reason (may stay NULL) says why no answer was queued.  0 or a
+ * negative store error.  (bot/command_query.c)
+ */
+int command_query(struct pipeline *p, const struct mime_mail *m,
+		  const struct store_msg *row, const char *sender,
+		  const struct command *c, int64_t now, const char **reason);
 
 #endif
