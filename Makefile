@@ -198,14 +198,16 @@ MAN_PAGES := deploy/man/reviewbot.1 deploy/man/reviewbot.8 $(CONF_MAN) $(RULES_M
 # the systemd unit, with the install's paths (deploy/reviewbot.service.in;
 # make install writes it again for its own PREFIX)
 UNIT := $(BUILD)/deploy/reviewbot.service
+# reviewbot serve's own unit (deploy/reviewbot-serve.service.in)
+UNIT_SERVE := $(BUILD)/deploy/reviewbot-serve.service
 
-$(UNIT): deploy/reviewbot.service.in Makefile
+$(BUILD)/deploy/%.service: deploy/%.service.in Makefile
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  GEN     $@")
 	$(Q)sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' $< >$@
 
-unit-file: $(UNIT)
-all: $(UNIT)
+unit-file: $(UNIT) $(UNIT_SERVE)
+all: $(UNIT) $(UNIT_SERVE)
 
 man: $(MAN_PAGES)
 all: $(MAN_PAGES)
@@ -430,7 +432,8 @@ INSTALLED := $(BINDIR)/reviewbot $(LIBEXECDIR)/reviewbot/reviewbot-mail \
 	$(LIBEXECDIR)/reviewbot/reviewbot-serve \
 	$(MANDIR)/man1/reviewbot.1 $(MANDIR)/man5/reviewbot.conf.5 \
 	$(MANDIR)/man7/reviewbot-rules.7 $(MANDIR)/man8/reviewbot.8 \
-	$(UNITDIR)/reviewbot.service $(DOCDIR)/reviewbot.conf.example
+	$(UNITDIR)/reviewbot.service $(UNITDIR)/reviewbot-serve.service \
+	$(DOCDIR)/reviewbot.conf.example
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR)/reviewbot \
 		$(DESTDIR)$(DATADIR)/reviewbot/templates $(DESTDIR)$(MANDIR)/man1 \
@@ -447,6 +450,9 @@ install: all
 	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
 		deploy/reviewbot.service.in >$(DESTDIR)$(UNITDIR)/reviewbot.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/reviewbot.service
+	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
+		deploy/reviewbot-serve.service.in >$(DESTDIR)$(UNITDIR)/reviewbot-serve.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/reviewbot-serve.service
 	install -m 0644 deploy/reviewbot.conf.example $(DESTDIR)$(DOCDIR)/
 
 uninstall:
@@ -457,7 +463,7 @@ uninstall:
 
 # make install into a folder, the unit through systemd-analyze verify,
 # status and progress: every tests/deploy/test_*.sh
-deploy-tests: $(PROGRAM) $(HELPER) $(SERVE) $(UNIT) $(MAN_PAGES)
+deploy-tests: $(PROGRAM) $(HELPER) $(SERVE) $(UNIT) $(UNIT_SERVE) $(MAN_PAGES)
 	$(Q)fail=0; for t in tests/deploy/test_*.sh; do \
 		REVIEWBOT=$(abspath $(PROGRAM)) BUILD=$(abspath $(BUILD)) bash "$$t" || fail=1; \
 	done; exit $$fail
