@@ -48,6 +48,12 @@ int store_open_readonly(const char *path, struct store **out, char *err,
 				 errno == ENOENT ? "no such database" : strerror(errno));
 		return errno == ENOENT ? STORE_DONE : STORE_ERR;
 	}
+	/* SQLite would only say "unable to open database file" */
+	if (access(path, R_OK)) {
+		if (err && errlen)
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return STORE_ERR;
+	}
 	st = calloc(1, sizeof(*st));
 	if (!st) {
 		if (err && errlen)
@@ -226,49 +232,56 @@ int store_web_patch_by_msg(struct store *st, int64_t msg_id, struct store_patch 
 
 /*
  * ?1 .. ?14 as in store_query.c (store_bind_query), ?15 reviewed only.
- * The categories' subqueries follow store_categories[].
+ * The categories' subqueries follow store_categories[].  Two orders,
+ * two statements (ORDER BY the rowid, not an expression: SQLite then
+ * walks the series in that order and works out the columns of the rows
+ * it returns only, where a sort would compute them for every series):
+ * newest first is the order the bot stored them, which is the order they
+ * came.  ?13 is bound and unused.
  */
-static const char sql_web_series[] =
-	"SELECT " W_SERIES_COLS ", " W_SERIES_DATE ","
-	" (SELECT mc.message_id FROM messages mc WHERE mc.id = s.cover_msg),"
-	" (SELECT mp.message_id FROM patches pp JOIN messages mp ON mp.id = pp.msg_id"
-	"  WHERE pp.series_id = s.id ORDER BY pp.part, pp.id LIMIT 1),"
-	" (SELECT count(*) FROM patches p LEFT JOIN messages m ON m.id = p.msg_id"
-	"  WHERE p.series_id = s.id AND " W_PATCH_OK "),"
-	W_CAT_COUNT("security") W_CAT_COUNT("uapi") W_CAT_COUNT("correctness")
-	W_CAT_COUNT("process") W_CAT_COUNT("style")
-	" r.id, " W_REVIEW_OK ", r.findings, r.nits, r.fixed, r.added, r.still,"
-	" rp.id, rp.message_id, rp.state, rp.reason, rp.sent_at"
-	" FROM series s"
-	" LEFT JOIN reviews r ON r.series_id = s.id"
-	" LEFT JOIN replies rp ON rp.id = r.reply_id"
-	" WHERE (?1 IS NULL OR instr(lower(ifnull(s.author_addr, '') || ' ' ||"
-	"  ifnull(s.author_name, '')), lower(?1)) > 0)"
-	" AND (?3 IS NULL OR s.list = ?3)"
-	" AND (?6 IS NULL OR s.id IN ("
-	"  SELECT m6.series_id FROM messages m6 WHERE m6.message_id = ?6"
-	"  UNION SELECT p6.series_id FROM patches p6"
-	"   JOIN messages m6 ON m6.id = p6.msg_id WHERE m6.message_id = ?6"
-	"  UNION SELECT s6.id FROM series s6 WHERE s6.root = ?6))"
-	" AND (?12 IS NULL OR s.id = ?12)"
-	" AND (?14 IS NULL OR s.id = (SELECT p14.series_id FROM patches p14 WHERE p14.id = ?14))"
-	" AND (?7 IS NULL OR " W_SERIES_DATE " >= ?7)"
-	" AND (?8 IS NULL OR " W_SERIES_DATE " <= ?8)"
-	" AND ((?2 IS NULL AND ?4 IS NULL AND ?5 IS NULL) OR EXISTS ("
-	"  SELECT 1 FROM findings f JOIN patches p ON p.id = f.patch_id"
-	"  LEFT JOIN messages m ON m.id = p.msg_id"
-	"  WHERE f.series_id = s.id"
-	"  AND (?2 IS NULL OR f.file GLOB ?2)"
-	"  AND (?4 IS NULL OR instr(',' || ?4 || ',', ',' || f.category || ',') > 0)"
-	"  AND (?5 IS NULL OR instr(',' || ?5 || ',', ',' || f.type || ',') > 0)"
-	"  AND " W_PATCH_OK "))"
-	" AND (?10 IS NULL OR EXISTS (SELECT 1 FROM patches p"
-	"  JOIN messages m ON m.id = p.msg_id"
-	"  WHERE p.series_id = s.id AND " STORE_WEB_PUBLISHED("m", "s", "?10") "))"
+#define SQL_WEB_SERIES \
+	"SELECT " W_SERIES_COLS ", " W_SERIES_DATE "," \
+	" (SELECT mc.message_id FROM messages mc WHERE mc.id = s.cover_msg)," \
+	" (SELECT mp.message_id FROM patches pp JOIN messages mp ON mp.id = pp.msg_id" \
+	"  WHERE pp.series_id = s.id ORDER BY pp.part, pp.id LIMIT 1)," \
+	" (SELECT count(*) FROM patches p LEFT JOIN messages m ON m.id = p.msg_id" \
+	"  WHERE p.series_id = s.id AND " W_PATCH_OK ")," \
+	W_CAT_COUNT("security") W_CAT_COUNT("uapi") W_CAT_COUNT("correctness") \
+	W_CAT_COUNT("process") W_CAT_COUNT("style") \
+	" r.id, " W_REVIEW_OK ", r.findings, r.nits, r.fixed, r.added, r.still," \
+	" rp.id, rp.message_id, rp.state, rp.reason, rp.sent_at" \
+	" FROM series s" \
+	" LEFT JOIN reviews r ON r.series_id = s.id" \
+	" LEFT JOIN replies rp ON rp.id = r.reply_id" \
+	" WHERE (?1 IS NULL OR instr(lower(ifnull(s.author_addr, '') || ' ' ||" \
+	"  ifnull(s.author_name, '')), lower(?1)) > 0)" \
+	" AND (?3 IS NULL OR s.list = ?3)" \
+	" AND (?6 IS NULL OR s.id IN (" \
+	"  SELECT m6.series_id FROM messages m6 WHERE m6.message_id = ?6" \
+	"  UNION SELECT p6.series_id FROM patches p6" \
+	"   JOIN messages m6 ON m6.id = p6.msg_id WHERE m6.message_id = ?6" \
+	"  UNION SELECT s6.id FROM series s6 WHERE s6.root = ?6))" \
+	" AND (?12 IS NULL OR s.id = ?12)" \
+	" AND (?14 IS NULL OR s.id = (SELECT p14.series_id FROM patches p14 WHERE p14.id = ?14))" \
+	" AND (?7 IS NULL OR " W_SERIES_DATE " >= ?7)" \
+	" AND (?8 IS NULL OR " W_SERIES_DATE " <= ?8)" \
+	" AND ((?2 IS NULL AND ?4 IS NULL AND ?5 IS NULL) OR EXISTS (" \
+	"  SELECT 1 FROM findings f JOIN patches p ON p.id = f.patch_id" \
+	"  LEFT JOIN messages m ON m.id = p.msg_id" \
+	"  WHERE f.series_id = s.id" \
+	"  AND (?2 IS NULL OR f.file GLOB ?2)" \
+	"  AND (?4 IS NULL OR instr(',' || ?4 || ',', ',' || f.category || ',') > 0)" \
+	"  AND (?5 IS NULL OR instr(',' || ?5 || ',', ',' || f.type || ',') > 0)" \
+	"  AND " W_PATCH_OK "))" \
+	" AND (?10 IS NULL OR EXISTS (SELECT 1 FROM patches p" \
+	"  JOIN messages m ON m.id = p.msg_id" \
+	"  WHERE p.series_id = s.id AND " STORE_WEB_PUBLISHED("m", "s", "?10") "))" \
 	" AND (?15 = 0 OR (r.id IS NOT NULL AND " W_REVIEW_OK "))"
-	" ORDER BY CASE WHEN ?13 THEN -" W_SERIES_DATE " ELSE " W_SERIES_DATE " END,"
-	"  CASE WHEN ?13 THEN -s.id ELSE s.id END"
-	" LIMIT ?9 OFFSET ?11";
+
+static const char sql_web_series_newest[] =
+	SQL_WEB_SERIES " ORDER BY s.id DESC LIMIT ?9 OFFSET ?11";
+static const char sql_web_series_oldest[] =
+	SQL_WEB_SERIES " ORDER BY s.id LIMIT ?9 OFFSET ?11";
 
 static void series_row_release(struct store_series_row *r)
 {
@@ -349,7 +362,9 @@ int store_web_series(struct store *st, const struct store_query *q,
 
 	store_clearerr(st);
 	memset(&row, 0, sizeof(row));
-	s = store_stmt(st, STMT_WEB_SERIES, sql_web_series, &ret);
+	s = q->newest_first ?
+		store_stmt(st, STMT_WEB_SERIES, sql_web_series_newest, &ret) :
+		store_stmt(st, STMT_WEB_SERIES_OLDEST, sql_web_series_oldest, &ret);
 	if (!s)
 		return ret;
 	store_bind_query(s, q, &rc);

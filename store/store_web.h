@@ -99,7 +99,8 @@ struct store_series_row {
  * Series versions matching q: author (of the series), list, series
  * (any of its Message-IDs, or q->series_id), since and until (on the
  * series' date), and file, category and type (it has such a finding);
- * q->publish, limit, offset and newest_first as for findings.  With
+ * q->publish, limit and offset as for findings; newest_first: the
+ * series stored last first (the order they came), else the first.  With
  * reviewed_only, only series with a review (published, under publish).
  */
 int store_web_series(struct store *st, const struct store_query *q,
