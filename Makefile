@@ -406,12 +406,13 @@ compat: $(PROGRAM)
 	$(Q)bash tests/compat/run.sh
 	$(Q)bash tests/compat/run.sh --strict
 
-bench: $(PROGRAM) $(HELPER)
+bench: $(PROGRAM) $(HELPER) $(SERVE)
 	$(Q)bash tests/bench/bench.sh
 	$(Q)bash tests/bench/bench_import.sh
 	$(Q)REVIEWBOT=$(abspath $(PROGRAM)) bash tests/bench/bench_latency.sh
 	$(Q)REVIEWBOT=$(abspath $(PROGRAM)) BUILD_DIR=$(abspath build) bash tests/bench/bench_build.sh
 	$(Q)bash tests/bench/bench_boot.sh
+	$(Q)REVIEWBOT=$(abspath $(PROGRAM)) bash tests/bench/bench_serve.sh
 
 # A measurement, not a test: exits 0 whatever the figures unless
 # EVAL_SIGNAL_FLAGS sets floors (--min-precision-security X
