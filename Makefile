@@ -344,7 +344,7 @@ FUZZ_DIR := build/fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_RUNS ?= -1
 FUZZ_SMOKE_SECONDS ?= 8
-FUZZ_NAMES := mime diff subject config checker mbox command spelling
+FUZZ_NAMES := mime diff subject config checker mbox command spelling query
 FUZZ_TARGETS ?= $(FUZZ_NAMES)
 FUZZ_BINS := $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined \

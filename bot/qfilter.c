@@ -16,6 +16,7 @@
 #include "../checker/banned.h"
 
 #define QF_MAX_MSGID	998	/* RFC 5322 2.1.1: a line */
+#define QF_MAX_TIME	253402300799LL	/* 9999-12-31T23:59:59Z */
 
 void qfilter_init(struct qfilter *f)
 {
@@ -71,7 +72,7 @@ int qfilter_date(const char *s, int end, int64_t now, int64_t *out)
 			return -1;
 		}
 		*out = (int64_t)timegm(&tm) + (end ? 86399 : 0);
-		return *out < 0 ? -1 : 0;
+		return *out < 0 || *out > QF_MAX_TIME ? -1 : 0;
 	}
 	if (*s < '0' || *s > '9')
 		return -1;
@@ -80,6 +81,9 @@ int qfilter_date(const char *s, int end, int64_t now, int64_t *out)
 	if (errno || e == s || v < 0)
 		return -1;
 	if (!*e) {
+		/* at most 9999-12-31T23:59:59: a date the words can write */
+		if (v > QF_MAX_TIME)
+			return -1;
 		*out = v;
 		return 0;
 	}
@@ -213,11 +217,18 @@ int qfilter_set(struct qfilter *f, const char *key, const char *value,
 		set_err(err, errlen, "the value of %s is too long", key);
 		return -1;
 	}
-	for (i = 0; value[i]; i++)
+	for (i = 0; value[i]; i++) {
 		if ((unsigned char)value[i] < 0x20 || value[i] == 0x7f) {
 			set_err(err, errlen, "the value of %s holds a control character", key);
 			return -1;
 		}
+		/* no filter needs one, and the words could not be written
+		 * back (qfilter_words) */
+		if (value[i] == '"') {
+			set_err(err, errlen, "the value of %s holds a '\"'", key);
+			return -1;
+		}
+	}
 	if (!*value) {
 		set_err(err, errlen, "%s needs a value", key);
 		return -1;

@@ -10,7 +10,7 @@
  *
  * The words are key:value (Patchew's search language), separated by
  * white space; a value with spaces is put in double quotes
- * (author:"Jane Doe").  Keys:
+ * (author:"Jane Doe"), and no value holds a '"'.  Keys:
  *
  *   author:TEXT    address or name contains TEXT, any case (also from:)
  *   file:GLOB      a finding's file matches GLOB (drivers/leds/leds-*)

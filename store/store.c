@@ -213,7 +213,8 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	 * rcpt NULL: not recorded yet (stored before schema 6; the bot
 	 * fills it in from the raw mail at its next start) */
 	"ALTER TABLE messages ADD COLUMN rcpt TEXT;"
-	"ALTER TABLE messages ADD COLUMN list_id TEXT;",
+	" ALTER TABLE messages ADD COLUMN list_id TEXT;"
+	"",	/* three pieces: clang takes two for a missing comma */
 };
 
 const char *store_strerror(int result)

@@ -100,6 +100,9 @@ static void test_qfilter__dates_absolute_relative_and_bad(void **state)
 	assert_int_equal(qfilter_date("99999999999d", 0, NOW, &t), -1);
 	assert_int_equal(qfilter_date("2026-13-45", 0, NOW, &t), -1);
 	assert_int_equal(qfilter_date("yesterday", 0, NOW, &t), -1);
+	/* found by fuzz_query: a time no date can say */
+	assert_int_equal(qfilter_date("2222221111111600", 0, NOW, &t), -1);
+	assert_int_equal(qfilter_date("253402300799", 0, NOW, &t), 0);
 	parse_bad("since:last-week", "is not a date");
 }
 
@@ -153,6 +156,7 @@ static void test_qfilter__bad_words_say_why(void **state)
 	parse_bad("limit:0", "limit takes a number");
 	parse_bad("limit:12abc", "limit takes a number");
 	parse_bad("series:\"<a b>\"", "is not a Message-ID");
+	parse_bad("author:J\"J", "holds a '\"'");	/* found by fuzz_query */
 	memset(big, 'a', sizeof(big) - 1);
 	big[sizeof(big) - 1] = '\0';
 	parse_bad(big, "at most 4096 bytes");
