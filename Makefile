@@ -42,6 +42,8 @@ endif
 # mail helper (libexec) adds libetpan and libcurl.
 FRONT_PKGS := libpcre2-8 sqlite3
 MAIL_PKGS := libetpan libcurl
+# reviewbot serve's helper adds libmicrohttpd
+SERVE_PKGS := libmicrohttpd
 TEST_PKGS := cmocka
 LIBEXECDIR ?= $(PREFIX)/libexec
 DATADIR ?= $(PREFIX)/share
@@ -55,11 +57,12 @@ SYSCONFDIR ?= /etc
 UNITDIR ?= $(PREFIX)/lib/systemd/system
 
 DEPS_STAMP := $(BUILD)/.deps-ok
-HAVE_PKGS := $(shell $(PKG_CONFIG) --exists $(FRONT_PKGS) $(MAIL_PKGS) $(TEST_PKGS) 2>/dev/null && echo yes)
+HAVE_PKGS := $(shell $(PKG_CONFIG) --exists $(FRONT_PKGS) $(MAIL_PKGS) $(SERVE_PKGS) $(TEST_PKGS) 2>/dev/null && echo yes)
 
 PC_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(FRONT_PKGS) 2>/dev/null)
 PC_LIBS = $(shell $(PKG_CONFIG) --libs $(FRONT_PKGS) 2>/dev/null)
 MAIL_LIBS = $(shell $(PKG_CONFIG) --libs $(MAIL_PKGS) 2>/dev/null)
+SERVE_LIBS = $(shell $(PKG_CONFIG) --libs $(SERVE_PKGS) 2>/dev/null)
 TEST_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(TEST_PKGS) 2>/dev/null)
 TEST_LIBS = $(shell $(PKG_CONFIG) --libs $(TEST_PKGS) 2>/dev/null)
 
@@ -91,13 +94,14 @@ STORE_SRCS := $(sort $(wildcard store/*.c))
 # bot/: every module goes into one archive; the two programs take from it
 # only what they call, so the front binary never pulls in libetpan/libcurl
 # (its link would fail if it did).
-BOT_MAINS := bot/main.c bot/mailmain.c
+BOT_MAINS := bot/main.c bot/mailmain.c bot/servemain.c
 BOT_SRCS := $(filter-out $(BOT_MAINS),$(sort $(wildcard bot/*.c)))
 CHECKER_OBJS := $(CHECKER_SRCS:%.c=$(BUILD)/obj/%.o)
 STORE_OBJS := $(STORE_SRCS:%.c=$(BUILD)/obj/%.o)
 BOT_OBJS := $(BOT_SRCS:%.c=$(BUILD)/obj/%.o)
 FRONT_OBJS := $(BUILD)/obj/bot/main.o
 MAIL_OBJS := $(BUILD)/obj/bot/mailmain.o
+SERVE_OBJS := $(BUILD)/obj/bot/servemain.o
 LIBBOT := $(BUILD)/libbot.a
 LIBSTORE := $(BUILD)/libstore.a
 LIBCHECKER := $(BUILD)/libchecker.a
@@ -109,6 +113,7 @@ HELPER := $(BUILD)/libexec/reviewbot/reviewbot-mail
 # ../../share/reviewbot/ from its folder, in the build tree as installed.
 SPELLING_KERNELS := 6.1
 SPELLING_DATA := $(SPELLING_KERNELS:%=$(BUILD)/share/reviewbot/spelling-%.txt)
+SERVE := $(BUILD)/libexec/reviewbot/reviewbot-serve
 
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
@@ -129,7 +134,7 @@ endif
 	deploy-tests unit-file \
 	fuzz fuzz-build fuzz-smoke
 
-all: $(PROGRAM) $(HELPER) $(SPELLING_DATA)
+all: $(PROGRAM) $(HELPER) $(SERVE) $(SPELLING_DATA)
 
 # Install what the build needs when it is missing (the README's commands
 # work on a fresh machine).
@@ -204,14 +209,16 @@ MAN_PAGES := deploy/man/reviewbot.1 deploy/man/reviewbot.8 $(CONF_MAN) $(RULES_M
 # the systemd unit, with the install's paths (deploy/reviewbot.service.in;
 # make install writes it again for its own PREFIX)
 UNIT := $(BUILD)/deploy/reviewbot.service
+# reviewbot serve's own unit (deploy/reviewbot-serve.service.in)
+UNIT_SERVE := $(BUILD)/deploy/reviewbot-serve.service
 
-$(UNIT): deploy/reviewbot.service.in Makefile
+$(BUILD)/deploy/%.service: deploy/%.service.in Makefile
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  GEN     $@")
 	$(Q)sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' $< >$@
 
-unit-file: $(UNIT)
-all: $(UNIT)
+unit-file: $(UNIT) $(UNIT_SERVE)
+all: $(UNIT) $(UNIT_SERVE)
 
 man: $(MAN_PAGES)
 all: $(MAN_PAGES)
@@ -247,11 +254,16 @@ $(HELPER): $(MAIL_OBJS) $(LIBBOT) $(LIBSTORE) $(LIBCHECKER) $(PATTERNS_OBJ)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(MAIL_LIBS) $(PC_LIBS)
 
+$(SERVE): $(SERVE_OBJS) $(LIBBOT) $(LIBSTORE) $(LIBCHECKER)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(SERVE_LIBS) $(PC_LIBS)
+
 $(BUILD)/tests/%: tests/unit/%.c $(LIBBOT) $(LIBSTORE) $(LIBCHECKER) $(PATTERNS_OBJ) $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  TEST-CC $<")
 	$(Q)$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) -MMD -MP -o $@ $< $(LIBBOT) $(LIBSTORE) \
-		$(LIBCHECKER) $(PATTERNS_OBJ) $(ALL_LDFLAGS) $(MAIL_LIBS) $(PC_LIBS) $(TEST_LIBS)
+		$(LIBCHECKER) $(PATTERNS_OBJ) $(ALL_LDFLAGS) $(MAIL_LIBS) $(SERVE_LIBS) $(PC_LIBS) $(TEST_LIBS)
 
 unit-tests: $(UNIT_BINS)
 	$(Q)fail=0; for t in $(UNIT_BINS); do \
@@ -276,7 +288,7 @@ cli-tests: $(PROGRAM)
 
 # the bot end to end on local mail (run, import, review, query, sendmail,
 # opting out): every tests/bot/test_*.sh
-bot-tests: $(PROGRAM) $(HELPER) $(SPELLING_DATA)
+bot-tests: $(PROGRAM) $(HELPER) $(SERVE) $(SPELLING_DATA)
 	$(Q)fail=0; for t in tests/bot/test_*.sh; do \
 		REVIEWBOT=$(abspath $(PROGRAM)) bash "$$t" || fail=1; \
 	done; exit $$fail
@@ -294,7 +306,7 @@ boot-tests: $(PROGRAM) $(HELPER) $(SPELLING_DATA)
 
 # the bot against real servers on 127.0.0.1 (dovecot, public-inbox-netd,
 # an SMTP server), started and stopped by each script
-integration-tests: $(PROGRAM) $(HELPER) $(SPELLING_DATA)
+integration-tests: $(PROGRAM) $(HELPER) $(SERVE) $(SPELLING_DATA)
 	$(Q)fail=0; for t in tests/integration/test_*.sh; do \
 		[ -e "$$t" ] || continue; \
 		REVIEWBOT=$(abspath $(PROGRAM)) bash "$$t" || fail=1; \
@@ -344,7 +356,7 @@ FUZZ_DIR := build/fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_RUNS ?= -1
 FUZZ_SMOKE_SECONDS ?= 8
-FUZZ_NAMES := mime diff subject config checker mbox command spelling
+FUZZ_NAMES := mime diff subject config checker mbox command spelling query
 FUZZ_TARGETS ?= $(FUZZ_NAMES)
 FUZZ_BINS := $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
@@ -407,12 +419,13 @@ compat: $(PROGRAM)
 	$(Q)bash tests/compat/run.sh
 	$(Q)bash tests/compat/run.sh --strict
 
-bench: $(PROGRAM) $(HELPER)
+bench: $(PROGRAM) $(HELPER) $(SERVE)
 	$(Q)bash tests/bench/bench.sh
 	$(Q)bash tests/bench/bench_import.sh
 	$(Q)REVIEWBOT=$(abspath $(PROGRAM)) bash tests/bench/bench_latency.sh
 	$(Q)REVIEWBOT=$(abspath $(PROGRAM)) BUILD_DIR=$(abspath build) bash tests/bench/bench_build.sh
 	$(Q)bash tests/bench/bench_boot.sh
+	$(Q)REVIEWBOT=$(abspath $(PROGRAM)) bash tests/bench/bench_serve.sh
 
 # A measurement, not a test: exits 0 whatever the figures unless
 # EVAL_SIGNAL_FLAGS sets floors (--min-precision-security X
@@ -430,9 +443,11 @@ clean:
 # ../libexec/reviewbot from BINDIR (bot/exec.c): keep them siblings.  The
 # example configuration goes to DOCDIR: an install never writes /etc.
 INSTALLED := $(BINDIR)/reviewbot $(LIBEXECDIR)/reviewbot/reviewbot-mail \
+	$(LIBEXECDIR)/reviewbot/reviewbot-serve \
 	$(MANDIR)/man1/reviewbot.1 $(MANDIR)/man5/reviewbot.conf.5 \
 	$(MANDIR)/man7/reviewbot-rules.7 $(MANDIR)/man8/reviewbot.8 \
-	$(UNITDIR)/reviewbot.service $(DOCDIR)/reviewbot.conf.example \
+	$(UNITDIR)/reviewbot.service $(UNITDIR)/reviewbot-serve.service \
+	$(DOCDIR)/reviewbot.conf.example \
 	$(SPELLING_KERNELS:%=$(DATADIR)/reviewbot/spelling-%.txt)
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR)/reviewbot \
@@ -441,6 +456,7 @@ install: all
 		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(DOCDIR)
 	install -m 0755 $(PROGRAM) $(DESTDIR)$(BINDIR)/reviewbot
 	install -m 0755 $(HELPER) $(DESTDIR)$(LIBEXECDIR)/reviewbot/reviewbot-mail
+	install -m 0755 $(SERVE) $(DESTDIR)$(LIBEXECDIR)/reviewbot/reviewbot-serve
 	install -m 0644 templates/*.txt $(DESTDIR)$(DATADIR)/reviewbot/templates/
 	install -m 0644 $(SPELLING_DATA) $(DESTDIR)$(DATADIR)/reviewbot/
 	install -m 0644 deploy/man/reviewbot.1 $(DESTDIR)$(MANDIR)/man1/
@@ -450,6 +466,9 @@ install: all
 	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
 		deploy/reviewbot.service.in >$(DESTDIR)$(UNITDIR)/reviewbot.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/reviewbot.service
+	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
+		deploy/reviewbot-serve.service.in >$(DESTDIR)$(UNITDIR)/reviewbot-serve.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/reviewbot-serve.service
 	install -m 0644 deploy/reviewbot.conf.example $(DESTDIR)$(DOCDIR)/
 
 uninstall:
@@ -460,11 +479,11 @@ uninstall:
 
 # make install into a folder, the unit through systemd-analyze verify,
 # status and progress: every tests/deploy/test_*.sh
-deploy-tests: $(PROGRAM) $(HELPER) $(SPELLING_DATA) $(UNIT) $(MAN_PAGES)
+deploy-tests: $(PROGRAM) $(HELPER) $(SERVE) $(SPELLING_DATA) $(UNIT) $(UNIT_SERVE) $(MAN_PAGES)
 	$(Q)fail=0; for t in tests/deploy/test_*.sh; do \
 		REVIEWBOT=$(abspath $(PROGRAM)) BUILD=$(abspath $(BUILD)) bash "$$t" || fail=1; \
 	done; exit $$fail
 
 -include $(CHECKER_OBJS:.o=.d) $(STORE_OBJS:.o=.d) $(BOT_OBJS:.o=.d) \
-	$(FRONT_OBJS:.o=.d) $(MAIL_OBJS:.o=.d) $(UNIT_BINS:=.d) \
+	$(FRONT_OBJS:.o=.d) $(MAIL_OBJS:.o=.d) $(SERVE_OBJS:.o=.d) $(UNIT_BINS:=.d) \
 	$(FUZZ_OBJS:.o=.d) $(FUZZ_BINS:=.d)

@@ -14,8 +14,12 @@ int cmd_status(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_review(int argc, char **argv);
+/* serve runs in the web helper (bot/servemain.c) */
+int cmd_serve(int argc, char **argv);
 /* Executes the mail helper with argv (argv[0] the subcommand); returns
  * only on failure, with the exit status. */
 int cmd_exec_helper(int argc, char **argv);
+/* The same for the helper named name ("reviewbot-serve"). */
+int cmd_exec_named(const char *name, int argc, char **argv);
 
 #endif

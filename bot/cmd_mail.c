@@ -161,6 +161,19 @@ static int session_open(struct session *s, const char *config_file,
 		fprintf(stderr, "reviewbot %s: %s\n", cmd, err);
 		return -1;
 	}
+	/* recipients of mail stored before schema 8 (reviewbot serve
+	 * publishes none of it until then) */
+	{
+		long n = 0;
+		char nb[24];
+
+		if (pipeline_fill_rcpt(s->st, &n) < 0)
+			log_event(LOG_WARN, "rcpt-fill-failed", "error", store_errmsg(s->st), NULL);
+		else if (n) {
+			snprintf(nb, sizeof(nb), "%ld", n);
+			log_event(LOG_INFO, "rcpt-filled", "messages", nb, NULL);
+		}
+	}
 	return 0;
 }
 

@@ -292,6 +292,63 @@ static enum command_kind match(const char *w, int n, const char *raw, size_t rn,
 	return COMMAND_NONE;
 }
 
+/*
+ * "query WORDS": the line s[0, n) as written (the words keep their case,
+ * file paths have capitals), HTML tags dropped only when it starts with
+ * one, white space runs as one space.  1 when it is a query, with the
+ * words in c->query.
+ */
+static int query_line(const char *s, size_t n, struct command *c)
+{
+	char buf[COMMAND_QUERY_MAX + 8];
+	size_t i = 0, o = 0;
+	int html, space = 0;
+
+	while (i < n && is_blank((unsigned char)s[i]))
+		i++;
+	html = i < n && s[i] == '<';
+	for (; i < n; i++) {
+		unsigned char ch = (unsigned char)s[i];
+
+		if (html && ch == '<') {
+			const char *gt = memchr(s + i, '>', n - i);
+
+			if (gt) {
+				i = (size_t)(gt - s);
+				space = 1;
+				continue;
+			}
+		}
+		if (is_blank(ch) || (ch == 0xc2 && i + 1 < n && (unsigned char)s[i + 1] == 0xa0)) {
+			i += ch == 0xc2;
+			space = 1;
+			continue;
+		}
+		if (space && o)
+			buf[o < sizeof(buf) - 1 ? o++ : o] = ' ';
+		space = 0;
+		if (o < sizeof(buf) - 1)
+			buf[o++] = (char)ch;
+		else
+			c->query_too_long = 1;
+	}
+	buf[o] = '\0';
+	if (strncasecmp(buf, "query", 5) || (buf[5] && buf[5] != ' '))
+		return 0;
+	{
+		const char *w = buf + 5 + !!buf[5];
+		size_t wn = strlen(w);
+
+		if (wn > COMMAND_QUERY_MAX) {
+			c->query_too_long = 1;
+			wn = COMMAND_QUERY_MAX;
+		}
+		memcpy(c->query, w, wn);
+		c->query[wn] = '\0';
+	}
+	return 1;
+}
+
 /* The first line that can carry a command: *kind, or NONE. */
 static enum command_kind first_command(const char *body, size_t len, struct command *c)
 {
@@ -304,6 +361,8 @@ static enum command_kind first_command(const char *body, size_t len, struct comm
 	while (seen++ < COMMAND_MAX_LINES && next_line(&l, &s, &n)) {
 		if (is_quoted(&l, s, n))
 			continue;
+		if (query_line(s, n, c))
+			return COMMAND_QUERY;
 		k = normalise(s, n, norm, sizeof(norm));
 		if (k == 0)
 			continue;
@@ -385,6 +444,8 @@ const char *command_name(enum command_kind k)
 		return "optin confirmed";
 	case COMMAND_FALSE_POSITIVE:
 		return "false-positive";
+	case COMMAND_QUERY:
+		return "query";
 	case COMMAND_NONE:
 		break;
 	}
@@ -859,6 +920,11 @@ int command_process(struct pipeline *p, int64_t id, const struct mime_mail *m,
 		/* records, marks and answers it itself */
 		ret = command_false_positive(p, id, m, row, sender, &c, now);
 		goto out;
+	case COMMAND_QUERY:
+		/* answered with its results, not a token */
+		ret = command_query(p, m, row, sender, &c, now, &reason);
+		answer = 0;
+		break;
 	case COMMAND_CONFIRM:
 		ret = store_token_use(p->st, sender, c.token, now - COMMAND_TOKEN_TTL, now);
 		if (ret == STORE_OK) {

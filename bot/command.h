@@ -37,6 +37,13 @@
  *                      review, or answers no review, is answered with
  *                      why (templates/feedback.txt, like every answer
  *                      to it).
+ *   query WORDS        the series and findings matching the key:value
+ *                      words of bot/qfilter.h ("query category:uapi
+ *                      file:drivers/leds/leds-* since:30d"), mailed back;
+ *                      only what reviewbot serve would show
+ *                      (bot/command_query.c).  The words keep their case
+ *                      (file paths), and a plain-text line is taken as
+ *                      written (series:<id@host> keeps its brackets)
  *
  * ("opt-out", "opt-in" and "false positive" are taken too.)  When that line is "optin" or
  * no command, a line "confirm TOKEN" among the first COMMAND_MAX_LINES
@@ -90,7 +97,10 @@ enum command_kind {
 	COMMAND_OPTIN,		/* asks for a token */
 	COMMAND_CONFIRM,	/* carries a token */
 	COMMAND_FALSE_POSITIVE,	/* type or number (neither: answered with how) */
+	COMMAND_QUERY,		/* query WORDS */
 };
+
+#define COMMAND_QUERY_MAX	1024	/* bytes of a query's words */
 
 struct command {
 	enum command_kind kind;
@@ -101,6 +111,8 @@ struct command {
 	char type[COMMAND_TYPE_MAX + 1];
 	int number;
 	char reason[STORE_FEEDBACK_REASON_MAX + 1];
+	char query[COMMAND_QUERY_MAX + 1];	/* COMMAND_QUERY: the words */
+	int query_too_long;			/* ... past COMMAND_QUERY_MAX */
 };
 
 /* Parses body[0, len) as above; returns c->kind. */
@@ -135,5 +147,16 @@ struct pipeline;
  */
 int command_process(struct pipeline *p, int64_t id, const struct mime_mail *m,
 		    const struct store_msg *row, int64_t now);
+
+/*
+ * "query WORDS" from sender (lowercase): runs it with the privacy rule
+ * of reviewbot serve and queues the answer (kind "confirm": the same
+ * per-address and overall budgets as the other commands' answers).
+ * *reason (may stay NULL) says why no answer was queued.  0 or a
+ * negative store error.  (bot/command_query.c)
+ */
+int command_query(struct pipeline *p, const struct mime_mail *m,
+		  const struct store_msg *row, const char *sender,
+		  const struct command *c, int64_t now, const char **reason);
 
 #endif

@@ -1816,3 +1816,87 @@ out:
 	sbuf_release(&note);
 	return ret;
 }
+
+/*
+ * The answer to "query ..." (bot/command_query.c), from templates/
+ * query.txt: headers as for a confirmation, {{results}} and {{link}}
+ * blocks made by the caller with every text from the store already
+ * cleaned.
+ */
+int compose_query_mail(const struct template_set *t, const struct compose_confirm *c,
+		       const char *results, const char *link, struct sbuf *out,
+		       char *err, size_t errlen)
+{
+	struct compose_review r;
+	struct sbuf body;
+	char msgid[CMP_MAX_ID + 1];
+	char *query = NULL, *addr = NULL, *ver = NULL, *name = NULL, *baddr = NULL;
+	const char *m;
+	size_t mn;
+	int ret = -1;
+
+	sbuf_reset(out);
+	sbuf_init(&body, COMPOSE_MAX_MAIL);
+	query = clean_dup(c->command ? c->command : "", 4096);
+	addr = clean_dup(c->to.addr ? c->to.addr : "", CMP_MAX_ADDR);
+	ver = clean_dup(c->bot_version ? c->bot_version : REVIEWBOT_VERSION, 64);
+	name = clean_dup(c->bot.name && *c->bot.name ? c->bot.name : "reviewbot",
+			 CMP_MAX_NAME);
+	baddr = clean_dup(c->bot.addr ? c->bot.addr : "", CMP_MAX_ADDR);
+	if (!query || !addr || !ver || !name || !baddr)
+		goto nomem;
+	{
+		const struct template_var v[] = {
+			{ "query", query },
+			{ "address", addr },
+			{ "results", results ? results : "" },
+			{ "link", link ? link : "" },
+			{ "bot_name", name },
+			{ "bot_address", baddr },
+			{ "bot_version", ver },
+		};
+
+		if (template_render(t, "query.txt", v, sizeof(v) / sizeof(v[0]),
+				    &body, err, errlen))
+			goto out;
+	}
+	strip_id(c->message_id, &m, &mn);
+	if (!good_id(m, mn) || !memchr(m, '@', mn) || mn >= sizeof(msgid)) {
+		set_err(err, errlen, "bad Message-ID for the answer");
+		goto out;
+	}
+	snprintf(msgid, sizeof(msgid), "%.*s", (int)mn, m);
+	memset(&r, 0, sizeof(r));
+	r.bot = c->bot;
+	r.bot_version = c->bot_version;
+	r.to = c->to;
+	r.subject = c->subject ? c->subject : "";
+	r.in_reply_to = c->in_reply_to;
+	r.references = c->references;
+	r.nreferences = c->nreferences;
+	r.date = c->date;
+	if (add_headers(&r, msgid, "auto-replied", out, err, errlen))
+		goto out;
+	sbuf_addch(out, '\n');
+	sbuf_add(out, body.buf, body.len);
+	if (out->err == SBUF_ERR_NOMEM)
+		goto nomem;
+	if (out->err || out->len > COMPOSE_MAX_MAIL) {
+		set_err(err, errlen, "answer mail too large");
+		goto out;
+	}
+	ret = 0;
+	goto out;
+nomem:
+	set_err(err, errlen, "out of memory");
+out:
+	if (ret)
+		sbuf_reset(out);
+	free(query);
+	free(addr);
+	free(ver);
+	free(name);
+	free(baddr);
+	sbuf_release(&body);
+	return ret;
+}

@@ -199,6 +199,16 @@ int compose_feedback_mail(const struct template_set *t, const struct compose_fee
 			  struct sbuf *out, char *err, size_t errlen);
 
 /*
+ * The answer to a query mailed to the bot (bot/command_query.c), from
+ * templates/query.txt, with c as for a confirmation (c->command the
+ * query as understood, c->token unused): {{results}} and {{link}} are
+ * blocks the caller made, {{query}} and {{address}} are cleaned here.
+ */
+int compose_query_mail(const struct template_set *t, const struct compose_confirm *c,
+		       const char *results, const char *link, struct sbuf *out,
+		       char *err, size_t errlen);
+
+/*
  * The Message-ID of the review of the message reviewed_msgid, version
  * vN: "reviewbot-<16 hex digits of a hash of reviewed_msgid and the
  * version>@<domain of bot_addr>" (no <>), so the same review made again

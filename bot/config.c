@@ -66,6 +66,9 @@ static int check_smtp_url(const char *v, const char **why);
 static int check_env_name(const char *v, const char **why);
 static int check_spelling(const char *v, const char **why);
 static int check_addresses(const char *v, const char **why);
+static int check_listen(const char *v, const char **why);
+static int check_web_url(const char *v, const char **why);
+static int check_address_list(const char *v, const char **why);
 
 /*
  * X(section, key, type, default, min, max, enum values, field, check, desc)
@@ -176,16 +179,28 @@ static int check_addresses(const char *v, const char **why);
 	X(LIMITS, "max_series_parts", INT, "9999", 1, SUBJECT_CEIL_PARTS, \
 	  NULL, max_series_parts, NULL, "parts of a series: a [PATCH M/N] with a larger N is skipped as not a patch, with the reason") \
 	X(LIMITS, "check_seconds", INT, "60", 1, 3600, NULL, check_seconds, \
-	  NULL, "seconds one patch's check may take; a check cut short marks the mail bad with the reason and its series is reviewed without it")
+	  NULL, "seconds one patch's check may take; a check cut short marks the mail bad with the reason and its series is reviewed without it") \
+	X(WEB, "listen", STRING, "127.0.0.1:8080", 0, 0, NULL, web_listen, \
+	  check_listen, "ADDR:PORT reviewbot serve listens on (an IPv6 address in brackets: [::1]:8080); --listen overrides it") \
+	X(WEB, "url", STRING, NULL, 0, 0, NULL, web_url, check_web_url, \
+	  "the pages' public address (https://host/), for the links in answers to queries by mail; unset: no links") \
+	X(WEB, "public_lists", STRING, NULL, 0, 0, NULL, web_public_lists, \
+	  check_address_list, "list addresses, besides the sources' lists, whose mail may be published (separated by spaces or commas); mail sent to none of them, without a List-Id and not read from a public-inbox source, never is") \
+	X(WEB, "timeout", INT, "10", 1, 600, NULL, web_timeout, NULL, \
+	  "seconds a connection may stay idle (a slow client is cut off)") \
+	X(WEB, "max_connections", INT, "64", 1, 10000, NULL, web_max_connections, \
+	  NULL, "connections served at once; more wait in the kernel's queue") \
+	X(WEB, "threads", INT, "2", 1, 64, NULL, web_threads, NULL, \
+	  "threads answering requests, each with its own read-only database connection")
 
 enum cfg_section {
 	SEC_BOT, SEC_SOURCE, SEC_DELIVERY, SEC_POLICY, SEC_BUILD, SEC_BOOT, SEC_CHECKER,
-	SEC_LIMITS, SEC_N
+	SEC_LIMITS, SEC_WEB, SEC_N
 };
 enum cfg_type { T_STRING, T_PATH, T_BOOL, T_INT, T_ENUM };
 
 static const char *const section_names[SEC_N] = {
-	"bot", "source", "delivery", "policy", "build", "boot", "checker", "limits",
+	"bot", "source", "delivery", "policy", "build", "boot", "checker", "limits", "web",
 };
 
 #define SECNAME_BOT		"bot"
@@ -196,6 +211,7 @@ static const char *const section_names[SEC_N] = {
 #define SECNAME_BOOT		"boot"
 #define SECNAME_CHECKER		"checker"
 #define SECNAME_LIMITS		"limits"
+#define SECNAME_WEB		"web"
 #define TYPENAME_STRING		"string"
 #define TYPENAME_PATH		"path"
 #define TYPENAME_BOOL		"bool"
@@ -208,6 +224,7 @@ static const char *const section_names[SEC_N] = {
 #define OFF_BOOT(f)		offsetof(struct config, f)
 #define OFF_CHECKER(f)		offsetof(struct config, f)
 #define OFF_LIMITS(f)		offsetof(struct config, f)
+#define OFF_WEB(f)		offsetof(struct config, f)
 #define OFF_SOURCE(f)		offsetof(struct config_source, f)
 
 #define X_PUBLIC(sec, key, type, def, min, max, values, field, check, desc) \
@@ -345,9 +362,9 @@ static int check_address(const char *v, const char **why)
 	return 0;
 }
 
-/* addresses separated by commas or white space, at least one, at most
- * CONFIG_MAX_MAINTAINERS */
-static int check_addresses(const char *v, const char **why)
+/* addresses separated by commas or white space: at most max, and at
+ * least one when need_one */
+static int address_list(const char *v, size_t max, int need_one, const char **why)
 {
 	char one[ADDRESS_MAX + 2];
 	size_t n, count = 0;
@@ -367,17 +384,23 @@ static int check_addresses(const char *v, const char **why)
 			*why = "holds something that is not an address (local@domain)";
 			return -1;
 		}
-		if (++count > CONFIG_MAX_MAINTAINERS) {
+		if (++count > max) {
 			*why = "holds more than " CONFIG_STR(CONFIG_MAX_MAINTAINERS) " addresses";
 			return -1;
 		}
 		v += n;
 	}
-	if (!count) {
+	if (need_one && !count) {
 		*why = "holds no address";
 		return -1;
 	}
 	return 0;
+}
+
+/* [source] maintainers: at least one, at most CONFIG_MAX_MAINTAINERS */
+static int check_addresses(const char *v, const char **why)
+{
+	return address_list(v, CONFIG_MAX_MAINTAINERS, 1, why);
 }
 
 static int url_has_scheme(const char *v, const char *const *schemes)
@@ -472,6 +495,59 @@ static int check_smtp_url(const char *v, const char **why)
 		}
 	}
 	return 0;
+}
+
+/* [web] listen: ADDR:PORT, the address an IPv4 one or an IPv6 one in
+ * brackets (bot/web_server.c resolves it; no names: no DNS at start) */
+static int check_listen(const char *v, const char **why)
+{
+	const char *colon = strrchr(v, ':');
+	char *e;
+	long port;
+
+	if (!colon || colon == v) {
+		*why = "is not ADDR:PORT (127.0.0.1:8080, [::1]:8080)";
+		return -1;
+	}
+	errno = 0;
+	port = strtol(colon + 1, &e, 10);
+	if (errno || *e || e == colon + 1 || port < 1 || port > 65535) {
+		*why = "has no port from 1 to 65535";
+		return -1;
+	}
+	if (*v == '[' ? colon[-1] != ']' || colon - v < 3 : !!memchr(v, ']', (size_t)(colon - v))) {
+		*why = "is not ADDR:PORT (127.0.0.1:8080, [::1]:8080)";
+		return -1;
+	}
+	for (; v < colon; v++)
+		if (!((*v >= '0' && *v <= '9') || (*v >= 'a' && *v <= 'f') ||
+		      (*v >= 'A' && *v <= 'F') || *v == '.' || *v == ':' || *v == '[' ||
+		      *v == ']')) {
+			*why = "is not a numeric address (127.0.0.1, [::1], 0.0.0.0)";
+			return -1;
+		}
+	return 0;
+}
+
+static const char *const web_schemes[] = { "http://", "https://", NULL };
+
+static int check_web_url(const char *v, const char **why)
+{
+	if (!url_chars_ok(v) || strpbrk(v, "\"'<>\\")) {
+		*why = "is not a url (a space, a quote or <>)";
+		return -1;
+	}
+	if (!url_has_scheme(v, web_schemes)) {
+		*why = "must start with http:// or https://";
+		return -1;
+	}
+	return 0;
+}
+
+/* [web] public_lists: any number, none too */
+static int check_address_list(const char *v, const char **why)
+{
+	return address_list(v, SIZE_MAX, 0, why);
 }
 
 /* git-config(1): true/yes/on/1 and false/no/off/0; "" is false */
@@ -665,6 +741,7 @@ void config_init(struct config *c)
 	defaults_set(c, SEC_BOOT);
 	defaults_set(c, SEC_CHECKER);
 	defaults_set(c, SEC_LIMITS);
+	defaults_set(c, SEC_WEB);
 }
 
 void config_release(struct config *c)
@@ -683,6 +760,7 @@ void config_release(struct config *c)
 	strings_free(c, SEC_BOOT);
 	strings_free(c, SEC_CHECKER);
 	strings_free(c, SEC_LIMITS);
+	strings_free(c, SEC_WEB);
 	free(c->file);
 	memset(c, 0, sizeof(*c));
 }

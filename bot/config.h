@@ -27,6 +27,8 @@
  *   [limits]
  *           max_message_bytes = 8388608
  *           max_series_parts = 200
+ *   [web]
+ *           listen = 127.0.0.1:8080
  *
  * Syntax: sections "[name]" and "[name "sub"]", "key = value", '#' and
  * ';' comments, quoted values with \" \\ \n \t escapes, a trailing
@@ -149,6 +151,13 @@ struct config {
 	int max_lines_per_patch; /* diff lines of all files together */
 	int max_series_parts;	/* N of [PATCH M/N], at most SUBJECT_CEIL_PARTS */
 	int check_seconds;	/* the checker's time budget per patch */
+	/* [web]: reviewbot serve (bot/web_server.h) */
+	char *web_listen;	/* ADDR:PORT */
+	char *web_url;		/* public address of the pages, or NULL */
+	char *web_public_lists;	/* more public list addresses, or NULL */
+	int web_timeout;	/* seconds a connection may stay idle */
+	int web_max_connections;
+	int web_threads;
 };
 
 /* The defaults, with no source (config.c's table). */
@@ -177,7 +186,7 @@ void config_diff_limits(const struct config *c, struct diff_limits *out);
 /* The option table, for reviewbot.conf(5) and --help. */
 struct config_option {
 	const char *section;	/* "bot", "source", "delivery", "policy", "build",
-				 * "boot", "checker", "limits" */
+				 * "boot", "checker", "limits", "web" */
 	const char *key;
 	const char *type;	/* "string", "path", "bool", "int", "enum" */
 	const char *def;	/* default as text, or NULL when required/none */

@@ -26,6 +26,11 @@
 
 int cmd_exec_helper(int argc, char **argv)
 {
+	return cmd_exec_named(HELPER_NAME, argc, argv);
+}
+
+int cmd_exec_named(const char *name, int argc, char **argv)
+{
 	char path[PATH_MAX], dir[PATH_MAX];
 	const char *env = getenv("REVIEWBOT_EXEC_PATH");
 	/* the build tree's first: an installed program has none, and a
@@ -36,24 +41,24 @@ int cmd_exec_helper(int argc, char **argv)
 	int found = 0;
 
 	if (env && *env) {
-		if ((size_t)snprintf(path, sizeof(path), "%s/%s", env, HELPER_NAME) < sizeof(path))
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", env, name) < sizeof(path))
 			found = !access(path, X_OK);
 	}
 	for (i = 0; !found && i < sizeof(rels) / sizeof(rels[0]); i++) {
 		if (cmd_exe_relative(rels[i], dir, sizeof(dir)))
 			continue;
-		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, HELPER_NAME) < sizeof(path))
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) < sizeof(path))
 			found = !access(path, X_OK);
 	}
 	if (!found) {
 		fprintf(stderr, "reviewbot: cannot find %s (set REVIEWBOT_EXEC_PATH to its folder)\n",
-			HELPER_NAME);
+			name);
 		return 2;
 	}
 	nargv = calloc((size_t)argc + 2, sizeof(*nargv));
 	if (!nargv)
 		return 2;
-	nargv[0] = (char *)HELPER_NAME;
+	nargv[0] = (char *)name;
 	for (i = 0; i < (size_t)argc; i++)
 		nargv[i + 1] = argv[i];
 	execv(path, nargv);

@@ -26,6 +26,8 @@ static void usage(FILE *f)
 	      "                                no reviews mailed to ADDR (or off-list)\n"
 	      "  optin ADDR                    mail reviews to ADDR again\n"
 	      "  status [--config F] [--json]  what the database holds, per state\n"
+	      "  serve [--config F] [--listen ADDR:PORT]\n"
+	      "                                the history on the web and as JSON, read-only\n"
 	      "\n"
 	      "Run 'reviewbot COMMAND --help' for a command's options.\n"
 	      "Options: -h, --help (this text), --version (the version)\n"
@@ -60,6 +62,8 @@ int main(int argc, char **argv)
 		return cmd_optin(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "status"))
 		return cmd_status(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "serve"))
+		return cmd_exec_named("reviewbot-serve", argc - 1, argv + 1);
 	if (!strcmp(argv[1], "run") || !strcmp(argv[1], "import") ||
 	    !strcmp(argv[1], "review"))
 		return cmd_exec_helper(argc - 1, argv + 1);

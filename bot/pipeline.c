@@ -329,6 +329,11 @@ int pipeline_add(struct pipeline *p, const struct config_source *src,
 		log_event(LOG_WARN, "bad-message", "msgid", fake_id, "reason", reason, NULL);
 		return store_msg_set_state(p->st, *id, MSG_BAD, reason);
 	}
+	ret = pipeline_record_rcpt(p->st, *id, &m);
+	if (ret < 0) {
+		mime_release(&m);
+		return ret;
+	}
 	/* its first attempt: committed with it, before any check of it */
 	ret = store_msg_claim(p->st, *id, p->claim, NULL, now);
 	if (ret < 0) {

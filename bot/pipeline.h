@@ -94,6 +94,16 @@ int pipeline_add(struct pipeline *p, const struct config_source *src,
 		 struct mime_mail *parsed);
 
 /*
+ * Who message id (parsed as m) was sent to: its To and Cc addresses and
+ * its List-Id (store_msg_set_rcpt), from which reviewbot serve and the
+ * query by mail decide what may be published (store/store_web.h).
+ * pipeline_add records them; pipeline_fill_rcpt fills them in, in one
+ * transaction, for messages stored before schema 8 (*n: how many).
+ */
+int pipeline_record_rcpt(struct store *st, int64_t id, const struct mime_mail *m);
+int pipeline_fill_rcpt(struct store *st, long *n);
+
+/*
  * The checker's work on one patch mail, done ahead (and several at once,
  * on every core) by a pipeline_pool; pipeline_process stores it.
  */

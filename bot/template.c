@@ -88,6 +88,17 @@ static const struct tpl_name feedback_names[] = {
 	{ "bot_version", 0 },
 };
 
+/* The answer to a query mailed to the bot (bot/command_query.c). */
+static const struct tpl_name query_names[] = {
+	{ "query", 0 },
+	{ "address", 0 },
+	{ "results", TN_BLOCK | TN_MUST },
+	{ "link", TN_BLOCK },
+	{ "bot_name", 0 },
+	{ "bot_address", 0 },
+	{ "bot_version", 0 },
+};
+
 #define KNOWN(f, a) { f, a, sizeof(a) / sizeof((a)[0]), 0 }
 #define KNOWN_OPTIONAL(f, a) { f, a, sizeof(a) / sizeof((a)[0]), 1 }
 static const struct tpl_known known_templates[] = {
@@ -99,6 +110,8 @@ static const struct tpl_known known_templates[] = {
 	KNOWN_OPTIONAL("followup.txt", clean_names),
 	/* a folder made before it: false-positive is recorded, not answered */
 	KNOWN_OPTIONAL("feedback.txt", feedback_names),
+	/* without it, queries mailed to the bot get no answer */
+	KNOWN_OPTIONAL("query.txt", query_names),
 };
 #define NKNOWN (sizeof(known_templates) / sizeof(known_templates[0]))
 

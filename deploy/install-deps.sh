@@ -17,6 +17,8 @@ PACKAGES=(
 	libsqlite3-dev
 	libpcre2-dev
 	libcmocka-dev
+	# reviewbot serve: the HTTP server of its helper
+	libmicrohttpd-dev
 	libdpkg-perl
 	linux-source-6.1
 	codespell
@@ -37,6 +39,9 @@ PACKAGES=(
 	public-inbox
 	python3-aiosmtpd
 	openssl
+	# reviewbot serve's pages loaded without JavaScript errors
+	# (tests/bot/test_serve.sh): chromium --headless
+	chromium
 	# compile test (tests/build): linux-source-6.1 above, extracted into
 	# build/ksrc, and what building its objects needs
 	git

@@ -260,6 +260,16 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	"  WHERE series_id IS NOT NULL AND state = 1 AND in_reply_to IS NOT NULL;"
 	"INSERT OR IGNORE INTO series_refs (msgid, series_id, own)"
 	"  SELECT root, id, 0 FROM series WHERE root IS NOT NULL;",
+
+	/* 7 -> 8: who a message was sent to, so that what was mailed to
+	 * the bot alone is never published (reviewbot serve, the query by
+	 * mail): rcpt, the To and Cc addresses, lowercase, ','-separated
+	 * ('' when none), and list_id, its List-Id (inside the <>) or NULL.
+	 * rcpt NULL: not recorded yet (stored before schema 8; the bot
+	 * fills it in from the raw mail at its next start) */
+	"ALTER TABLE messages ADD COLUMN rcpt TEXT;"
+	" ALTER TABLE messages ADD COLUMN list_id TEXT;"
+	"",	/* three pieces: clang takes two for a missing comma */
 };
 
 const char *store_strerror(int result)

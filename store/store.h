@@ -30,7 +30,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STORE_SCHEMA_VERSION	7	/* the version this code writes */
+#define STORE_SCHEMA_VERSION	8	/* the version this code writes */
 #define STORE_BUSY_TIMEOUT_MS	5000
 #define STORE_MAX_RAW		(64u << 20)	/* bytes of one stored message */
 
@@ -330,11 +330,21 @@ struct store_query {
 	const char *author;	/* substring of address or name, case-insensitive */
 	const char *file_glob;	/* GLOB on the file path (SQLite GLOB) */
 	const char *list;
-	const char *category;
-	const char *type;
+	const char *category;	/* a name, or several separated by ',' */
+	const char *type;	/* the same, case as stored (upper) */
 	const char *series_msgid; /* a series by any of its messages' Message-ID */
 	int64_t since, until;	/* message date range, inclusive; 0: open */
 	size_t limit;		/* 0: no limit */
+	/* reviewbot serve, the JSON API and the query by mail
+	 * (store_web.h) */
+	const char *publish;	/* NULL: everything (the operator's own
+				 * query); else the public lists and sources
+				 * as JSON, and only what may be published
+				 * matches (store_web.h) */
+	size_t offset;		/* rows skipped first (pages) */
+	int64_t series_id;	/* one series version; 0: any */
+	int64_t patch_id;	/* one patch; 0: any */
+	int newest_first;	/* rows newest mail first (else oldest) */
 };
 
 /* One row of a query: a finding with its patch, series and message. */

@@ -119,6 +119,20 @@ enum store_stmt_id {
 	STMT_FEEDBACK_COUNT,
 	STMT_FEEDBACK_COUNTS,
 	STMT_FEEDBACK_MAINTAINED,
+	/* store_web.c */
+	STMT_MSG_SET_RCPT,
+	STMT_MSG_GET_RCPT,
+	STMT_MSG_WITHOUT_RCPT,
+	STMT_WEB_SERIES,
+	STMT_WEB_SERIES_OLDEST,
+	STMT_WEB_WEEKLY,
+	STMT_WEB_COUNT,
+	STMT_WEB_LISTS,
+	STMT_WEB_MSG_PUBLISHED,
+	STMT_WEB_SERIES_PUBLISHED,
+	STMT_WEB_PATCH_BY_MSG,
+	STMT_WEB_NEXT_VERSION,
+	STMT_WEB_FINGERPRINTS,
 	STMT__COUNT
 };
 
@@ -230,5 +244,26 @@ int store_finding_from_row(struct store *st, sqlite3_stmt *q, int col,
 
 /* now when t is 0 */
 int64_t store_time_or_now(int64_t t);
+
+/* Binds q to ?1 .. ?14 of a query statement (store_query.c's list). */
+void store_bind_query(sqlite3_stmt *s, const struct store_query *q, int *rc);
+
+/*
+ * SQL: message m of series s may be published (store_web.h): it is
+ * stored with its recipients (schema 8) and came through a list (a
+ * List-Id, one of the lists of the JSON parameter pub's "lists" on its
+ * To or Cc, or read from one of its "sources"), and neither its sender
+ * nor the series' author opted out.  m, s and pub are the SQL names of
+ * the message, the series and the parameter; with m NULL (a LEFT JOIN
+ * that found none) it is false.
+ */
+#define STORE_WEB_PUBLISHED(m, s, pub) \
+	"(" m ".rcpt IS NOT NULL" \
+	" AND (" m ".list_id IS NOT NULL" \
+	"  OR " m ".source IN (SELECT ps.value FROM json_each(" pub ", '$.sources') ps)" \
+	"  OR EXISTS (SELECT 1 FROM json_each(" pub ", '$.lists') pj" \
+	"   WHERE instr(',' || " m ".rcpt || ',', ',' || lower(pj.value) || ',') > 0))" \
+	" AND NOT EXISTS (SELECT 1 FROM optouts po" \
+	"  WHERE po.addr IN (lower(" m ".from_addr), lower(" s ".author_addr))))"
 
 #endif

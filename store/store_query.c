@@ -6,10 +6,15 @@
  *
  * Parameters shared by both statements:
  *   ?1 author (substring of address or name, ASCII case-insensitive)
- *   ?2 file glob   ?3 list   ?4 category   ?5 type
+ *   ?2 file glob   ?3 list
+ *   ?4 categories   ?5 types (each a ','-separated list of names)
  *   ?6 a Message-ID of the series   ?7 since   ?8 until   ?9 limit (-1: none)
+ *   ?10 publish: only what may be published (store_web.h), the public
+ *       lists and sources as JSON   ?11 offset   ?12 series id
+ *   ?13 newest first (1) or oldest first (0)   ?14 patch id
  */
 #include "store_int.h"
+#include "store_web.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -37,7 +42,21 @@
 	" AND (?3 IS NULL OR s.list = ?3)" \
 	Q_SERIES_FILTER \
 	" AND (?7 IS NULL OR m.date >= ?7)" \
-	" AND (?8 IS NULL OR m.date <= ?8)"
+	" AND (?8 IS NULL OR m.date <= ?8)" \
+	" AND (?12 IS NULL OR s.id = ?12)" \
+	" AND (?14 IS NULL OR p.id = ?14)" \
+	" AND (?10 IS NULL OR " STORE_WEB_PUBLISHED("m", "s", "?10") ")"
+
+/* f's category and type in the lists ?4 and ?5 */
+#define Q_FINDING_FILTERS(f) \
+	" AND (?2 IS NULL OR " f ".file GLOB ?2)" \
+	" AND (?4 IS NULL OR instr(',' || ?4 || ',', ',' || " f ".category || ',') > 0)" \
+	" AND (?5 IS NULL OR instr(',' || ?5 || ',', ',' || " f ".type || ',') > 0)"
+
+/* the order of the rows, oldest or newest (?13) first */
+#define Q_DATE_ORDER \
+	" CASE WHEN ?13 THEN -ifnull(m.date, 0) ELSE ifnull(m.date, 0) END," \
+	" CASE WHEN ?13 THEN -ifnull(m.id, 0) ELSE ifnull(m.id, 0) END"
 
 static const char sql_query_findings[] =
 	"SELECT " FINDING_COLS("f.") ","
@@ -48,11 +67,9 @@ static const char sql_query_findings[] =
 	" JOIN series s ON s.id = f.series_id"
 	" LEFT JOIN messages m ON m.id = p.msg_id"
 	Q_COMMON_FILTERS
-	" AND (?2 IS NULL OR f.file GLOB ?2)"
-	" AND (?4 IS NULL OR f.category = ?4)"
-	" AND (?5 IS NULL OR f.type = ?5)"
-	" ORDER BY m.date, m.id, f.part, f.file, f.line, f.id"
-	" LIMIT ?9";
+	Q_FINDING_FILTERS("f")
+	" ORDER BY" Q_DATE_ORDER ", f.part, f.file, f.line, f.id"
+	" LIMIT ?9 OFFSET ?11";
 
 /*
  * A patch is listed when it has at least one finding matching all of
@@ -67,16 +84,14 @@ static const char sql_query_patches[] =
 	" JOIN series s ON s.id = p.series_id"
 	" LEFT JOIN messages m ON m.id = p.msg_id"
 	" LEFT JOIN findings f ON f.patch_id = p.id"
-	"  AND (?2 IS NULL OR f.file GLOB ?2)"
-	"  AND (?4 IS NULL OR f.category = ?4)"
-	"  AND (?5 IS NULL OR f.type = ?5)"
+	Q_FINDING_FILTERS("f")
 	Q_COMMON_FILTERS
 	" GROUP BY p.id"
 	" HAVING (?2 IS NULL AND ?4 IS NULL AND ?5 IS NULL) OR count(f.id) > 0"
-	" ORDER BY m.date, m.id, p.part, p.id"
-	" LIMIT ?9";
+	" ORDER BY" Q_DATE_ORDER ", p.part, p.id"
+	" LIMIT ?9 OFFSET ?11";
 
-static void bind_query(sqlite3_stmt *s, const struct store_query *q, int *rc)
+void store_bind_query(sqlite3_stmt *s, const struct store_query *q, int *rc)
 {
 	int64_t limit = -1;
 
@@ -91,6 +106,11 @@ static void bind_query(sqlite3_stmt *s, const struct store_query *q, int *rc)
 	store_bind_opt_int64(s, 7, q->since, rc);
 	store_bind_opt_int64(s, 8, q->until, rc);
 	store_bind_int64(s, 9, limit, rc);
+	store_bind_text(s, 10, q->publish, rc);
+	store_bind_int64(s, 11, q->offset <= (size_t)INT64_MAX ? (int64_t)q->offset : INT64_MAX, rc);
+	store_bind_id(s, 12, q->series_id, rc);
+	store_bind_int64(s, 13, q->newest_first ? 1 : 0, rc);
+	store_bind_id(s, 14, q->patch_id, rc);
 }
 
 static void query_row_release(struct store_query_row *r)
@@ -117,7 +137,7 @@ int store_query_findings(struct store *st, const struct store_query *q,
 	s = store_stmt(st, STMT_QUERY_FINDINGS, sql_query_findings, &ret);
 	if (!s)
 		return ret;
-	bind_query(s, q, &rc);
+	store_bind_query(s, q, &rc);
 	if (rc) {
 		ret = store_sqlerr(st, rc);
 		goto out;
@@ -174,7 +194,7 @@ int store_query_patches(struct store *st, const struct store_query *q,
 	s = store_stmt(st, STMT_QUERY_PATCHES, sql_query_patches, &ret);
 	if (!s)
 		return ret;
-	bind_query(s, q, &rc);
+	store_bind_query(s, q, &rc);
 	if (rc) {
 		ret = store_sqlerr(st, rc);
 		goto out;
@@ -204,6 +224,116 @@ int store_query_patches(struct store *st, const struct store_query *q,
 		ret = store_sqlerr(st, rc);
 out:
 	patch_row_release(&row);
+	store_stmt_done(s);
+	return ret;
+}
+
+/* ---- per week, and counted by keys (store_web.h) ---------------------------- */
+
+/* the Monday 00:00 UTC starting m.date's week (1970-01-01 was a Thursday) */
+#define Q_WEEK	"(m.date - ((m.date / 86400 + 3) % 7) * 86400 - m.date % 86400)"
+
+static const char sql_query_weekly[] =
+	"SELECT " Q_WEEK ", f.category, count(*)"
+	" FROM findings f"
+	" JOIN patches p ON p.id = f.patch_id"
+	" JOIN series s ON s.id = f.series_id"
+	" JOIN messages m ON m.id = p.msg_id"
+	Q_COMMON_FILTERS
+	Q_FINDING_FILTERS("f")
+	" AND m.date > 0"
+	" GROUP BY 1, 2 ORDER BY 1, 2";
+
+int store_web_weekly(struct store *st, const struct store_query *q,
+		     int (*cb)(void *arg, int64_t week, const char *category,
+			       long long n),
+		     void *arg)
+{
+	struct store_query all = *q;
+	sqlite3_stmt *s;
+	int rc = SQLITE_OK, ret = STORE_OK;
+
+	store_clearerr(st);
+	all.limit = 0;
+	all.offset = 0;
+	s = store_stmt(st, STMT_WEB_WEEKLY, sql_query_weekly, &ret);
+	if (!s)
+		return ret;
+	store_bind_query(s, &all, &rc);
+	if (rc) {
+		store_stmt_done(s);
+		return store_sqlerr(st, rc);
+	}
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *cat = (const char *)sqlite3_column_text(s, 1);
+
+		ret = cb(arg, sqlite3_column_int64(s, 0), cat ? cat : "",
+			 sqlite3_column_int64(s, 2));
+		if (ret)
+			break;
+	}
+	if (!ret && rc != SQLITE_DONE)
+		ret = store_sqlerr(st, rc);
+	store_stmt_done(s);
+	return ret;
+}
+
+/*
+ * One statement for every choice of keys: ?15 holds the enum
+ * store_count_key bits, and a key not chosen is NULL in every row, so
+ * it does not split the groups.
+ */
+static const char sql_query_count[] =
+	"SELECT CASE WHEN ?15 & 1 THEN lower(" Q_AUTHOR_ADDR ") END,"
+	" CASE WHEN ?15 & 2 THEN f.type END,"
+	" CASE WHEN ?15 & 4 THEN f.category END,"
+	" CASE WHEN ?15 & 8 THEN f.file END,"
+	" CASE WHEN ?15 & 16 THEN s.list END,"
+	" CASE WHEN ?15 & 32 AND m.date > 0 THEN " Q_WEEK " END,"
+	" count(*)"
+	" FROM findings f"
+	" JOIN patches p ON p.id = f.patch_id"
+	" JOIN series s ON s.id = f.series_id"
+	" LEFT JOIN messages m ON m.id = p.msg_id"
+	Q_COMMON_FILTERS
+	Q_FINDING_FILTERS("f")
+	" GROUP BY 1, 2, 3, 4, 5, 6"
+	" ORDER BY 7 DESC, 1, 2, 3, 4, 5, 6"
+	" LIMIT ?9 OFFSET ?11";
+
+int store_query_count(struct store *st, const struct store_query *q, unsigned keys,
+		      int (*cb)(void *arg, const struct store_count_row *r),
+		      void *arg)
+{
+	struct store_count_row row;
+	sqlite3_stmt *s;
+	int rc = SQLITE_OK, ret = STORE_OK;
+
+	store_clearerr(st);
+	s = store_stmt(st, STMT_WEB_COUNT, sql_query_count, &ret);
+	if (!s)
+		return ret;
+	store_bind_query(s, q, &rc);
+	store_bind_int64(s, 15, (int64_t)(keys & 63), &rc);
+	if (rc) {
+		store_stmt_done(s);
+		return store_sqlerr(st, rc);
+	}
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		memset(&row, 0, sizeof(row));
+		row.author = (const char *)sqlite3_column_text(s, 0);
+		row.type = (const char *)sqlite3_column_text(s, 1);
+		row.category = (const char *)sqlite3_column_text(s, 2);
+		row.file = (const char *)sqlite3_column_text(s, 3);
+		row.list = (const char *)sqlite3_column_text(s, 4);
+		row.week = sqlite3_column_int64(s, 5);
+		row.n = sqlite3_column_int64(s, 6);
+		ret = cb(arg, &row);
+		if (ret)
+			break;
+	}
+	if (!ret && rc != SQLITE_DONE)
+		ret = store_sqlerr(st, rc);
 	store_stmt_done(s);
 	return ret;
 }

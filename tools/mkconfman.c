@@ -54,6 +54,10 @@ static const struct {
 	  "max_message_bytes or max_parts is kept in the database as bad, with\n"
 	  "the reason, and logged (one over the ceiling of max_message_bytes is\n"
 	  "not read at all: the source logs it and goes on)." },
+	{ "web", "[web]",
+	  "reviewbot serve: the read-only web pages and JSON API on the history\n"
+	  "(reviewbot(1)).  Only mail that came through a list is shown, and\n"
+	  "nothing of an author who opted out." },
 };
 
 int main(int argc, char **argv)

@@ -27,12 +27,14 @@ check "make install DESTDIR=... PREFIX=/usr succeeds" "[ $st -eq 0 ]"
 [ $st -eq 0 ] || tail -n 20 "$tmp/install.log"
 
 mode() { stat -c %a "$1" 2>/dev/null; }
-for f in usr/bin/reviewbot usr/libexec/reviewbot/reviewbot-mail; do
+for f in usr/bin/reviewbot usr/libexec/reviewbot/reviewbot-mail \
+	usr/libexec/reviewbot/reviewbot-serve; do
 	check "$f installed, mode 755" "[ -f '$dest/$f' ] && [ \"\$(mode '$dest/$f')\" = 755 ]"
 done
 for f in usr/share/man/man1/reviewbot.1 usr/share/man/man5/reviewbot.conf.5 \
 	usr/share/man/man7/reviewbot-rules.7 usr/share/man/man8/reviewbot.8 \
 	usr/lib/systemd/system/reviewbot.service \
+	usr/lib/systemd/system/reviewbot-serve.service \
 	usr/share/doc/reviewbot/reviewbot.conf.example \
 	usr/share/reviewbot/spelling-6.1.txt; do
 	check "$f installed, mode 644" "[ -s '$dest/$f' ] && [ \"\$(mode '$dest/$f')\" = 644 ]"
@@ -43,6 +45,8 @@ for t in "$repo"/templates/*.txt; do
 done
 check "the installed unit runs /usr/bin/reviewbot" \
 	"grep -qx 'ExecStart=/usr/bin/reviewbot run --config /etc/reviewbot/reviewbot.conf' '$dest/usr/lib/systemd/system/reviewbot.service'"
+check "the installed serve unit runs /usr/bin/reviewbot serve" \
+	"grep -qx 'ExecStart=/usr/bin/reviewbot serve --config /etc/reviewbot/reviewbot.conf' '$dest/usr/lib/systemd/system/reviewbot-serve.service'"
 check "nothing is installed into /etc" "[ ! -e '$dest/etc' ]"
 check "every installed man page renders without a warning" \
 	"for m in '$dest'/usr/share/man/man*/*; do [ -z \"\$(groff -man -Tutf8 -ww -z \"\$m\" 2>&1)\" ] || exit 1; done"
@@ -67,6 +71,9 @@ st=$?
 check "without the installed helper, review says it cannot find it" \
 	"[ $st -eq 2 ] && grep -q 'cannot find reviewbot-mail' '$tmp/nohelper'"
 mv "$tmp/helper" "$dest/usr/libexec/reviewbot/reviewbot-mail"
+# serve runs the installed web helper
+"$irb" serve --help >"$tmp/serve.help" 2>&1
+check "installed reviewbot serve runs its helper" "grep -q '^Usage: reviewbot serve' '$tmp/serve.help'"
 
 make -C "$repo" --no-print-directory uninstall DESTDIR="$dest" PREFIX=/usr \
 	>"$tmp/uninstall.log" 2>&1

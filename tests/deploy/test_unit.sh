@@ -66,6 +66,32 @@ else
 	skipped "systemd-analyze verify accepts the unit" "no systemd-analyze"
 fi
 
+# reviewbot-serve.service: the same sandbox, the same dynamic user and
+# state folder as the daemon's unit, and accepted by systemd-analyze
+sin=$repo/deploy/reviewbot-serve.service.in
+check "the serve unit is generated" \
+	"[ -s '$build/deploy/reviewbot-serve.service' ] && ! grep -q '@[A-Z]*@' '$build/deploy/reviewbot-serve.service'"
+check "the serve unit runs reviewbot serve with the system config" \
+	"grep -qx 'ExecStart=/.*/bin/reviewbot serve --config /etc/reviewbot/reviewbot.conf' '$build/deploy/reviewbot-serve.service'"
+for d in 'DynamicUser=yes' 'User=reviewbot' 'StateDirectory=reviewbot' 'NoNewPrivileges=yes' \
+	'ProtectSystem=strict' 'ProtectHome=yes' 'PrivateTmp=yes' 'PrivateDevices=yes' \
+	'RestrictAddressFamilies=AF_INET AF_INET6 AF_UNIX' 'SystemCallFilter=@system-service' \
+	'CapabilityBoundingSet=' 'MemoryDenyWriteExecute=yes'; do
+	check "serve unit has $d" "grep -qxF -- '$d' '$sin'"
+done
+if command -v systemd-analyze >/dev/null; then
+	mkdir -p "$tmp/man/man1" && cp "$repo/deploy/man/reviewbot.1" "$tmp/man/man1/"
+	sed -e "s|@BINDIR@|$(dirname "$rb")|g" -e 's|@SYSCONFDIR@|/etc|g' "$sin" \
+		>"$tmp/unit/reviewbot-serve.service"
+	(cd "$tmp/unit" && MANPATH=$tmp/man systemd-analyze verify ./reviewbot-serve.service) \
+		>"$tmp/verify" 2>&1
+	st=$?
+	check "systemd-analyze verify accepts the serve unit" "[ $st -eq 0 ] && ! [ -s '$tmp/verify' ]"
+	[ $st -eq 0 ] && [ -s "$tmp/verify" ] || cat "$tmp/verify"
+else
+	skipped "systemd-analyze verify accepts the serve unit" "no systemd-analyze"
+fi
+
 # MemoryDenyWriteExecute=: pcre2's JIT fails, the checker falls back to
 # the interpreter with the same output
 mdwe=$tmp/mdwe_exec

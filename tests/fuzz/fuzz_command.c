@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * libFuzzer target: a reply's body through command_parse() and
- * command_wants_skip() (bot/command.h).
+ * command_wants_skip() (bot/command.h), "query WORDS" included.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -21,7 +21,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	memset(&c, 0x5a, sizeof(c));
 	k = command_parse((const char *)data, size, &c);
-	if (k != c.kind || k < COMMAND_NONE || k > COMMAND_FALSE_POSITIVE)
+	if (k != c.kind || k < COMMAND_NONE || k > COMMAND_QUERY)
+		__builtin_trap();
+	/* a query's words: a string within its buffer */
+	if (k == COMMAND_QUERY && !memchr(c.query, '\0', sizeof(c.query)))
 		__builtin_trap();
 	if (k == COMMAND_FALSE_POSITIVE) {
 		if (strlen(c.type) > COMMAND_TYPE_MAX ||

@@ -51,7 +51,7 @@ seeds() {
 		examples/*.patch examples/*.mbox)
 	local patches=("$corpus"/* tests/checker/*/in.patch examples/*.patch)
 
-	for n in mime diff subject config checker mbox command spelling; do
+	for n in mime diff subject config checker mbox command spelling query; do
 		rm -rf "$out/seeds-$n"
 		mkdir -p "$out/seeds-$n"
 	done
@@ -81,7 +81,16 @@ seeds() {
 		sed -n '/^Subject: /{s/^Subject: //;p}' | sort -u | head -n 2000 |
 		add_lines "$out/seeds-subject"
 	add_lines "$out/seeds-subject" <tests/fuzz/seeds/subjects.txt
-	for n in mime diff subject config checker mbox command spelling; do
+	# reviewbot serve and query by mail: the first byte picks the part,
+	# 0 the query words, 1 a URL path, 2 HTML escaping
+	local line h k
+	while IFS= read -r line; do
+		for k in 0 1 2; do
+			h=$(printf '%s%s' "$k" "$line" | sha1sum | cut -c1-16)
+			{ printf "\\$k"; printf '%s' "$line"; } >"$out/seeds-query/$h"
+		done
+	done <tests/fuzz/seeds/query.txt
+	for n in mime diff subject config checker mbox command spelling query; do
 		d=$(find "$out/seeds-$n" -type f | wc -l)
 		[ "$d" -gt 0 ] || { echo "fuzz: no seeds for $n" >&2; exit 1; }
 	done

@@ -1,0 +1,668 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * store: what may be published and the history as reviewbot serve and
+ * the query by mail show it (store_web.h).  Every statement is prepared
+ * once with bound parameters; the privacy rule is one SQL fragment,
+ * STORE_WEB_PUBLISHED (store_int.h), used by every statement here and by
+ * store_query.c's.
+ */
+#include "store_int.h"
+#include "store_web.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../checker/banned.h"
+
+const char *const store_categories[STORE_NCATEGORIES] = {
+	"security", "uapi", "correctness", "process", "style",
+};
+
+int store_category_index(const char *name)
+{
+	int i;
+
+	for (i = 0; name && i < STORE_NCATEGORIES; i++)
+		if (!strcmp(name, store_categories[i]))
+			return i;
+	return -1;
+}
+
+/* ---- opening read-only ---------------------------------------------------- */
+
+int store_open_readonly(const char *path, struct store **out, char *err,
+			size_t errlen)
+{
+	struct store *st;
+	int rc, ret, v;
+
+	*out = NULL;
+	if (err && errlen)
+		err[0] = '\0';
+	if (access(path, F_OK)) {
+		if (err && errlen)
+			snprintf(err, errlen, "%s: %s", path,
+				 errno == ENOENT ? "no such database" : strerror(errno));
+		return errno == ENOENT ? STORE_DONE : STORE_ERR;
+	}
+	/* SQLite would only say "unable to open database file" */
+	if (access(path, R_OK)) {
+		if (err && errlen)
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return STORE_ERR;
+	}
+	st = calloc(1, sizeof(*st));
+	if (!st) {
+		if (err && errlen)
+			snprintf(err, errlen, "out of memory");
+		return STORE_ERR_NOMEM;
+	}
+	rc = sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READONLY, NULL);
+	if (rc != SQLITE_OK) {
+		ret = store_sqlerr(st, rc);
+		goto fail;
+	}
+	sqlite3_busy_timeout(st->db, STORE_BUSY_TIMEOUT_MS);
+	sqlite3_db_config(st->db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
+	sqlite3_db_config(st->db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
+	rc = sqlite3_exec(st->db, "PRAGMA query_only = 1", NULL, NULL, NULL);
+	if (rc != SQLITE_OK) {
+		ret = store_sqlerr(st, rc);
+		goto fail;
+	}
+	v = store_schema_version(st);
+	if (v < 0) {
+		ret = v;
+		goto fail;
+	}
+	if (v != STORE_SCHEMA_VERSION) {
+		ret = store_seterr(st, STORE_ERR_VERSION,
+				   v > STORE_SCHEMA_VERSION ?
+				   "database schema version %d is newer than %d" :
+				   "database schema version %d is older than %d"
+				   " (reviewbot run or status upgrades it)",
+				   v, STORE_SCHEMA_VERSION);
+		goto fail;
+	}
+	store_clearerr(st);
+	*out = st;
+	return STORE_OK;
+fail:
+	if (err && errlen)
+		snprintf(err, errlen, "%s: %s", path,
+			 st->errmsg[0] ? st->errmsg : store_strerror(ret));
+	store_close(st);
+	return ret;
+}
+
+/* ---- recipients ------------------------------------------------------------ */
+
+int store_msg_set_rcpt(struct store *st, int64_t id, const char *rcpt,
+		       const char *list_id)
+{
+	sqlite3_stmt *s;
+	int rc = SQLITE_OK, ret = STORE_OK;
+
+	store_clearerr(st);
+	s = store_stmt(st, STMT_MSG_SET_RCPT,
+		       "UPDATE messages SET rcpt = ?2, list_id = ?3 WHERE id = ?1", &ret);
+	if (!s)
+		return ret;
+	store_bind_int64(s, 1, id, &rc);
+	store_bind_text(s, 2, rcpt ? rcpt : "", &rc);
+	store_bind_text(s, 3, list_id, &rc);
+	return store_bound_change(st, s, rc);
+}
+
+int store_msg_get_rcpt(struct store *st, int64_t id, char **rcpt, char **list_id)
+{
+	sqlite3_stmt *s;
+	int rc = SQLITE_OK, ret = STORE_OK, oom = 0;
+
+	store_clearerr(st);
+	*rcpt = *list_id = NULL;
+	s = store_stmt(st, STMT_MSG_GET_RCPT,
+		       "SELECT rcpt, list_id FROM messages WHERE id = ?1", &ret);
+	if (!s)
+		return ret;
+	store_bind_int64(s, 1, id, &rc);
+	ret = store_bound_row(st, s, rc);
+	if (ret == STORE_OK) {
+		*rcpt = store_col_dup(s, 0, &oom);
+		*list_id = store_col_dup(s, 1, &oom);
+		if (oom) {
+			free(*rcpt);
+			free(*list_id);
+			*rcpt = *list_id = NULL;
+			ret = store_seterr(st, STORE_ERR_NOMEM, "out of memory");
+		}
+	}
+	store_stmt_done(s);
+	return ret;
+}
+
+int store_msg_each_without_rcpt(struct store *st,
+				int (*cb)(void *arg, int64_t id), void *arg)
+{
+	sqlite3_stmt *s;
+	int rc = SQLITE_OK, ret = STORE_OK;
+
+	store_clearerr(st);
+	s = store_stmt(st, STMT_MSG_WITHOUT_RCPT,
+		       "SELECT id FROM messages WHERE rcpt IS NULL AND state != ?1"
+		       " ORDER BY id", &ret);
+	if (!s)
+		return ret;
+	store_bind_int64(s, 1, MSG_BAD, &rc);
+	if (rc) {
+		store_stmt_done(s);
+		return store_sqlerr(st, rc);
+	}
+	return store_each_id(st, s, cb, arg);
+}
+
+/* ---- published ------------------------------------------------------------- */
+
+int store_web_msg_published(struct store *st, const char *publish, int64_t id)
+{
+	sqlite3_stmt *s;
+	int rc = SQLITE_OK, ret = STORE_OK;
+
+	store_clearerr(st);
+	s = store_stmt(st, STMT_WEB_MSG_PUBLISHED,
+		       "SELECT 1 FROM messages m LEFT JOIN series s ON s.id = m.series_id"
+		       " WHERE m.id = ?1 AND (?2 IS NULL OR "
+		       STORE_WEB_PUBLISHED("m", "s", "?2") ")", &ret);
+	if (!s)
+		return ret;
+	store_bind_int64(s, 1, id, &rc);
+	store_bind_text(s, 2, publish, &rc);
+	ret = store_bound_row(st, s, rc);
+	store_stmt_done(s);
+	return ret;
+}
+
+int store_web_patch_by_msg(struct store *st, int64_t msg_id, struct store_patch *p)
+{
+	sqlite3_stmt *s;
+	int rc = SQLITE_OK, ret = STORE_OK;
+
+	store_clearerr(st);
+	s = store_stmt(st, STMT_WEB_PATCH_BY_MSG,
+		       "SELECT " PATCH_COLS("") " FROM patches WHERE msg_id = ?1"
+		       " ORDER BY id LIMIT 1", &ret);
+	if (!s)
+		return ret;
+	store_bind_int64(s, 1, msg_id, &rc);
+	ret = store_bound_row(st, s, rc);
+	if (ret == STORE_OK)
+		ret = store_patch_from_row(st, s, p);
+	store_stmt_done(s);
+	return ret;
+}
+
+/* ---- series ---------------------------------------------------------------- */
+
+#define W_SERIES_COLS \
+	"s.id, s.list, s.author_addr, s.author_name, s.subject, s.root, s.prefix," \
+	" s.change_id, s.version, s.version_minor, s.total, s.cover_msg, s.prev_id," \
+	" s.created, s.last_part_at, s.state, s.reviewed_at"
+#define W_NSERIES_COLS	17
+
+/* the series' date: its earliest mail's, else its creation */
+#define W_SERIES_DATE \
+	"coalesce((SELECT min(md.date) FROM messages md" \
+	" WHERE md.series_id = s.id AND md.date > 0), s.created)"
+
+/* a patch of s (p, with its mail m) that may be published under ?10 */
+#define W_PATCH_OK	"(?10 IS NULL OR " STORE_WEB_PUBLISHED("m", "s", "?10") ")"
+
+#define W_CAT_COUNT(n) \
+	" (SELECT count(*) FROM findings f JOIN patches p ON p.id = f.patch_id" \
+	"  LEFT JOIN messages m ON m.id = p.msg_id" \
+	"  WHERE f.series_id = s.id AND f.category = '" n "' AND " W_PATCH_OK "),"
+
+/* every mail of s may be published (its review may be shown) */
+#define W_REVIEW_OK \
+	"(?10 IS NULL OR NOT EXISTS (SELECT 1 FROM messages m" \
+	"  WHERE m.series_id = s.id AND NOT " STORE_WEB_PUBLISHED("m", "s", "?10") "))"
+
+/*
+ * ?1 .. ?14 as in store_query.c (store_bind_query), ?15 reviewed only.
+ * The categories' subqueries follow store_categories[].  Two orders,
+ * two statements (ORDER BY the rowid, not an expression: SQLite then
+ * walks the series in that order and works out the columns of the rows
+ * it returns only, where a sort would compute them for every series):
+ * newest first is the order the bot stored them, which is the order they
+ * came.  ?13 is bound and unused.
+ */
+#define SQL_WEB_SERIES \
+	"SELECT " W_SERIES_COLS ", " W_SERIES_DATE "," \
+	" (SELECT mc.message_id FROM messages mc WHERE mc.id = s.cover_msg)," \
+	" (SELECT mp.message_id FROM patches pp JOIN messages mp ON mp.id = pp.msg_id" \
+	"  WHERE pp.series_id = s.id ORDER BY pp.part, pp.id LIMIT 1)," \
+	" (SELECT count(*) FROM patches p LEFT JOIN messages m ON m.id = p.msg_id" \
+	"  WHERE p.series_id = s.id AND " W_PATCH_OK ")," \
+	W_CAT_COUNT("security") W_CAT_COUNT("uapi") W_CAT_COUNT("correctness") \
+	W_CAT_COUNT("process") W_CAT_COUNT("style") \
+	" r.id, " W_REVIEW_OK ", r.findings, r.nits, r.fixed, r.added, r.still," \
+	" rp.id, rp.message_id, rp.state, rp.reason, rp.sent_at" \
+	" FROM series s" \
+	" LEFT JOIN reviews r ON r.series_id = s.id" \
+	" LEFT JOIN replies rp ON rp.id = r.reply_id" \
+	" WHERE (?1 IS NULL OR instr(lower(ifnull(s.author_addr, '') || ' ' ||" \
+	"  ifnull(s.author_name, '')), lower(?1)) > 0)" \
+	" AND (?3 IS NULL OR s.list = ?3)" \
+	" AND (?6 IS NULL OR s.id IN (" \
+	"  SELECT m6.series_id FROM messages m6 WHERE m6.message_id = ?6" \
+	"  UNION SELECT p6.series_id FROM patches p6" \
+	"   JOIN messages m6 ON m6.id = p6.msg_id WHERE m6.message_id = ?6" \
+	"  UNION SELECT s6.id FROM series s6 WHERE s6.root = ?6))" \
+	" AND (?12 IS NULL OR s.id = ?12)" \
+	" AND (?14 IS NULL OR s.id = (SELECT p14.series_id FROM patches p14 WHERE p14.id = ?14))" \
+	" AND (?7 IS NULL OR " W_SERIES_DATE " >= ?7)" \
+	" AND (?8 IS NULL OR " W_SERIES_DATE " <= ?8)" \
+	" AND ((?2 IS NULL AND ?4 IS NULL AND ?5 IS NULL) OR EXISTS (" \
+	"  SELECT 1 FROM findings f JOIN patches p ON p.id = f.patch_id" \
+	"  LEFT JOIN messages m ON m.id = p.msg_id" \
+	"  WHERE f.series_id = s.id" \
+	"  AND (?2 IS NULL OR f.file GLOB ?2)" \
+	"  AND (?4 IS NULL OR instr(',' || ?4 || ',', ',' || f.category || ',') > 0)" \
+	"  AND (?5 IS NULL OR instr(',' || ?5 || ',', ',' || f.type || ',') > 0)" \
+	"  AND " W_PATCH_OK "))" \
+	" AND (?10 IS NULL OR EXISTS (SELECT 1 FROM patches p" \
+	"  JOIN messages m ON m.id = p.msg_id" \
+	"  WHERE p.series_id = s.id AND " STORE_WEB_PUBLISHED("m", "s", "?10") "))" \
+	" AND (?15 = 0 OR (r.id IS NOT NULL AND " W_REVIEW_OK "))"
+
+static const char sql_web_series_newest[] =
+	SQL_WEB_SERIES " ORDER BY s.id DESC LIMIT ?9 OFFSET ?11";
+static const char sql_web_series_oldest[] =
+	SQL_WEB_SERIES " ORDER BY s.id LIMIT ?9 OFFSET ?11";
+
+static void series_row_release(struct store_series_row *r)
+{
+	store_series_release(&r->s);
+	free(r->msgid);
+	free(r->reply_msgid);
+	free(r->reply_reason);
+	memset(r, 0, sizeof(*r));
+}
+
+static int series_row_read(struct store *st, sqlite3_stmt *q, struct store_series_row *r)
+{
+	struct store_series *s = &r->s;
+	int oom = 0, state, c = W_NSERIES_COLS, i;
+	char *cover, *first;
+
+	memset(r, 0, sizeof(*r));
+	s->id = sqlite3_column_int64(q, 0);
+	s->list = store_col_dup(q, 1, &oom);
+	s->author_addr = store_col_dup(q, 2, &oom);
+	s->author_name = store_col_dup(q, 3, &oom);
+	s->subject = store_col_dup(q, 4, &oom);
+	s->root = store_col_dup(q, 5, &oom);
+	s->prefix = store_col_dup(q, 6, &oom);
+	s->change_id = store_col_dup(q, 7, &oom);
+	s->version = sqlite3_column_int(q, 8);
+	s->version_minor = sqlite3_column_int(q, 9);
+	s->total = sqlite3_column_int(q, 10);
+	s->cover_msg = store_col_id(q, 11);
+	s->prev_id = store_col_id(q, 12);
+	s->created = sqlite3_column_int64(q, 13);
+	s->last_part_at = sqlite3_column_int64(q, 14);
+	state = sqlite3_column_int(q, 15);
+	s->state = state == SERIES_REVIEWED ? SERIES_REVIEWED :
+		   state == SERIES_SKIPPED ? SERIES_SKIPPED : SERIES_OPEN;
+	s->reviewed_at = sqlite3_column_int64(q, 16);
+	r->date = sqlite3_column_int64(q, c++);
+	cover = store_col_dup(q, c++, &oom);
+	first = store_col_dup(q, c++, &oom);
+	if (cover) {
+		r->msgid = cover;
+		free(first);
+	} else {
+		r->msgid = first;
+	}
+	r->patches = (long)sqlite3_column_int64(q, c++);
+	for (i = 0; i < STORE_NCATEGORIES; i++)
+		r->per_cat[i] = (long)sqlite3_column_int64(q, c++);
+	r->review_id = store_col_id(q, c++);
+	r->review_published = r->review_id && sqlite3_column_int(q, c);
+	c++;
+	r->shown = (long)sqlite3_column_int64(q, c++);
+	r->nits = (long)sqlite3_column_int64(q, c++);
+	r->fixed = (long)sqlite3_column_int64(q, c++);
+	r->added = (long)sqlite3_column_int64(q, c++);
+	r->still = (long)sqlite3_column_int64(q, c++);
+	r->reply_id = store_col_id(q, c++);
+	r->reply_msgid = store_col_dup(q, c++, &oom);
+	state = sqlite3_column_int(q, c++);
+	r->reply_state = state >= 0 && state < REPLY__COUNT ? state : REPLY_FAILED;
+	r->reply_reason = store_col_dup(q, c++, &oom);
+	r->reply_sent_at = sqlite3_column_int64(q, c++);
+	if (oom) {
+		series_row_release(r);
+		return store_seterr(st, STORE_ERR_NOMEM, "out of memory");
+	}
+	return STORE_OK;
+}
+
+int store_web_series(struct store *st, const struct store_query *q,
+		     int reviewed_only,
+		     int (*cb)(void *arg, const struct store_series_row *r),
+		     void *arg)
+{
+	struct store_series_row row;
+	sqlite3_stmt *s;
+	int rc = SQLITE_OK, ret = STORE_OK;
+
+	store_clearerr(st);
+	memset(&row, 0, sizeof(row));
+	s = q->newest_first ?
+		store_stmt(st, STMT_WEB_SERIES, sql_web_series_newest, &ret) :
+		store_stmt(st, STMT_WEB_SERIES_OLDEST, sql_web_series_oldest, &ret);
+	if (!s)
+		return ret;
+	store_bind_query(s, q, &rc);
+	store_bind_int64(s, 15, reviewed_only ? 1 : 0, &rc);
+	if (rc) {
+		ret = store_sqlerr(st, rc);
+		goto out;
+	}
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		ret = series_row_read(st, s, &row);
+		if (ret)
+			goto out;
+		ret = cb(arg, &row);
+		series_row_release(&row);
+		if (ret)
+			goto out;
+	}
+	if (rc != SQLITE_DONE)
+		ret = store_sqlerr(st, rc);
+out:
+	series_row_release(&row);
+	store_stmt_done(s);
+	return ret;
+}
+
+int store_web_lists(struct store *st, const char *publish,
+		    int (*cb)(void *arg, const char *list, long long series,
+			      int64_t latest),
+		    void *arg)
+{
+	sqlite3_stmt *s;
+	int rc = SQLITE_OK, ret = STORE_OK;
+
+	store_clearerr(st);
+	s = store_stmt(st, STMT_WEB_LISTS,
+		       "SELECT s.list, count(*), max(s.created) FROM series s"
+		       " WHERE s.list IS NOT NULL AND (?10 IS NULL OR EXISTS ("
+		       "  SELECT 1 FROM patches p JOIN messages m ON m.id = p.msg_id"
+		       "  WHERE p.series_id = s.id AND "
+		       STORE_WEB_PUBLISHED("m", "s", "?10") "))"
+		       " GROUP BY s.list ORDER BY s.list", &ret);
+	if (!s)
+		return ret;
+	store_bind_text(s, 10, publish, &rc);
+	if (rc) {
+		store_stmt_done(s);
+		return store_sqlerr(st, rc);
+	}
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		ret = cb(arg, (const char *)sqlite3_column_text(s, 0),
+			 sqlite3_column_int64(s, 1), sqlite3_column_int64(s, 2));
+		if (ret)
+			break;
+	}
+	if (!ret && rc != SQLITE_DONE)
+		ret = store_sqlerr(st, rc);
+	store_stmt_done(s);
+	return ret;
+}
+
+/* ---- versions -------------------------------------------------------------- */
+
+void store_versions_free(struct store_version *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; v && i < n; i++) {
+		free(v[i].msgid);
+		free(v[i].subject);
+	}
+	free(v);
+}
+
+static int next_version(struct store *st, int64_t id, int64_t *next)
+{
+	sqlite3_stmt *s;
+	int rc = SQLITE_OK, ret = STORE_OK;
+
+	s = store_stmt(st, STMT_WEB_NEXT_VERSION,
+		       "SELECT id FROM series WHERE prev_id = ?1 AND id != ?1"
+		       " ORDER BY version, version_minor, created, id LIMIT 1", &ret);
+	if (!s)
+		return ret;
+	store_bind_int64(s, 1, id, &rc);
+	return store_bound_int64(st, s, rc, next);
+}
+
+/* The distinct fingerprints of series id (published ones under
+ * publish), sorted: *out malloc'd strings. */
+static int fingerprints(struct store *st, int64_t id, const char *publish,
+			char ***out, size_t *n)
+{
+	sqlite3_stmt *s;
+	char **v = NULL, **nv;
+	size_t alloc = 0;
+	int rc = SQLITE_OK, ret = STORE_OK, oom = 0;
+
+	*out = NULL;
+	*n = 0;
+	s = store_stmt(st, STMT_WEB_FINGERPRINTS,
+		       "SELECT DISTINCT f.fingerprint FROM findings f"
+		       " JOIN patches p ON p.id = f.patch_id"
+		       " JOIN series s ON s.id = f.series_id"
+		       " LEFT JOIN messages m ON m.id = p.msg_id"
+		       " WHERE f.series_id = ?1 AND f.fingerprint IS NOT NULL"
+		       " AND " W_PATCH_OK
+		       " ORDER BY 1", &ret);
+	if (!s)
+		return ret;
+	store_bind_int64(s, 1, id, &rc);
+	store_bind_text(s, 10, publish, &rc);
+	if (rc) {
+		ret = store_sqlerr(st, rc);
+		goto out;
+	}
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (*n == alloc) {
+			alloc = alloc ? alloc * 2 : 32;
+			nv = realloc(v, alloc * sizeof(*v));
+			if (!nv) {
+				ret = store_seterr(st, STORE_ERR_NOMEM, "out of memory");
+				goto out;
+			}
+			v = nv;
+		}
+		v[*n] = store_col_dup(s, 0, &oom);
+		if (oom || !v[*n]) {
+			ret = store_seterr(st, STORE_ERR_NOMEM, "out of memory");
+			goto out;
+		}
+		(*n)++;
+	}
+	if (rc != SQLITE_DONE)
+		ret = store_sqlerr(st, rc);
+out:
+	store_stmt_done(s);
+	if (ret) {
+		while (*n)
+			free(v[--*n]);
+		free(v);
+		v = NULL;
+	}
+	*out = v;
+	return ret;
+}
+
+static void strv_free(char **v, size_t n)
+{
+	while (n)
+		free(v[--n]);
+	free(v);
+}
+
+struct one_series {
+	struct store_series_row row;
+	int found;
+};
+
+static int keep_one(void *arg, const struct store_series_row *r)
+{
+	struct one_series *o = arg;
+
+	o->found = 1;
+	o->row.s.version = r->s.version;
+	o->row.s.version_minor = r->s.version_minor;
+	o->row.date = r->date;
+	o->row.msgid = r->msgid ? strdup(r->msgid) : NULL;
+	o->row.s.subject = r->s.subject ? strdup(r->s.subject) : NULL;
+	if ((r->msgid && !o->row.msgid) || (r->s.subject && !o->row.s.subject))
+		return STORE_ERR_NOMEM;
+	return 1;
+}
+
+int store_web_versions(struct store *st, int64_t series_id, const char *publish,
+		       struct store_version **out, size_t *n, size_t *self)
+{
+	int64_t chain[2 * STORE_MAX_VERSIONS + 1];
+	struct store_version *v = NULL;
+	struct store_series cur;
+	char **prevfp = NULL, **fp = NULL;
+	size_t nchain = 0, nv = 0, nprev = 0, nfp = 0, i, j, k, first;
+	int64_t id, next;
+	int ret = STORE_OK, have_prev = 0;
+
+	*out = NULL;
+	*n = 0;
+	*self = 0;
+	store_clearerr(st);
+	/* back to the first version (a loop in prev_id ends the walk) */
+	chain[STORE_MAX_VERSIONS] = series_id;
+	first = STORE_MAX_VERSIONS;
+	id = series_id;
+	while (first > 0) {
+		ret = store_series_get(st, id, &cur);
+		if (ret == STORE_DONE && id != series_id)
+			break;	/* a predecessor forgotten since */
+		if (ret)
+			return ret;
+		id = cur.prev_id;
+		store_series_release(&cur);
+		for (k = first; id && k <= STORE_MAX_VERSIONS; k++)
+			if (chain[k] == id)
+				id = 0;
+		if (!id)
+			break;
+		chain[--first] = id;
+	}
+	nchain = STORE_MAX_VERSIONS + 1;
+	/* and on to the latest */
+	id = series_id;
+	while (nchain < sizeof(chain) / sizeof(chain[0])) {
+		ret = next_version(st, id, &next);
+		if (ret == STORE_DONE)
+			break;
+		if (ret)
+			return ret;
+		for (k = first; k < nchain; k++)
+			if (chain[k] == next)
+				next = 0;
+		if (!next)
+			break;
+		chain[nchain++] = id = next;
+	}
+	ret = STORE_OK;
+	v = calloc(nchain - first, sizeof(*v));
+	if (!v)
+		return store_seterr(st, STORE_ERR_NOMEM, "out of memory");
+	*self = nchain;	/* not published: past the end */
+	for (k = first; k < nchain; k++) {
+		struct store_query q;
+		struct one_series o;
+
+		memset(&q, 0, sizeof(q));
+		memset(&o, 0, sizeof(o));
+		q.series_id = chain[k];
+		q.publish = publish;
+		ret = store_web_series(st, &q, 0, keep_one, &o);
+		if (ret < 0) {
+			free(o.row.msgid);
+			free(o.row.s.subject);
+			goto out;
+		}
+		ret = STORE_OK;
+		if (!o.found)
+			continue;
+		ret = fingerprints(st, chain[k], publish, &fp, &nfp);
+		if (ret) {
+			free(o.row.msgid);
+			free(o.row.s.subject);
+			goto out;
+		}
+		v[nv].series_id = chain[k];
+		v[nv].version = o.row.s.version;
+		v[nv].version_minor = o.row.s.version_minor;
+		v[nv].msgid = o.row.msgid;
+		v[nv].subject = o.row.s.subject;
+		v[nv].date = o.row.date;
+		v[nv].findings = (long)nfp;
+		if (have_prev) {
+			/* both sorted: one merge pass */
+			for (i = 0, j = 0; i < nprev || j < nfp;) {
+				int c = i == nprev ? 1 : j == nfp ? -1 :
+					strcmp(prevfp[i], fp[j]);
+
+				if (c < 0) {
+					v[nv].fixed++;
+					i++;
+				} else if (c > 0) {
+					v[nv].added++;
+					j++;
+				} else {
+					v[nv].still++;
+					i++;
+					j++;
+				}
+			}
+		}
+		if (chain[k] == series_id)
+			*self = nv;
+		nv++;
+		strv_free(prevfp, nprev);
+		prevfp = fp;
+		nprev = nfp;
+		fp = NULL;
+		nfp = 0;
+		have_prev = 1;
+	}
+	if (*self == nchain)
+		*self = nv;
+out:
+	strv_free(prevfp, nprev);
+	strv_free(fp, nfp);
+	if (ret) {
+		store_versions_free(v, nv);
+		*self = 0;
+		return ret;
+	}
+	*out = v;
+	*n = nv;
+	return STORE_OK;
+}
