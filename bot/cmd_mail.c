@@ -169,10 +169,11 @@ static void print_stats(const char *what, const struct pipeline_stats *st, doubl
 	fprintf(stderr,
 		"reviewbot %s: %ld messages stored (%ld already known, %ld unreadable), "
 		"%ld patches, %ld cover letters, %ld replies, %ld skipped; %ld findings; "
-		"%ld reviews (%ld clean); %ld sent, %ld deferred, %ld failed; %.2f s\n",
+		"%ld reviews (%ld clean); %ld sent, %ld deferred, %ld failed, "
+		"%ld too old to answer ([policy] max_age); %.2f s\n",
 		what, st->stored, st->duplicates, st->bad, st->patches, st->covers,
 		st->replies, st->skipped, st->findings, st->reviews, st->clean,
-		st->sent, st->deferred, st->failed, secs);
+		st->sent, st->deferred, st->failed, st->too_old, secs);
 }
 
 static double now_secs(void)
@@ -755,6 +756,9 @@ int cmd_review(int argc, char **argv)
 	log_set_level(LOG_WARN);
 	if (session_open(&s, config_file, db, PIPE_RUN, "review", 0))
 		goto out_session;
+	/* the mail the bot would send had the message just arrived, however
+	 * old its Date: (the pipeline reads the configuration it was given) */
+	s.cfg.max_age = 0;
 
 	ret = 0;
 	for (i = 0; i < nargs; i++)

@@ -135,6 +135,8 @@ static int check_env_name(const char *v, const char **why);
 	  max_confirmations_per_hour, NULL, "answers to commands per hour at most, to all addresses together (more are recorded, not sent); never taken from the reviews' budget; 0 is no limit") \
 	X(POLICY, "stage_wait", INT, "600", 0, 604800, NULL, stage_wait, \
 	  NULL, "seconds a review waits for the compile and load stages ([build], [boot]) before it is sent without them; their results then follow in a reply to the review (0: never wait)") \
+	X(POLICY, "max_age", INT, "259200", 0, 315360000, NULL, max_age, \
+	  NULL, "seconds: mail dated (Date:) longer ago than this is stored, checked and queryable, but no review or answer goes out for it (a first start on a month of backlog, a long outage); 0 is no limit (the default is 3 days)") \
 	X(BUILD, "tree", PATH, NULL, 0, 0, NULL, build_tree, NULL,	\
 	  "kernel source tree to compile-test series against, in a sandbox (bubblewrap); only read, once, to make the scratch copy; unset: no compile test") \
 	X(BUILD, "work", PATH, NULL, 0, 0, NULL, build_work, NULL,	\

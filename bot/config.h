@@ -114,6 +114,7 @@ struct config {
 	int confirmations_per_hour;
 	int max_confirmations_per_hour;	/* all addresses together */
 	int stage_wait;		/* seconds a review waits for [build] and [boot] */
+	int max_age;		/* seconds: older mail gets no reply (0: no limit) */
 	/* [build] (bot/build.h): off unless build_tree is set */
 	char *build_tree;	/* kernel source tree, absolute, kept pristine */
 	char *build_work;	/* O= folder and git dir, absolute, or NULL */

@@ -260,7 +260,7 @@ static int thread_muted(struct store *st, const struct store_series *s,
  * why it is made but not sent (an opt-out, a muted thread, reply = none).
  */
 int pipe_recipients(struct pipeline *p, const struct store_series *s,
-		    const struct mime_mail *to_mail, struct pipe_rcpt *r)
+		    const struct mime_mail *to_mail, int64_t now, struct pipe_rcpt *r)
 {
 	const struct config *cfg = p->cfg;
 	const struct config_source *src = NULL;
@@ -299,6 +299,10 @@ int pipe_recipients(struct pipeline *p, const struct store_series *s,
 	}
 	if (!r->suppress && thread_muted(p->st, s, to_mail))
 		r->suppress = "the thread is muted";
+	/* a backlog read at a first start or after an outage is kept and
+	 * checked, but old news to everyone */
+	if (pipeline_too_old(cfg, to_mail->date, now))
+		r->suppress = PIPE_REASON_TOO_OLD;
 	if (policy == REPLY_POLICY_NONE)
 		r->suppress = "the source's reply policy is none";
 	for (i = 0; i < r->ncc; i++) {
@@ -333,6 +337,8 @@ int pipe_reply_add(struct pipeline *p, const struct store_series *s, const char 
 		ret = store_reply_mark_suppressed(p->st, *id, rc->suppress);
 		if (ret >= 0)
 			p->stats.suppressed++;
+		if (ret >= 0 && !strcmp(rc->suppress, PIPE_REASON_TOO_OLD))
+			p->stats.too_old++;
 	}
 	return ret;
 }
@@ -416,7 +422,7 @@ static int review_series(struct pipeline *p, struct store_series *s, int64_t now
 	ret = pipe_stages_gather(p, s, &sg);
 	if (ret < 0)
 		goto out;
-	ret = pipe_recipients(p, s, to_mail, &rc);
+	ret = pipe_recipients(p, s, to_mail, now, &rc);
 	have_rc = 1;
 	if (ret < 0)
 		goto out;
@@ -582,6 +588,7 @@ int pipeline_review(struct pipeline *p, int64_t now, int force)
 {
 	struct review_ctx rc = { p, now, force, 0, 0, { 0, 0 } };
 	struct pipeline_stats saved;
+	long too_old = p->stats.too_old;
 	int ret;
 
 	/*
@@ -608,6 +615,14 @@ int pipeline_review(struct pipeline *p, int64_t now, int force)
 	/* the stages' results owed to reviews that went without them */
 	if (ret >= 0)
 		ret = pipe_followups(p, now);
+	if (p->stats.too_old > too_old && !pipeline_history_only(p)) {
+		char n[24], age[24];
+
+		snprintf(n, sizeof(n), "%ld", p->stats.too_old - too_old);
+		snprintf(age, sizeof(age), "%d", p->cfg->max_age);
+		log_event(LOG_INFO, "too-old", "not_sent", n, "max_age", age,
+			  "reason", PIPE_REASON_TOO_OLD, NULL);
+	}
 	return ret < 0 ? ret : rc.failed ? STORE_ERR : 0;
 }
 

@@ -34,11 +34,13 @@ cat >"$tmp/rb.conf" <<EOF
 	type = maildir
 	path = $tmp/outbox
 [policy]
+	max_age = 0	# the mail carries fixed dates (2026)
 	series_wait = 600
 	max_replies_per_hour = 1000
 	author_replies_per_hour = 5
 	list_replies_per_hour = 1000
 	confirmations_per_hour = 3
+	max_confirmations_per_hour = 1000
 EOF
 
 n_mail=0

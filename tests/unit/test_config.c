@@ -75,6 +75,7 @@ static void test_config__defaults_come_from_the_table(void **state)
 	assert_int_equal(c.max_replies_per_hour, 30);
 	assert_int_equal(c.max_confirmations_per_hour, 20);
 	assert_int_equal(c.stage_wait, 600);
+	assert_int_equal(c.max_age, 259200);	/* 3 days */
 	config_release(&c);
 	config_release(&c);	/* twice is harmless */
 }
@@ -84,7 +85,7 @@ static void test_config__table_is_consistent(void **state)
 	size_t i;
 
 	(void)state;
-	assert_int_equal(config_noptions, 47);
+	assert_int_equal(config_noptions, 48);
 	for (i = 0; i < config_noptions; i++) {
 		const struct config_option *o = &config_options[i];
 
