@@ -48,6 +48,9 @@ struct pipeline_stats {
  * a long outage): reviewbot status counts the replies suppressed with it.
  */
 #define PIPE_REASON_TOO_OLD	"the mail is older than [policy] max_age"
+/* The reason of a pending reply waiting for a cap to free a place
+ * ("held by author_replies_per_hour", ...): reviewbot status counts them. */
+#define PIPE_HOLD_PREFIX	"held by "
 
 /* 1 when mail dated date is older than [policy] max_age at now (a
  * missing Date: is not old, nor a date in the future). */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "pipeline.h"
 #include "pipeline_int.h"
@@ -356,6 +357,7 @@ struct review_ctx {
 	int batch;		/* one transaction, a savepoint a series */
 	int spent[2];		/* delivery: the reviews' and the answers' hourly
 				 * budget is spent (the rest of that kind waits) */
+	int64_t spent_oldest[2];	/* the first reply that budget counts */
 };
 
 static int review_series(struct pipeline *p, struct store_series *s, int64_t now)
@@ -586,7 +588,7 @@ static int review_one(void *arg, int64_t id)
 
 int pipeline_review(struct pipeline *p, int64_t now, int force)
 {
-	struct review_ctx rc = { p, now, force, 0, 0, { 0, 0 } };
+	struct review_ctx rc = { p, now, force, 0, 0, { 0, 0 }, { 0, 0 } };
 	struct pipeline_stats saved;
 	long too_old = p->stats.too_old;
 	int ret;
@@ -628,36 +630,71 @@ int pipeline_review(struct pipeline *p, int64_t now, int force)
 
 /* ---- delivery ------------------------------------------------------------ */
 
+/* "HH:MM" (UTC) of t, for the log and status. */
+static void hhmm(int64_t t, char *out, size_t outlen)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (!gmtime_r(&tt, &tm) || !strftime(out, outlen, "%H:%M", &tm))
+		snprintf(out, outlen, "?");
+}
+
 /*
- * 1 when sending r now would pass author_replies_per_hour (replies sent
- * to its to_addr in the last hour) or list_replies_per_hour (sent to its
- * list): it waits for a later cycle.  Negative on a store error.
+ * A cap is reached: r waits until the first reply the cap counts is an
+ * hour old (a place frees then), not before the next minute.  Stays
+ * pending, no attempt counted; logged once per hold, at info level, and
+ * counted by reviewbot status as "held by cap".  1, or a store error.
+ */
+static int hold(struct pipeline *p, const struct store_reply *r, const char *cap,
+		int64_t oldest, int64_t now)
+{
+	char why[64], until[16];
+	int64_t t = oldest + 3600;
+	int ret;
+
+	if (t < now + 60)
+		t = now + 60;
+	snprintf(why, sizeof(why), PIPE_HOLD_PREFIX "%s", cap);
+	ret = store_reply_hold(p->st, r->id, why, t);
+	if (ret < 0)
+		return ret;
+	hhmm(t, until, sizeof(until));
+	log_event(LOG_INFO, "held", "reply", r->message_id, "kind", r->kind, "cap", cap,
+		  "until", until, NULL);
+	return 1;
+}
+
+/*
+ * 1 when sending r now would pass author_replies_per_hour (reviews and
+ * follow-ups sent to its to_addr in the last hour; an answer to a
+ * command is neither counted nor held by it: it has caps of its own) or
+ * list_replies_per_hour (sent to its list): r is held.  Negative on a
+ * store error.
  */
 static int over_cap(struct pipeline *p, const struct store_reply *r, int64_t now)
 {
 	const struct config *cfg = p->cfg;
+	int confirm = r->kind && !strcmp(r->kind, "confirm");
+	int64_t oldest = 0;
 	long long n = 0;
 	int ret;
 
-	if (cfg->author_replies_per_hour > 0 && r->to_addr) {
-		ret = store_reply_count_sent(p->st, now - 3600, r->to_addr, NULL, &n);
+	if (cfg->author_replies_per_hour > 0 && r->to_addr && !confirm) {
+		ret = store_reply_sent_window(p->st, now - 3600, r->to_addr, NULL, 0, &n,
+					      &oldest);
 		if (ret < 0)
 			return ret;
-		if (n >= cfg->author_replies_per_hour) {
-			log_event(LOG_DEBUG, "rate-limited", "reply", r->message_id,
-				  "cap", "author_replies_per_hour", NULL);
-			return 1;
-		}
+		if (n >= cfg->author_replies_per_hour)
+			return hold(p, r, "author_replies_per_hour", oldest, now);
 	}
 	if (cfg->list_replies_per_hour > 0 && r->list) {
-		ret = store_reply_count_sent(p->st, now - 3600, NULL, r->list, &n);
+		ret = store_reply_sent_window(p->st, now - 3600, NULL, r->list, -1, &n,
+					      &oldest);
 		if (ret < 0)
 			return ret;
-		if (n >= cfg->list_replies_per_hour) {
-			log_event(LOG_DEBUG, "rate-limited", "reply", r->message_id,
-				  "cap", "list_replies_per_hour", NULL);
-			return 1;
-		}
+		if (n >= cfg->list_replies_per_hour)
+			return hold(p, r, "list_replies_per_hour", oldest, now);
 	}
 	return 0;
 }
@@ -667,29 +704,110 @@ static int over_cap(struct pipeline *p, const struct store_reply *r, int64_t now
  * answers to commands (max_confirmations_per_hour).  A flood of commands
  * never spends the reviews' budget, and the due walk hands out every
  * review before any answer (store_reply_each_due).  1 when r's budget
- * is spent (it waits), 0, or a negative store error.
+ * is spent (it is held), 0, or a negative store error.
  */
 static int over_budget(struct review_ctx *rc, const struct store_reply *r)
 {
 	struct pipeline *p = rc->p;
 	int confirm = r->kind && !strcmp(r->kind, "confirm");
 	int cap = confirm ? p->cfg->max_confirmations_per_hour : p->cfg->max_replies_per_hour;
+	const char *name = confirm ? "max_confirmations_per_hour" : "max_replies_per_hour";
 	long long sent = 0;
+	int64_t oldest = 0;
 	int ret;
 
 	if (cap <= 0)
 		return 0;
 	if (rc->spent[confirm])
-		return 1;
-	ret = store_reply_count_sent_kind(p->st, rc->now - 3600, "confirm", confirm, &sent);
+		return hold(p, r, name, rc->spent_oldest[confirm], rc->now);
+	ret = store_reply_sent_window(p->st, rc->now - 3600, NULL, NULL, confirm, &sent,
+				      &oldest);
 	if (ret < 0)
 		return ret;
 	if (sent < cap)
 		return 0;
 	rc->spent[confirm] = 1;
-	log_event(LOG_DEBUG, "rate-limited", "reply", r->message_id, "cap",
-		  confirm ? "max_confirmations_per_hour" : "max_replies_per_hour", NULL);
-	return 1;
+	rc->spent_oldest[confirm] = oldest;
+	return hold(p, r, name, oldest, rc->now);
+}
+
+/* A Message-ID of the thread a queued reply answers is a muted root. */
+static int id_muted(void *arg, const char *id)
+{
+	return store_mute_get(arg, id) == STORE_OK;
+}
+
+/* A reply decided on at queue time is not sent after all: recorded so. */
+static int suppress_now(struct pipeline *p, const struct store_reply *r, const char *why)
+{
+	int ret = store_reply_mark_suppressed(p->st, r->id, why);
+
+	if (ret == STORE_OK) {
+		p->stats.suppressed++;
+		log_event(LOG_INFO, "suppressed", "reply", r->message_id, "kind", r->kind,
+			  "reason", why, "when", "delivery", NULL);
+	}
+	return ret < 0 ? ret : 1;
+}
+
+/*
+ * What changed since a review or follow-up was queued (it may have
+ * waited for a cap, a retry or the stages): its author opted out (it is
+ * suppressed, or for "optout private" goes to the author alone), or its
+ * thread was muted (suppressed).  1 when r is not to be sent, 0 to go
+ * on (r's recipients and mail as they are now), or a store error.
+ * Answers to commands are not looked at: an opt-out is confirmed too.
+ */
+static int recheck(struct pipeline *p, struct store_reply *r)
+{
+	enum store_optout_mode om;
+	struct store_series s;
+	struct sbuf mail;
+	int ret, muted = 0;
+
+	if (!r->kind || !strcmp(r->kind, "confirm"))
+		return 0;
+	if (r->series_id && store_series_get(p->st, r->series_id, &s) == STORE_OK) {
+		muted = s.root && store_mute_get(p->st, s.root) == STORE_OK;
+		store_series_release(&s);
+	}
+	if (!muted)
+		muted = compose_mail_thread_ids(r->body, id_muted, p->st);
+	if (muted)
+		return suppress_now(p, r, "the thread is muted");
+	if (r->to_addr && store_optout_get(p->st, r->to_addr, &om) == STORE_OK) {
+		if (om == OPTOUT_SILENT)
+			return suppress_now(p, r, "the author opted out of reviews");
+		if (r->rcpt && strcasecmp(r->rcpt, r->to_addr)) {
+			/* private: the same mail, to the author alone */
+			sbuf_init(&mail, COMPOSE_MAX_MAIL);
+			ret = compose_mail_drop_cc(r->body, &mail) ? STORE_ERR_NOMEM :
+				store_reply_set_rcpt(p->st, r->id, r->to_addr, NULL, mail.buf);
+			if (ret == STORE_OK) {
+				char *rcpt = strdup(r->to_addr);
+
+				if (!rcpt) {
+					sbuf_release(&mail);
+					return STORE_ERR_NOMEM;
+				}
+				free(r->rcpt);
+				r->rcpt = rcpt;
+				free(r->list);
+				r->list = NULL;
+				free(r->body);
+				r->body = sbuf_detach(&mail, NULL);
+				log_event(LOG_INFO, "made-private", "reply", r->message_id,
+					  "reason", "the author opted out to private reviews",
+					  NULL);
+			}
+			sbuf_release(&mail);
+			if (ret < 0)
+				return ret;
+			if (ret != STORE_OK || !r->body)
+				return 1;	/* no longer pending: another process */
+		}
+	}
+	return 0;
 }
 
 static int deliver_one(void *arg, int64_t id)
@@ -706,11 +824,6 @@ static int deliver_one(void *arg, int64_t id)
 	ret = store_reply_get(p->st, id, &r);
 	if (ret != STORE_OK)
 		return ret < 0 ? ret : 0;
-	ret = over_budget(rc, &r);
-	if (ret) {
-		store_reply_release(&r);
-		return ret < 0 ? ret : 0;	/* stays pending: the other kind goes on */
-	}
 	/* another process on the database delivers it (or did meanwhile) */
 	if (r.state != REPLY_PENDING ||
 	    (r.claim && strcmp(r.claim, p->claim) &&
@@ -718,10 +831,15 @@ static int deliver_one(void *arg, int64_t id)
 		store_reply_release(&r);
 		return 0;
 	}
-	ret = over_cap(p, &r, rc->now);
+	/* opt-outs and mutes as they are now, then the caps */
+	ret = recheck(p, &r);
+	if (!ret)
+		ret = over_budget(rc, &r);
+	if (!ret)
+		ret = over_cap(p, &r, rc->now);
 	if (ret) {
 		store_reply_release(&r);
-		return ret < 0 ? ret : 0;	/* stays pending, no attempt counted */
+		return ret < 0 ? ret : 0;	/* not sent: the others go on */
 	}
 	/*
 	 * Ours before it leaves: one statement, committed (and synced) on
@@ -766,7 +884,7 @@ static int deliver_one(void *arg, int64_t id)
 
 int pipeline_deliver(struct pipeline *p, int64_t now)
 {
-	struct review_ctx rc = { p, now, 0, 0, 0, { 0, 0 } };
+	struct review_ctx rc = { p, now, 0, 0, 0, { 0, 0 }, { 0, 0 } };
 	int ret;
 
 	ret = store_reply_each_due(p->st, now, deliver_one, &rc);

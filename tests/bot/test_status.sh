@@ -75,7 +75,7 @@ check "patches" "line 'patches: 7'"
 check "findings as query counts them" \
 	"line \"findings: \$('$rb' query --config '$tmp/rb.conf' --json | wc -l)\""
 check "replies: 4 written to the outbox" \
-	"line 'replies: 4 (pending 0, due 0, sent 4, failed 0, suppressed 0)'"
+	"line 'replies: 4 (pending 0, due 0, held by cap 0, sent 4, failed 0, suppressed 0)'"
 check "no opt-outs" "line 'opt-outs: 0'"
 check "no compile or load stage queued (none configured)" "line 'stages queued: 0'"
 check "checkpoint of the mbox: its size, with a time" \
@@ -177,13 +177,13 @@ check "... the old command is carried out, its answer not sent" \
 	"grep -qx 'opt-outs: 1' '$tmp/out3' && grep -q 'event=command msgid=oldcmd@example.com' '$tmp/age.out' &&
 	 grep -q 'event=confirm-not-sent msgid=oldcmd@example.com' '$tmp/age.out'"
 check "... status counts the 5 replies not sent for their age" \
-	"grep -qx 'replies: 6 (pending 0, due 0, sent 1, failed 0, suppressed 5 (5 too old: \\[policy\\] max_age))' '$tmp/out3' || { cat '$tmp/out3'; false; }"
+	"grep -qx 'replies: 6 (pending 0, due 0, held by cap 0, sent 1, failed 0, suppressed 5 (5 too old: \\[policy\\] max_age))' '$tmp/out3' || { cat '$tmp/out3'; false; }"
 check "... the log and the summary line say so" \
 	"grep -q 'level=info event=too-old not_sent=4 max_age=259200' '$tmp/age.out' &&
 	 grep -q ', 5 too old to answer (\\[policy\\] max_age);' '$tmp/age.out' || { cat '$tmp/age.out'; false; }"
 "$rb" status --database "$tmp/db/age.db" --json >"$tmp/json3"
 check "... and --json as replies.too_old" \
-	"/usr/bin/python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))[\"replies\"]; sys.exit(not (r[\"too_old\"] == 5))' '$tmp/json3'"
+	"/usr/bin/python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))[\"replies\"]; sys.exit(not (r[\"too_old\"] == 5 and r[\"held\"] == 0))' '$tmp/json3'"
 
 "$rb" status --help | grep -q -- '--json'
 check "status --help" "[ $? -eq 0 ]"
