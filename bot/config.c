@@ -92,9 +92,9 @@ static int check_env_name(const char *v, const char **why);
 	X(SOURCE, "path", PATH, NULL, 0, 0, NULL, path, NULL,		\
 	  "the maildir folder or mbox file; required for those types")	\
 	X(SOURCE, "list", STRING, NULL, 0, 0, NULL, list, check_address, \
-	  "the list's posting address")					\
+	  "the list's posting address: a review Cc's it only when the patch reached it (in its To or Cc, or its List-Id is this list's: linux-leds.vger.kernel.org for linux-leds@vger.kernel.org)") \
 	X(SOURCE, "reply", ENUM, "list", 0, 0, REPLY_POLICIES, reply, NULL, \
-	  "who a review goes to: author and list, all, author only, or nobody") \
+	  "who a review goes to: list (the author, Cc exactly the lists the patch was sent to among those the sources name; none for a patch mailed to the bot alone), all (also every other To and Cc address of the patch), author (the author only), or none (recorded, not sent)") \
 	X(SOURCE, "poll_interval", INT, "60", 1, 86400, NULL, poll_interval, \
 	  NULL, "seconds between two looks for new mail (IMAP IDLE wakes up sooner)") \
 	X(SOURCE, "password_file", PATH, NULL, 0, 0, NULL, password_file, NULL, \

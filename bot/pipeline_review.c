@@ -255,10 +255,65 @@ static int thread_muted(struct store *st, const struct store_series *s,
 	       store_mute_get(st, to_mail->message_id) == STORE_OK;
 }
 
+/* addr is the posting address of a list the bot reads (a source's
+ * `list`): that one, as configured, or NULL. */
+static const char *known_list(const struct config *cfg, const char *addr)
+{
+	size_t i;
+
+	for (i = 0; addr && i < cfg->nsources; i++)
+		if (cfg->sources[i].list && !strcasecmp(cfg->sources[i].list, addr))
+			return cfg->sources[i].list;
+	return NULL;
+}
+
 /*
- * Who a mail about series s, replying to to_mail, goes to: the author,
- * the list and the original Cc as the source's reply policy says, and
- * why it is made but not sent (an opt-out, a muted thread, reply = none).
+ * The mail came through list: its List-Id (RFC 2919, the part inside
+ * <>) is the list's address with '@' as '.' (vger's, mailman's and
+ * public-inbox's "linux-leds.vger.kernel.org" for
+ * linux-leds@vger.kernel.org), or the address itself.
+ */
+static int list_id_is(const char *list_id, const char *list)
+{
+	const char *at = strchr(list, '@');
+	size_t n;
+
+	if (!list_id || !at)
+		return 0;
+	if (!strcasecmp(list_id, list))
+		return 1;
+	n = (size_t)(at - list);
+	return strlen(list_id) == strlen(list) && !strncasecmp(list_id, list, n) &&
+	       list_id[n] == '.' && !strcasecmp(list_id + n + 1, at + 1);
+}
+
+/* Cc's addr once (case aside), neither the author nor the bot; 1 when
+ * added. */
+static int add_cc(struct pipe_rcpt *r, const char *author, const char *bot,
+		  const char *name, const char *addr)
+{
+	size_t i;
+
+	if (!addr || r->ncc >= MIME_MAX_RCPTS || (author && !strcasecmp(addr, author)) ||
+	    (bot && !strcasecmp(addr, bot)))
+		return 0;
+	for (i = 0; i < r->ncc; i++)
+		if (!strcasecmp(r->cc[i].addr, addr))
+			return 0;
+	r->cc[r->ncc].name = name;
+	r->cc[r->ncc++].addr = addr;
+	return 1;
+}
+
+/*
+ * Who a mail about series s, replying to to_mail (its cover letter or
+ * first patch), goes to, and why it is made but not sent (an opt-out, a
+ * muted thread, the mail's age, reply = none).  The author always; with
+ * reply = list (the default) also exactly the lists the patch reached:
+ * each address of its To and Cc that is a list the bot reads, and the
+ * source's list when the mail's List-Id is that list's; never a list it
+ * was not sent to (a patch mailed to the bot alone is answered
+ * privately).  reply = all adds every other To and Cc address.
  */
 int pipe_recipients(struct pipeline *p, const struct store_series *s,
 		    const struct mime_mail *to_mail, int64_t now, struct pipe_rcpt *r)
@@ -268,7 +323,10 @@ int pipe_recipients(struct pipeline *p, const struct store_series *s,
 	enum reply_policy policy = REPLY_POLICY_LIST;
 	enum store_optout_mode om;
 	struct store_msg to_row;
-	size_t i;
+	const struct mime_addr *hdr[2] = { to_mail->to, to_mail->cc };
+	size_t nhdr[2] = { to_mail->nto, to_mail->ncc };
+	size_t i, k, nlists;
+	const char *l;
 
 	memset(r, 0, sizeof(*r));
 	memset(&to_row, 0, sizeof(to_row));
@@ -282,21 +340,26 @@ int pipe_recipients(struct pipeline *p, const struct store_series *s,
 	if (src)
 		policy = src->reply;
 	add_rcpt(&r->rcpt, s->author_addr);
-	if (s->list && policy != REPLY_POLICY_AUTHOR) {
-		r->cc[r->ncc].name = NULL;
-		r->cc[r->ncc++].addr = s->list;
+	if (policy != REPLY_POLICY_AUTHOR) {
+		/* the source's list first: it is the one the caps count */
+		if (s->list && list_id_is(to_mail->list_id, s->list))
+			add_cc(r, s->author_addr, cfg->address, NULL, s->list);
+		for (k = 0; k < 2; k++)
+			for (i = 0; i < nhdr[k]; i++)
+				if ((l = known_list(cfg, hdr[k][i].addr)) != NULL)
+					add_cc(r, s->author_addr, cfg->address, NULL, l);
 	}
+	nlists = r->ncc;
 	if (policy == REPLY_POLICY_ALL)
-		for (i = 0; i < to_mail->ncc && r->ncc < MIME_MAX_RCPTS; i++)
-			if (strcasecmp(to_mail->cc[i].addr, s->list ? s->list : "") &&
-			    strcasecmp(to_mail->cc[i].addr, cfg->address ? cfg->address : ""))
-				r->cc[r->ncc++] = (struct compose_addr){ to_mail->cc[i].name,
-									 to_mail->cc[i].addr };
+		for (k = 0; k < 2; k++)
+			for (i = 0; i < nhdr[k]; i++)
+				add_cc(r, s->author_addr, cfg->address, hdr[k][i].name,
+				       hdr[k][i].addr);
 	if (s->author_addr && store_optout_get(p->st, r->author, &om) == STORE_OK) {
 		if (om == OPTOUT_SILENT)
 			r->suppress = "the author opted out of reviews";
 		else
-			r->ncc = 0;	/* private: the author only */
+			r->ncc = nlists = 0;	/* private: the author only */
 	}
 	if (!r->suppress && thread_muted(p->st, s, to_mail))
 		r->suppress = "the thread is muted";
@@ -306,12 +369,10 @@ int pipe_recipients(struct pipeline *p, const struct store_series *s,
 		r->suppress = PIPE_REASON_TOO_OLD;
 	if (policy == REPLY_POLICY_NONE)
 		r->suppress = "the source's reply policy is none";
-	for (i = 0; i < r->ncc; i++) {
+	for (i = 0; i < r->ncc; i++)
 		add_rcpt(&r->rcpt, r->cc[i].addr);
-		/* the list counts for its cap only when the mail goes there */
-		if (s->list && r->cc[i].addr == s->list)
-			r->list = s->list;
-	}
+	/* the list the per-list cap counts: the first the mail goes to */
+	r->list = nlists ? r->cc[0].addr : NULL;
 	return r->rcpt.err ? STORE_ERR_NOMEM : STORE_OK;
 }
 
