@@ -54,6 +54,24 @@ SYSCONFDIR ?= /etc
 # Debian, $(PREFIX)/lib/systemd/system (looked at for /usr/local too)
 UNITDIR ?= $(PREFIX)/lib/systemd/system
 
+# The program finds its helper and the helper its templates relative to
+# where they are (bot/exec.c, bot/cmd_mail.c), so a build tree and any
+# install of it agree; the install's own relative paths come from BINDIR,
+# LIBEXECDIR and DATADIR.  What is built from the install paths depends
+# on $(PATHS_STAMP), which changes when they do: `make install
+# PREFIX=/usr` after a plain `make` rebuilds it for /usr.
+LIBEXEC_REL := $(shell realpath -m --relative-to=$(BINDIR) $(LIBEXECDIR)/reviewbot)
+TEMPLATES_INST_REL := $(shell realpath -m --relative-to=$(LIBEXECDIR)/reviewbot \
+	$(DATADIR)/reviewbot/templates)
+PATHS_STAMP := $(BUILD)/.install-paths
+PATHS_NOW := $(BINDIR) $(LIBEXECDIR) $(DATADIR) $(SYSCONFDIR) $(LIBEXEC_REL) $(TEMPLATES_INST_REL)
+.DEFAULT_GOAL := all
+$(PATHS_STAMP): FORCE
+	@mkdir -p $(@D)
+	@if [ "$$(cat $@ 2>/dev/null)" != '$(PATHS_NOW)' ]; then echo '$(PATHS_NOW)' >$@; fi
+FORCE:
+.PHONY: FORCE
+
 DEPS_STAMP := $(BUILD)/.deps-ok
 HAVE_PKGS := $(shell $(PKG_CONFIG) --exists $(FRONT_PKGS) $(MAIL_PKGS) $(TEST_PKGS) 2>/dev/null && echo yes)
 
@@ -194,7 +212,7 @@ MAN_PAGES := deploy/man/reviewbot.1 deploy/man/reviewbot.8 $(CONF_MAN) $(RULES_M
 # make install writes it again for its own PREFIX)
 UNIT := $(BUILD)/deploy/reviewbot.service
 
-$(UNIT): deploy/reviewbot.service.in Makefile
+$(UNIT): deploy/reviewbot.service.in Makefile $(PATHS_STAMP)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  GEN     $@")
 	$(Q)sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' $< >$@
@@ -221,10 +239,12 @@ $(LIBCHECKER) $(LIBSTORE) $(LIBBOT):
 	$(Q)rm -f $@ && ar rcs $@ $^
 
 # where the front binary looks for its helper, besides REVIEWBOT_EXEC_PATH
+$(BUILD)/obj/bot/exec.o: $(PATHS_STAMP)
 $(BUILD)/obj/bot/exec.o: ALL_CFLAGS += \
-	-DRB_LIBEXEC_REL='"../libexec/reviewbot"' -DRB_BUILD_REL='"$(HELPER_REL)"'
-$(BUILD)/obj/bot/config.o: ALL_CFLAGS += -DRB_DATADIR='"$(DATADIR)"'
-$(BUILD)/obj/bot/cmd_mail.o: ALL_CFLAGS += -DRB_TEMPLATES_REL='"$(TEMPLATES_REL)"'
+	-DRB_LIBEXEC_REL='"$(LIBEXEC_REL)"' -DRB_BUILD_REL='"$(HELPER_REL)"'
+$(BUILD)/obj/bot/cmd_mail.o: $(PATHS_STAMP)
+$(BUILD)/obj/bot/cmd_mail.o: ALL_CFLAGS += -DRB_TEMPLATES_REL='"$(TEMPLATES_REL)"' \
+	-DRB_TEMPLATES_INST_REL='"$(TEMPLATES_INST_REL)"'
 
 $(PROGRAM): $(FRONT_OBJS) $(LIBBOT) $(LIBSTORE) $(LIBCHECKER) $(PATTERNS_OBJ)
 	@$(if $(Q),echo "  LD      $@")
@@ -349,8 +369,7 @@ $(FUZZ_DIR)/obj/%.o: %.c $(DEPS_STAMP)
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(FUZZ_DIR)/obj/bot/exec.o: FUZZ_CFLAGS += \
-	-DRB_LIBEXEC_REL='"../libexec/reviewbot"' -DRB_BUILD_REL='"$(HELPER_REL)"'
-$(FUZZ_DIR)/obj/bot/config.o: FUZZ_CFLAGS += -DRB_DATADIR='"$(DATADIR)"'
+	-DRB_LIBEXEC_REL='"$(LIBEXEC_REL)"' -DRB_BUILD_REL='"$(HELPER_REL)"'
 
 # the patterns are data: no coverage needed
 $(FUZZ_DIR)/obj/patterns.o: $(BUILD)/gen/patterns.c

@@ -35,10 +35,6 @@
 #include "subject.h"
 #include "../checker/banned.h"
 
-#ifndef RB_DATADIR
-#define RB_DATADIR "/usr/local/share"
-#endif
-
 #define SENDMAIL_DEFAULT	"/usr/sbin/sendmail"
 #define CONFIG_MAX_NAME		64	/* bytes of a section, key or source name */
 #define ADDRESS_MAX		254	/* RFC 5321 4.5.3.1.3, a path less <> */
@@ -79,8 +75,8 @@ static int check_env_name(const char *v, const char **why);
 	  "the display name in From:")					\
 	X(BOT, "database", PATH, "reviewbot.db", 0, 0, NULL, database, NULL, \
 	  "the SQLite database file")					\
-	X(BOT, "templates", PATH, RB_DATADIR "/reviewbot/templates", 0, 0, \
-	  NULL, templates, NULL, "the folder of reply templates")	\
+	X(BOT, "templates", PATH, NULL, 0, 0, NULL, templates, NULL,	\
+	  "the folder of reply templates; unset: the one installed beside the program (PREFIX/share/reviewbot/templates), or templates/ of the build tree the program runs from") \
 	X(BOT, "dry_run", BOOL, "true", 0, 0, NULL, dry_run, NULL,	\
 	  "record the replies but send none")				\
 	X(BOT, "user", STRING, NULL, 0, 0, NULL, user, NULL,		\
@@ -1145,8 +1141,7 @@ int config_parse(const char *name, const char *buf, size_t len,
 	config_init(c);
 	c->file = strdup(name);
 	p = calloc(1, sizeof(*p));
-	if (!p || !c->file || !c->name || !c->database || !c->templates ||
-	    !c->delivery_path) {
+	if (!p || !c->file || !c->name || !c->database || !c->delivery_path) {
 		if (err && errlen)
 			snprintf(err, errlen, "%s: out of memory", name);
 		goto out;

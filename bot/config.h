@@ -91,7 +91,7 @@ struct config {
 	char *address;		/* required when any reply can be sent */
 	char *name;
 	char *database;		/* absolute */
-	char *templates;	/* folder, absolute */
+	char *templates;	/* folder, absolute, or NULL: beside the program */
 	int dry_run;
 	char *user;		/* run drops to it when started as root */
 	/* [source "NAME"] */
