@@ -335,12 +335,17 @@ corpus-sanitize:
 		--const-structs-file=$(abspath $(BUILD)/kernel/scripts/const_structs.checkpatch)
 
 ifeq ($(SANITIZE),1)
-check: unit-tests golden-tests cli-tests bot-tests build-tests boot-tests integration-tests man-tests fuzz-smoke \
+CHECK_SUITES := unit-tests golden-tests cli-tests bot-tests build-tests boot-tests integration-tests man-tests fuzz-smoke \
 	deploy-tests
 else
-check: unit-tests golden-tests cli-tests bot-tests build-tests boot-tests integration-tests man-tests golden-verify compat-floor corpus-sanitize valgrind-tests \
+CHECK_SUITES := unit-tests golden-tests cli-tests bot-tests build-tests boot-tests integration-tests man-tests golden-verify compat-floor corpus-sanitize valgrind-tests \
 	fuzz-smoke deploy-tests
 endif
+
+# every suite in turn, all of them even after a failure, and at the end
+# one line for them all (tests/run-suites.sh; the logs in build/check/)
+check: $(PROGRAM) $(HELPER)
+	$(Q)MAKE="$(MAKE)" bash tests/run-suites.sh $(BUILD)/check $(CHECK_SUITES)
 
 # libFuzzer targets (tests/fuzz/fuzz_*.c): every library object again,
 # built with clang for coverage under ASan+UBSan, into build/fuzz/.
