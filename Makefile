@@ -5,7 +5,9 @@
 #   make run        the main job on the bundled examples (no server needed)
 #   make check      build and run every test (SANITIZE=1: under ASan+UBSan)
 #   make compat     per-type agreement with checkpatch.pl 6.1 on the corpus
-#   make bench      speed and memory against checkpatch.pl, measured together
+#   make bench      speed and memory against checkpatch.pl, measured together;
+#                   the bot's import rate, post-to-review latency (dovecot,
+#                   public-inbox; skipped without them), compile and load cost
 #   make eval-signal  precision and recall of the security and uapi rules
 #                   (and of the review mail) on hand-labelled corpus patches
 #                   (tests/signal/); eval-signal-selftest: its own unit test
