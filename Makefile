@@ -5,7 +5,9 @@
 #   make run        the main job on the bundled examples (no server needed)
 #   make check      build and run every test (SANITIZE=1: under ASan+UBSan)
 #   make compat     per-type agreement with checkpatch.pl 6.1 on the corpus
-#   make bench      speed and memory against checkpatch.pl, measured together
+#   make bench      speed and memory against checkpatch.pl, measured together;
+#                   the bot's import rate, post-to-review latency (dovecot,
+#                   public-inbox; skipped without them), compile and load cost
 #   make eval-signal  precision and recall of the security and uapi rules
 #                   (and of the review mail) on hand-labelled corpus patches
 #                   (tests/signal/); eval-signal-selftest: its own unit test
@@ -55,6 +57,24 @@ SYSCONFDIR ?= /etc
 # systemd's folder for units: /lib/systemd/system for PREFIX=/usr on
 # Debian, $(PREFIX)/lib/systemd/system (looked at for /usr/local too)
 UNITDIR ?= $(PREFIX)/lib/systemd/system
+
+# The program finds its helper and the helper its templates relative to
+# where they are (bot/exec.c, bot/cmd_mail.c), so a build tree and any
+# install of it agree; the install's own relative paths come from BINDIR,
+# LIBEXECDIR and DATADIR.  What is built from the install paths depends
+# on $(PATHS_STAMP), which changes when they do: `make install
+# PREFIX=/usr` after a plain `make` rebuilds it for /usr.
+LIBEXEC_REL := $(shell realpath -m --relative-to=$(BINDIR) $(LIBEXECDIR)/reviewbot)
+TEMPLATES_INST_REL := $(shell realpath -m --relative-to=$(LIBEXECDIR)/reviewbot \
+	$(DATADIR)/reviewbot/templates)
+PATHS_STAMP := $(BUILD)/.install-paths
+PATHS_NOW := $(BINDIR) $(LIBEXECDIR) $(DATADIR) $(SYSCONFDIR) $(LIBEXEC_REL) $(TEMPLATES_INST_REL)
+.DEFAULT_GOAL := all
+$(PATHS_STAMP): FORCE
+	@mkdir -p $(@D)
+	@if [ "$$(cat $@ 2>/dev/null)" != '$(PATHS_NOW)' ]; then echo '$(PATHS_NOW)' >$@; fi
+FORCE:
+.PHONY: FORCE
 
 DEPS_STAMP := $(BUILD)/.deps-ok
 HAVE_PKGS := $(shell $(PKG_CONFIG) --exists $(FRONT_PKGS) $(MAIL_PKGS) $(SERVE_PKGS) $(TEST_PKGS) 2>/dev/null && echo yes)
@@ -212,7 +232,7 @@ UNIT := $(BUILD)/deploy/reviewbot.service
 # reviewbot serve's own unit (deploy/reviewbot-serve.service.in)
 UNIT_SERVE := $(BUILD)/deploy/reviewbot-serve.service
 
-$(BUILD)/deploy/%.service: deploy/%.service.in Makefile
+$(BUILD)/deploy/%.service: deploy/%.service.in Makefile $(PATHS_STAMP)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  GEN     $@")
 	$(Q)sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' $< >$@
@@ -239,11 +259,15 @@ $(LIBCHECKER) $(LIBSTORE) $(LIBBOT):
 	$(Q)rm -f $@ && ar rcs $@ $^
 
 # where the front binary looks for its helper, besides REVIEWBOT_EXEC_PATH
+$(BUILD)/obj/bot/exec.o: $(PATHS_STAMP)
 $(BUILD)/obj/bot/exec.o: ALL_CFLAGS += \
-	-DRB_LIBEXEC_REL='"../libexec/reviewbot"' -DRB_BUILD_REL='"$(HELPER_REL)"'
+	-DRB_LIBEXEC_REL='"$(LIBEXEC_REL)"' -DRB_BUILD_REL='"$(HELPER_REL)"'
+$(BUILD)/obj/bot/config.o $(BUILD)/obj/bot/spell_list.o: $(PATHS_STAMP)
 $(BUILD)/obj/bot/config.o: ALL_CFLAGS += -DRB_DATADIR='"$(DATADIR)"'
 $(BUILD)/obj/bot/spell_list.o: ALL_CFLAGS += -DRB_DATADIR='"$(DATADIR)"'
-$(BUILD)/obj/bot/cmd_mail.o: ALL_CFLAGS += -DRB_TEMPLATES_REL='"$(TEMPLATES_REL)"'
+$(BUILD)/obj/bot/cmd_mail.o: $(PATHS_STAMP)
+$(BUILD)/obj/bot/cmd_mail.o: ALL_CFLAGS += -DRB_TEMPLATES_REL='"$(TEMPLATES_REL)"' \
+	-DRB_TEMPLATES_INST_REL='"$(TEMPLATES_INST_REL)"'
 
 $(PROGRAM): $(FRONT_OBJS) $(LIBBOT) $(LIBSTORE) $(LIBCHECKER) $(PATTERNS_OBJ)
 	@$(if $(Q),echo "  LD      $@")
@@ -339,12 +363,17 @@ corpus-sanitize:
 		--const-structs-file=$(abspath $(BUILD)/kernel/scripts/const_structs.checkpatch)
 
 ifeq ($(SANITIZE),1)
-check: unit-tests golden-tests cli-tests bot-tests build-tests boot-tests integration-tests man-tests fuzz-smoke \
+CHECK_SUITES := unit-tests golden-tests cli-tests bot-tests build-tests boot-tests integration-tests man-tests fuzz-smoke \
 	deploy-tests
 else
-check: unit-tests golden-tests cli-tests bot-tests build-tests boot-tests integration-tests man-tests golden-verify compat-floor corpus-sanitize valgrind-tests \
+CHECK_SUITES := unit-tests golden-tests cli-tests bot-tests build-tests boot-tests integration-tests man-tests golden-verify compat-floor corpus-sanitize valgrind-tests \
 	fuzz-smoke deploy-tests
 endif
+
+# every suite in turn, all of them even after a failure, and at the end
+# one line for them all (tests/run-suites.sh; the logs in build/check/)
+check: $(PROGRAM) $(HELPER)
+	$(Q)MAKE="$(MAKE)" bash tests/run-suites.sh $(BUILD)/check $(CHECK_SUITES)
 
 # libFuzzer targets (tests/fuzz/fuzz_*.c): every library object again,
 # built with clang for coverage under ASan+UBSan, into build/fuzz/.
@@ -373,7 +402,7 @@ $(FUZZ_DIR)/obj/%.o: %.c $(DEPS_STAMP)
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(FUZZ_DIR)/obj/bot/exec.o: FUZZ_CFLAGS += \
-	-DRB_LIBEXEC_REL='"../libexec/reviewbot"' -DRB_BUILD_REL='"$(HELPER_REL)"'
+	-DRB_LIBEXEC_REL='"$(LIBEXEC_REL)"' -DRB_BUILD_REL='"$(HELPER_REL)"'
 $(FUZZ_DIR)/obj/bot/config.o: FUZZ_CFLAGS += -DRB_DATADIR='"$(DATADIR)"'
 $(FUZZ_DIR)/obj/bot/spell_list.o: FUZZ_CFLAGS += -DRB_DATADIR='"$(DATADIR)"'
 

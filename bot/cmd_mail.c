@@ -5,6 +5,7 @@
  * libraries, so `reviewbot check` never loads them.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -31,6 +33,9 @@
 #include "../store/store.h"
 #include "../checker/banned.h"
 
+#ifndef RB_TEMPLATES_INST_REL
+#define RB_TEMPLATES_INST_REL "../../share/reviewbot/templates"
+#endif
 /* the build tree's templates/, seen from the helper (the Makefile knows
  * how deep the build folder is) */
 #ifndef RB_TEMPLATES_REL
@@ -76,30 +81,36 @@ static void run_signals(void)
 }
 
 /*
- * Templates: the configured folder.  Without a configuration file, when
- * the compiled-in folder is missing (installed under another prefix, or
- * run from the build tree), the folder beside the helper: installed
- * (libexec/reviewbot/ → share/reviewbot/templates) or in the build tree
- * (build/libexec/reviewbot/ → templates).
+ * Templates: the configured folder, or, when [bot] templates is not set,
+ * the one beside the program, found from where the helper runs: as
+ * installed (LIBEXECDIR/reviewbot/ → DATADIR/reviewbot/templates) or in
+ * the build tree (build/libexec/reviewbot/ → templates), whatever PREFIX
+ * the program was built for.
  */
-static int load_templates(const struct config *cfg, int explicit_config,
-			  struct template_set **out, char *err, size_t errlen)
+static int load_templates(const struct config *cfg, struct template_set **out,
+			  char *err, size_t errlen)
 {
-	static const char *const rels[] = {
-		"../../share/reviewbot/templates", RB_TEMPLATES_REL,
-	};
-	char dir[PATH_MAX];
+	static const char *const rels[] = { RB_TEMPLATES_INST_REL, RB_TEMPLATES_REL };
+	char dir[PATH_MAX], tried[2][PATH_MAX];
 	const char *from = cfg->templates;
 	struct stat sb;
 	size_t i;
 
-	if (!explicit_config && stat(cfg->templates, &sb))
-		for (i = 0; i < sizeof(rels) / sizeof(rels[0]); i++)
-			if (!cmd_exe_relative(rels[i], dir, sizeof(dir)) &&
-			    !stat(dir, &sb)) {
-				from = dir;
-				break;
-			}
+	*out = NULL;
+	for (i = 0; !from && i < sizeof(rels) / sizeof(rels[0]); i++) {
+		tried[i][0] = '\0';
+		if (cmd_exe_relative(rels[i], dir, sizeof(dir)))
+			continue;
+		if (!realpath(dir, tried[i]))
+			snprintf(tried[i], sizeof(tried[i]), "%s", dir);
+		if (!stat(dir, &sb) && S_ISDIR(sb.st_mode))
+			from = tried[i];
+	}
+	if (!from) {
+		snprintf(err, errlen, "no template folder: [bot] templates is not set and "
+			 "none is beside the program (%.400s, %.400s)", tried[0], tried[1]);
+		return -1;
+	}
 	if (template_set_load(from, out, err, errlen))
 		return -1;
 	/* the stages' results may follow a review in a mail of their own */
@@ -147,7 +158,7 @@ static int session_open(struct session *s, const char *config_file,
 		fprintf(stderr, "reviewbot %s: %s\n", cmd, err);
 		return -1;
 	}
-	if (load_templates(&s->cfg, config_file != NULL, &s->tpl, err, sizeof(err))) {
+	if (load_templates(&s->cfg, &s->tpl, err, sizeof(err))) {
 		fprintf(stderr, "reviewbot %s: %s\n", cmd, err);
 		return -1;
 	}
@@ -182,10 +193,11 @@ static void print_stats(const char *what, const struct pipeline_stats *st, doubl
 	fprintf(stderr,
 		"reviewbot %s: %ld messages stored (%ld already known, %ld unreadable), "
 		"%ld patches, %ld cover letters, %ld replies, %ld skipped; %ld findings; "
-		"%ld reviews (%ld clean); %ld sent, %ld deferred, %ld failed; %.2f s\n",
+		"%ld reviews (%ld clean); %ld sent, %ld deferred, %ld failed, "
+		"%ld too old to answer ([policy] max_age); %.2f s\n",
 		what, st->stored, st->duplicates, st->bad, st->patches, st->covers,
 		st->replies, st->skipped, st->findings, st->reviews, st->clean,
-		st->sent, st->deferred, st->failed, secs);
+		st->sent, st->deferred, st->failed, st->too_old, secs);
 }
 
 static double now_secs(void)
@@ -266,6 +278,161 @@ static int check_drivers(const struct config *cfg)
 		source_session_close(&ss);
 	}
 	return 0;
+}
+
+/* A folder the daemon must write in (and create files in). */
+static int writable_dir(const char *dir, char *err, size_t errlen)
+{
+	struct stat sb;
+
+	if (stat(dir, &sb)) {
+		snprintf(err, errlen, "%.900s: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(sb.st_mode)) {
+		snprintf(err, errlen, "%.900s: not a folder", dir);
+		return -1;
+	}
+	if (access(dir, W_OK | X_OK)) {
+		snprintf(err, errlen, "%.900s: not writable (%s)", dir, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* The folder of path, or "." */
+static void parent_dir(const char *path, char *out, size_t outlen)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		snprintf(out, outlen, ".");
+	else if (slash == path)
+		snprintf(out, outlen, "/");
+	else
+		snprintf(out, outlen, "%.*s", (int)(slash - path), path);
+}
+
+/* A password file or variable that the daemon will read. */
+static int password_ok(const char *file, const char *env, char *err, size_t errlen)
+{
+	char pw[SOURCE_MAX_PASSWORD];
+	int r;
+
+	if (!file && !env)
+		return 0;
+	r = source_password(file, env, pw, sizeof(pw), err, errlen);
+	explicit_bzero(pw, sizeof(pw));
+	return r < 0 ? -1 : 0;
+}
+
+/*
+ * run -n: what the daemon will need of the file system, as the user it
+ * runs as: every maildir and mbox source there and readable, every
+ * password file readable (and private) or variable set, the database's
+ * folder writable (and the database, when it exists), the outbox's
+ * folder or the sendmail program.  Prints the first problem.
+ */
+static int check_paths(const struct config *cfg)
+{
+	const char *file = cfg->file ? cfg->file : "-";
+	char err[1100], dir[PATH_MAX];
+	struct stat sb;
+	size_t i;
+	int fd;
+
+	for (i = 0; i < cfg->nsources; i++) {
+		const struct config_source *src = &cfg->sources[i];
+
+		err[0] = '\0';
+		if (src->type == SRC_MAILDIR) {
+			if (stat(src->path, &sb))
+				snprintf(err, sizeof(err), "maildir %.900s: %s", src->path,
+					 strerror(errno));
+			else if (!mailbox_is_maildir(src->path))
+				snprintf(err, sizeof(err),
+					 "%.900s: not a maildir (no cur/ and new/ folders)",
+					 src->path);
+			else if (access(src->path, R_OK | X_OK))
+				snprintf(err, sizeof(err), "maildir %.900s: %s", src->path,
+					 strerror(errno));
+		} else if (src->type == SRC_MBOX) {
+			fd = open(src->path, O_RDONLY | O_CLOEXEC);
+			if (fd < 0)
+				snprintf(err, sizeof(err), "mbox %.900s: %s", src->path,
+					 strerror(errno));
+			else
+				close(fd);
+		}
+		if (!err[0])
+			password_ok(src->password_file, src->password_env, err, sizeof(err));
+		if (err[0]) {
+			fprintf(stderr, "reviewbot run: %s:%d: source \"%s\": %s\n", file,
+				src->line, src->name, err);
+			return -1;
+		}
+	}
+	err[0] = '\0';
+	/* a dry run writes to the outbox maildir whatever the delivery */
+	if (!cfg->dry_run && password_ok(cfg->delivery_password_file, cfg->delivery_password_env, err,
+			sizeof(err))) {
+		fprintf(stderr, "reviewbot run: %s: [delivery]: %s\n", file, err);
+		return -1;
+	}
+	parent_dir(cfg->database, dir, sizeof(dir));
+	if (writable_dir(dir, err, sizeof(err)) ||
+	    (!stat(cfg->database, &sb) && access(cfg->database, R_OK | W_OK) &&
+	     snprintf(err, sizeof(err), "%.900s: %s", cfg->database, strerror(errno)))) {
+		fprintf(stderr, "reviewbot run: %s: [bot] database: %s\n", file, err);
+		return -1;
+	}
+	if (cfg->dry_run || cfg->delivery == DELIVER_MAILDIR) {
+		/* made at the first delivery when missing */
+		if (stat(cfg->delivery_path, &sb))
+			parent_dir(cfg->delivery_path, dir, sizeof(dir));
+		else
+			snprintf(dir, sizeof(dir), "%s", cfg->delivery_path);
+		if (writable_dir(dir, err, sizeof(err))) {
+			fprintf(stderr, "reviewbot run: %s: [delivery] path: %s\n", file, err);
+			return -1;
+		}
+	} else if (cfg->delivery == DELIVER_SENDMAIL && access(cfg->delivery_path, X_OK)) {
+		fprintf(stderr, "reviewbot run: %s: [delivery] path %s: %s\n", file,
+			cfg->delivery_path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * check_paths as the daemon will run: started as root with [bot] user,
+ * in a child that drops to that user first.
+ */
+static int check_paths_as_runner(const struct config *cfg)
+{
+	char err[512];
+	pid_t pid;
+	int status;
+
+	if (geteuid() != 0 || !cfg->user)
+		return check_paths(cfg);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "reviewbot run: fork: %s\n", strerror(errno));
+		return -1;
+	}
+	if (!pid) {
+		if (privdrop_to_user(cfg->user, err, sizeof(err))) {
+			fprintf(stderr, "reviewbot run: %s\n", err);
+			_exit(1);
+		}
+		_exit(check_paths(cfg) ? 1 : 0);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -1;
 }
 
 /* Reviews, then deliveries; errors logged and counted. */
@@ -389,7 +556,7 @@ static void run_reload(struct session *s, const char *config_file,
 			  "kept", "the running configuration", NULL);
 		goto fail;
 	}
-	if (load_templates(&cfg, 1, &tpl, err, sizeof(err))) {
+	if (load_templates(&cfg, &tpl, err, sizeof(err))) {
 		log_event(LOG_ERR, "reload-failed", "config", config_file, "error", err,
 			  "kept", "the running configuration", NULL);
 		goto fail;
@@ -475,8 +642,8 @@ int cmd_run(int argc, char **argv)
 		if (cmd_load_config(config_file, &cfg, "run"))
 			goto out_args;
 		if (cmd_check_runnable(&cfg, "run") || check_drivers(&cfg) ||
-		    check_stages(&cfg, 1) ||
-		    load_templates(&cfg, 1, &t, err, sizeof(err))) {
+		    check_paths_as_runner(&cfg) || check_stages(&cfg, 1) ||
+		    load_templates(&cfg, &t, err, sizeof(err))) {
 			if (t == NULL && err[0])
 				fprintf(stderr, "reviewbot run: %s\n", err);
 			config_release(&cfg);
@@ -768,6 +935,9 @@ int cmd_review(int argc, char **argv)
 	log_set_level(LOG_WARN);
 	if (session_open(&s, config_file, db, PIPE_RUN, "review", 0))
 		goto out_session;
+	/* the mail the bot would send had the message just arrived, however
+	 * old its Date: (the pipeline reads the configuration it was given) */
+	s.cfg.max_age = 0;
 
 	ret = 0;
 	for (i = 0; i < nargs; i++)

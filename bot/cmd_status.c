@@ -14,6 +14,7 @@
 #include "cmd_common.h"
 #include "feedback.h"
 #include "getopt_long.h"
+#include "pipeline.h"
 #include "version.h"
 #include "../checker/sbuf.h"
 #include "../store/store.h"
@@ -57,6 +58,9 @@ struct status {
 	long long series[SERIES__COUNT], series_total, waiting;
 	long long patches, findings;
 	long long replies[REPLY__COUNT], replies_total, due;
+	long long held;			/* pending, held by a cap */
+	int64_t held_until;		/* the first of them due again */
+	long long too_old;		/* suppressed: older than max_age */
 	long long optouts, mutes;
 	long long stages;		/* compile and load stages queued */
 	int64_t stage_oldest, stage_age;
@@ -200,6 +204,12 @@ static int gather(struct store *st, const struct config *cfg, struct status *s)
 	if (!r)
 		r = store_reply_count_due(st, now, &s->due);
 	if (!r)
+		r = store_reply_count_waiting(st, now, PIPE_HOLD_PREFIX, &s->held,
+					      &s->held_until);
+	if (!r)
+		r = store_reply_count_reason(st, REPLY_SUPPRESSED, PIPE_REASON_TOO_OLD,
+					     &s->too_old);
+	if (!r)
 		r = store_optout_count(st, &s->optouts);
 	if (!r)
 		r = store_mute_count(st, &s->mutes);
@@ -244,10 +254,23 @@ static void print_text(struct sbuf *sb, const char *db, const struct status *s)
 		  s->series_total, s->series[SERIES_OPEN], s->waiting,
 		  s->series[SERIES_REVIEWED], s->series[SERIES_SKIPPED]);
 	sbuf_addf(sb, "patches: %lld\nfindings: %lld\n", s->patches, s->findings);
-	sbuf_addf(sb, "replies: %lld (pending %lld, due %lld, sent %lld, failed %lld, suppressed %lld)\n",
-		  s->replies_total, s->replies[REPLY_PENDING], s->due,
+	sbuf_addf(sb, "replies: %lld (pending %lld, due %lld, held by cap %lld",
+		  s->replies_total, s->replies[REPLY_PENDING], s->due, s->held);
+	if (s->held) {
+		char until[16];
+		time_t t = (time_t)s->held_until;
+		struct tm tm;
+
+		if (!gmtime_r(&t, &tm) || !strftime(until, sizeof(until), "%H:%M", &tm))
+			snprintf(until, sizeof(until), "?");
+		sbuf_addf(sb, " (until %s UTC)", until);
+	}
+	sbuf_addf(sb, ", sent %lld, failed %lld, suppressed %lld",
 		  s->replies[REPLY_SENT], s->replies[REPLY_FAILED],
 		  s->replies[REPLY_SUPPRESSED]);
+	if (s->too_old)
+		sbuf_addf(sb, " (%lld too old: [policy] max_age)", s->too_old);
+	sbuf_addstr(sb, ")\n");
 	sbuf_addf(sb, "opt-outs: %lld\nmuted threads: %lld\n", s->optouts, s->mutes);
 	sbuf_addf(sb, "stages queued: %lld", s->stages);
 	if (s->stages)
@@ -294,10 +317,12 @@ static void print_json(struct sbuf *sb, const char *db, const struct status *s)
 		  s->series[SERIES_REVIEWED], s->series[SERIES_SKIPPED]);
 	sbuf_addf(sb, ",\"patches\":%lld,\"findings\":%lld", s->patches, s->findings);
 	sbuf_addf(sb, ",\"replies\":{\"total\":%lld,\"pending\":%lld,\"due\":%lld,"
-		  "\"sent\":%lld,\"failed\":%lld,\"suppressed\":%lld}",
-		  s->replies_total, s->replies[REPLY_PENDING], s->due,
+		  "\"held\":%lld,\"held_until\":%lld,"
+		  "\"sent\":%lld,\"failed\":%lld,\"suppressed\":%lld,\"too_old\":%lld}",
+		  s->replies_total, s->replies[REPLY_PENDING], s->due, s->held,
+		  (long long)s->held_until,
 		  s->replies[REPLY_SENT], s->replies[REPLY_FAILED],
-		  s->replies[REPLY_SUPPRESSED]);
+		  s->replies[REPLY_SUPPRESSED], s->too_old);
 	sbuf_addf(sb, ",\"optouts\":%lld,\"mutes\":%lld", s->optouts, s->mutes);
 	sbuf_addf(sb, ",\"stages\":{\"queued\":%lld,\"oldest_age\":%lld}", s->stages,
 		  (long long)s->stage_age);

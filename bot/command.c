@@ -452,6 +452,30 @@ const char *command_name(enum command_kind k)
 	return "none";
 }
 
+/* What a command does, for the answer's {{effect}}. */
+static const char *command_effect(enum command_kind k)
+{
+	switch (k) {
+	case COMMAND_OPTOUT:
+		return "no review of your patches will be mailed from now on (they are "
+		       "still checked and kept).";
+	case COMMAND_OPTOUT_PRIVATE:
+		return "reviews of your patches will go to you alone from now on, never "
+		       "to a list.";
+	case COMMAND_MUTE:
+		return "nothing more will be mailed in this thread.";
+	case COMMAND_OPTIN:
+		return "to get reviews again, confirm with the line below.";
+	case COMMAND_CONFIRM:
+		return "your opt-out is undone: you will get reviews again.";
+	case COMMAND_FALSE_POSITIVE:	/* answered with what was recorded */
+	case COMMAND_QUERY:		/* answered with its results */
+	case COMMAND_NONE:
+		break;
+	}
+	return "";
+}
+
 int command_wants_skip(const char *body, size_t len)
 {
 	struct lines l = { body, body + (len < COMMAND_MAX_SCAN ? len : COMMAND_MAX_SCAN), 0 };
@@ -791,7 +815,7 @@ int command_queue_answer(struct pipeline *p, const struct mime_mail *m,
 /* Queues the one answer to command mail m, for sender. */
 static int queue_confirm(struct pipeline *p, const struct mime_mail *m,
 			 const struct store_msg *row, const char *sender,
-			 const char *what, int64_t now)
+			 const char *what, const char *effect, int64_t now)
 {
 	const struct config *cfg = p->cfg;
 	const char *bot_addr = command_bot_address(p);
@@ -822,6 +846,7 @@ static int queue_confirm(struct pipeline *p, const struct mime_mail *m,
 	cc.references = (const char *const *)m->refs;
 	cc.nreferences = m->nrefs;
 	cc.command = what;
+	cc.effect = effect;
 	cc.token = token;
 	cc.date = now;
 	cc.message_id = msgid;
@@ -952,7 +977,7 @@ int command_process(struct pipeline *p, int64_t id, const struct mime_mail *m,
 	log_event(LOG_INFO, "command", "msgid", m->message_id, "command", what,
 		  "from", sender, "refused", reason, NULL);
 	if (answer)
-		ret = queue_confirm(p, m, row, sender, what, now);
+		ret = queue_confirm(p, m, row, sender, what, command_effect(c.kind), now);
 out:
 	free(sender);
 	return ret < 0 ? ret : 1;

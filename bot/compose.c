@@ -1637,7 +1637,7 @@ int compose_confirm_mail(const struct template_set *t, const struct compose_conf
 	struct sbuf body;
 	char msgid[CMP_MAX_ID + 1];
 	char *cmd = NULL, *addr = NULL, *ver = NULL, *name = NULL, *baddr = NULL;
-	char *tok = NULL;
+	char *tok = NULL, *eff = NULL;
 	const char *m;
 	size_t mn;
 	int ret = -1;
@@ -1645,17 +1645,19 @@ int compose_confirm_mail(const struct template_set *t, const struct compose_conf
 	sbuf_reset(out);
 	sbuf_init(&body, COMPOSE_MAX_MAIL);
 	cmd = clean_dup(c->command ? c->command : "", 64);
+	eff = clean_dup(c->effect ? c->effect : "", 512);
 	addr = clean_dup(c->to.addr ? c->to.addr : "", CMP_MAX_ADDR);
 	ver = clean_dup(c->bot_version ? c->bot_version : REVIEWBOT_VERSION, 64);
 	name = clean_dup(c->bot.name && *c->bot.name ? c->bot.name : "reviewbot",
 			 CMP_MAX_NAME);
 	baddr = clean_dup(c->bot.addr ? c->bot.addr : "", CMP_MAX_ADDR);
 	tok = clean_dup(c->token ? c->token : "", 128);
-	if (!cmd || !addr || !ver || !name || !baddr || !tok)
+	if (!cmd || !eff || !addr || !ver || !name || !baddr || !tok)
 		goto nomem;
 	{
 		const struct template_var v[] = {
 			{ "command", cmd },
+			{ "effect", eff },
 			{ "address", addr },
 			{ "token", tok },
 			{ "bot_name", name },
@@ -1701,6 +1703,7 @@ out:
 	if (ret)
 		sbuf_reset(out);
 	free(cmd);
+	free(eff);
 	free(addr);
 	free(ver);
 	free(name);
@@ -1899,4 +1902,88 @@ out:
 	free(baddr);
 	sbuf_release(&body);
 	return ret;
+}
+
+/* ---- a queued mail, again ----------------------------------------------------- */
+
+/*
+ * The header named name (with its continuation lines) of a mail we made:
+ * "Name: value\n", folded lines starting with a blank, the header block
+ * ending at the first empty line.  *val and *vn: the value, folds included;
+ * the header spans [*start, *end).  0 when found.
+ */
+static int own_header(const char *mail, const char *name, const char **start,
+		      const char **end, const char **val, size_t *vn)
+{
+	size_t k = strlen(name);
+	const char *l = mail, *nl;
+
+	while (*l && *l != '\n') {
+		nl = strchr(l, '\n');
+		if (!nl)
+			nl = l + strlen(l);
+		if (!strncasecmp(l, name, k) && l[k] == ':') {
+			const char *e = *nl ? nl + 1 : nl;
+
+			while (*e == ' ' || *e == '\t') {
+				const char *n2 = strchr(e, '\n');
+
+				e = n2 ? n2 + 1 : e + strlen(e);
+			}
+			*start = l;
+			*end = e;
+			*val = l + k + 1;
+			*vn = (size_t)(e - *val);
+			return 0;
+		}
+		l = *nl ? nl + 1 : nl;
+	}
+	return -1;
+}
+
+int compose_mail_thread_ids(const char *mail, int (*cb)(void *arg, const char *id),
+			    void *arg)
+{
+	static const char *const names[] = { "In-Reply-To", "References" };
+	char id[CMP_MAX_ID + 1];
+	const char *start, *end, *v, *lt, *gt;
+	size_t vn, i;
+	int ret;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (own_header(mail, names[i], &start, &end, &v, &vn))
+			continue;
+		while ((lt = memchr(v, '<', vn)) != NULL) {
+			vn -= (size_t)(lt + 1 - v);
+			v = lt + 1;
+			gt = memchr(v, '>', vn);
+			if (!gt)
+				break;
+			if ((size_t)(gt - v) < sizeof(id) && gt > v) {
+				memcpy(id, v, (size_t)(gt - v));
+				id[gt - v] = '\0';
+				ret = cb(arg, id);
+				if (ret)
+					return ret;
+			}
+			vn -= (size_t)(gt + 1 - v);
+			v = gt + 1;
+		}
+	}
+	return 0;
+}
+
+int compose_mail_drop_cc(const char *mail, struct sbuf *out)
+{
+	const char *start, *end, *v;
+	size_t vn;
+
+	sbuf_reset(out);
+	if (own_header(mail, "Cc", &start, &end, &v, &vn)) {
+		sbuf_addstr(out, mail);
+	} else {
+		sbuf_add(out, mail, (size_t)(start - mail));
+		sbuf_addstr(out, end);
+	}
+	return out->err ? -1 : 0;
 }

@@ -164,6 +164,7 @@ struct compose_confirm {
 	const char *const *references;	/* its References */
 	size_t nreferences;
 	const char *command;		/* "optout", ... for {{command}} */
+	const char *effect;		/* what it does, for {{effect}} (NULL: "") */
 	const char *token;		/* the one-time token, for {{token}} */
 	int64_t date;
 	const char *message_id;		/* of the confirmation */
@@ -230,5 +231,21 @@ int compose_address_ok(const char *addr);
  * number is left out so it is stable across versions.  out: 17 bytes. */
 void compose_fingerprint(const char *type, const char *file, const char *line_text,
 			 char *out, size_t outlen);
+
+/*
+ * On a mail made by compose_review_mail() or compose_confirm_mail() (it
+ * is queued, and may wait for a cap before it leaves):
+ *
+ * compose_mail_thread_ids() calls cb with each Message-ID (without <>)
+ * of its In-Reply-To and References headers, and stops at the first
+ * non-zero return, which it returns; 0 otherwise.
+ *
+ * compose_mail_drop_cc() puts the mail without its Cc header into out
+ * (reset first): the same mail for its author alone.  0, or -1 when out
+ * overflows.
+ */
+int compose_mail_thread_ids(const char *mail, int (*cb)(void *arg, const char *id),
+			    void *arg);
+int compose_mail_drop_cc(const char *mail, struct sbuf *out);
 
 #endif

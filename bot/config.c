@@ -35,10 +35,6 @@
 #include "subject.h"
 #include "../checker/banned.h"
 
-#ifndef RB_DATADIR
-#define RB_DATADIR "/usr/local/share"
-#endif
-
 #define SENDMAIL_DEFAULT	"/usr/sbin/sendmail"
 #define CONFIG_MAX_NAME		64	/* bytes of a section, key or source name */
 #define ADDRESS_MAX		254	/* RFC 5321 4.5.3.1.3, a path less <> */
@@ -84,8 +80,8 @@ static int check_address_list(const char *v, const char **why);
 	  "the display name in From:")					\
 	X(BOT, "database", PATH, "reviewbot.db", 0, 0, NULL, database, NULL, \
 	  "the SQLite database file")					\
-	X(BOT, "templates", PATH, RB_DATADIR "/reviewbot/templates", 0, 0, \
-	  NULL, templates, NULL, "the folder of reply templates")	\
+	X(BOT, "templates", PATH, NULL, 0, 0, NULL, templates, NULL,	\
+	  "the folder of reply templates; unset: the one installed beside the program (PREFIX/share/reviewbot/templates), or templates/ of the build tree the program runs from") \
 	X(BOT, "dry_run", BOOL, "true", 0, 0, NULL, dry_run, NULL,	\
 	  "record the replies but send none")				\
 	X(BOT, "user", STRING, NULL, 0, 0, NULL, user, NULL,		\
@@ -97,11 +93,11 @@ static int check_address_list(const char *v, const char **why);
 	X(SOURCE, "path", PATH, NULL, 0, 0, NULL, path, NULL,		\
 	  "the maildir folder or mbox file; required for those types")	\
 	X(SOURCE, "list", STRING, NULL, 0, 0, NULL, list, check_address, \
-	  "the list's posting address")					\
+	  "the list's posting address: a review Cc's it only when the patch reached it (in its To or Cc, or its List-Id is this list's: linux-leds.vger.kernel.org for linux-leds@vger.kernel.org)") \
 	X(SOURCE, "maintainers", STRING, NULL, 0, 0, NULL, maintainers,	\
 	  check_addresses, "the list's maintainers' addresses, separated by commas or spaces: their false-positive answers count toward demoting a type on the list ([policy] demote_after)") \
 	X(SOURCE, "reply", ENUM, "list", 0, 0, REPLY_POLICIES, reply, NULL, \
-	  "who a review goes to: author and list, all, author only, or nobody") \
+	  "who a review goes to: list (the author, Cc exactly the lists the patch was sent to among those the sources name; none for a patch mailed to the bot alone), all (also every other To and Cc address of the patch), author (the author only), or none (recorded, not sent)") \
 	X(SOURCE, "poll_interval", INT, "60", 1, 86400, NULL, poll_interval, \
 	  NULL, "seconds between two looks for new mail (IMAP IDLE wakes up sooner)") \
 	X(SOURCE, "password_file", PATH, NULL, 0, 0, NULL, password_file, NULL, \
@@ -144,6 +140,8 @@ static int check_address_list(const char *v, const char **why);
 	  NULL, "reviews of a list in which its maintainers answered false-positive to a type before that type is counted with the nits in the list's reviews (0: never)") \
 	X(POLICY, "stage_wait", INT, "600", 0, 604800, NULL, stage_wait, \
 	  NULL, "seconds a review waits for the compile and load stages ([build], [boot]) before it is sent without them; their results then follow in a reply to the review (0: never wait)") \
+	X(POLICY, "max_age", INT, "259200", 0, 315360000, NULL, max_age, \
+	  NULL, "seconds: mail dated (Date:) longer ago than this is stored, checked and queryable, but no review or answer goes out for it (a first start on a month of backlog, a long outage); 0 is no limit (the default is 3 days)") \
 	X(BUILD, "tree", PATH, NULL, 0, 0, NULL, build_tree, NULL,	\
 	  "kernel source tree to compile-test series against, in a sandbox (bubblewrap); only read, once, to make the scratch copy; unset: no compile test") \
 	X(BUILD, "work", PATH, NULL, 0, 0, NULL, build_work, NULL,	\
@@ -1334,8 +1332,8 @@ int config_parse(const char *name, const char *buf, size_t len,
 	config_init(c);
 	c->file = strdup(name);
 	p = calloc(1, sizeof(*p));
-	if (!p || !c->file || !c->name || !c->database || !c->templates ||
-	    !c->delivery_path || !c->spelling) {
+	if (!p || !c->file || !c->name || !c->database || !c->delivery_path ||
+	    !c->spelling) {
 		if (err && errlen)
 			snprintf(err, errlen, "%s: out of memory", name);
 		goto out;

@@ -104,7 +104,7 @@ struct config {
 	char *address;		/* required when any reply can be sent */
 	char *name;
 	char *database;		/* absolute */
-	char *templates;	/* folder, absolute */
+	char *templates;	/* folder, absolute, or NULL: beside the program */
 	int dry_run;
 	char *user;		/* run drops to it when started as root */
 	/* [source "NAME"] */
@@ -129,6 +129,7 @@ struct config {
 	int demote_after;	/* maintainers' false-positive reviews that demote
 				 * a type on their list; 0: never */
 	int stage_wait;		/* seconds a review waits for [build] and [boot] */
+	int max_age;		/* seconds: older mail gets no reply (0: no limit) */
 	/* [build] (bot/build.h): off unless build_tree is set */
 	char *build_tree;	/* kernel source tree, absolute, kept pristine */
 	char *build_work;	/* O= folder and git dir, absolute, or NULL */

@@ -38,8 +38,23 @@ struct pipeline_stats {
 	long patches, covers, replies, skipped;
 	long findings;
 	long reviews, clean, suppressed;
+	long too_old;		/* replies not sent: the mail is older than max_age */
 	long sent, deferred, failed;
 };
+
+/*
+ * The reason a reply is recorded but not sent when the mail it answers
+ * is dated longer ago than [policy] max_age (a first start on a backlog,
+ * a long outage): reviewbot status counts the replies suppressed with it.
+ */
+#define PIPE_REASON_TOO_OLD	"the mail is older than [policy] max_age"
+/* The reason of a pending reply waiting for a cap to free a place
+ * ("held by author_replies_per_hour", ...): reviewbot status counts them. */
+#define PIPE_HOLD_PREFIX	"held by "
+
+/* 1 when mail dated date is older than [policy] max_age at now (a
+ * missing Date: is not old, nor a date in the future). */
+int pipeline_too_old(const struct config *cfg, int64_t date, int64_t now);
 
 enum pipeline_mode {
 	PIPE_RUN = 0,		/* review and queue replies */

@@ -92,7 +92,7 @@ struct pipe_rcpt {
 	char author[256];	/* the author's address, lowercased */
 };
 int pipe_recipients(struct pipeline *p, const struct store_series *s,
-		    const struct mime_mail *to_mail, struct pipe_rcpt *r);
+		    const struct mime_mail *to_mail, int64_t now, struct pipe_rcpt *r);
 void pipe_rcpt_release(struct pipe_rcpt *r);
 /* Puts a mail (kind "review", "followup") in the outbox, pending, or
  * suppressed with rc->suppress; STORE_DUP when its Message-ID is there. */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "pipeline.h"
 #include "pipeline_int.h"
@@ -270,20 +271,78 @@ static int thread_muted(struct store *st, const struct store_series *s,
 	       store_mute_get(st, to_mail->message_id) == STORE_OK;
 }
 
+/* addr is the posting address of a list the bot reads (a source's
+ * `list`): that one, as configured, or NULL. */
+static const char *known_list(const struct config *cfg, const char *addr)
+{
+	size_t i;
+
+	for (i = 0; addr && i < cfg->nsources; i++)
+		if (cfg->sources[i].list && !strcasecmp(cfg->sources[i].list, addr))
+			return cfg->sources[i].list;
+	return NULL;
+}
+
 /*
- * Who a mail about series s, replying to to_mail, goes to: the author,
- * the list and the original Cc as the source's reply policy says, and
- * why it is made but not sent (an opt-out, a muted thread, reply = none).
+ * The mail came through list: its List-Id (RFC 2919, the part inside
+ * <>) is the list's address with '@' as '.' (vger's, mailman's and
+ * public-inbox's "linux-leds.vger.kernel.org" for
+ * linux-leds@vger.kernel.org), or the address itself.
+ */
+static int list_id_is(const char *list_id, const char *list)
+{
+	const char *at = strchr(list, '@');
+	size_t n;
+
+	if (!list_id || !at)
+		return 0;
+	if (!strcasecmp(list_id, list))
+		return 1;
+	n = (size_t)(at - list);
+	return strlen(list_id) == strlen(list) && !strncasecmp(list_id, list, n) &&
+	       list_id[n] == '.' && !strcasecmp(list_id + n + 1, at + 1);
+}
+
+/* Cc's addr once (case aside), neither the author nor the bot; 1 when
+ * added. */
+static int add_cc(struct pipe_rcpt *r, const char *author, const char *bot,
+		  const char *name, const char *addr)
+{
+	size_t i;
+
+	if (!addr || r->ncc >= MIME_MAX_RCPTS || (author && !strcasecmp(addr, author)) ||
+	    (bot && !strcasecmp(addr, bot)))
+		return 0;
+	for (i = 0; i < r->ncc; i++)
+		if (!strcasecmp(r->cc[i].addr, addr))
+			return 0;
+	r->cc[r->ncc].name = name;
+	r->cc[r->ncc++].addr = addr;
+	return 1;
+}
+
+/*
+ * Who a mail about series s, replying to to_mail (its cover letter or
+ * first patch), goes to, and why it is made but not sent (an opt-out, a
+ * muted thread, the mail's age, reply = none).  The author always; with
+ * reply = list (the default) also exactly the lists the patch reached:
+ * each address of its To and Cc that is a list the bot reads, and the
+ * source's list when the mail's List-Id is that list's; never a list it
+ * was not sent to (a patch mailed to the bot alone is answered
+ * privately).  reply = all adds every other To and Cc address.
  */
 int pipe_recipients(struct pipeline *p, const struct store_series *s,
-		    const struct mime_mail *to_mail, struct pipe_rcpt *r)
+		    const struct mime_mail *to_mail, int64_t now, struct pipe_rcpt *r)
 {
 	const struct config *cfg = p->cfg;
 	const struct config_source *src = NULL;
 	enum reply_policy policy = REPLY_POLICY_LIST;
 	enum store_optout_mode om;
 	struct store_msg to_row;
-	size_t i;
+	const struct mime_addr *hdr[2] = { to_mail->to, to_mail->cc };
+	size_t nhdr[2] = { to_mail->nto, to_mail->ncc };
+	size_t i, k, nlists;
+	const char *l;
 
 	memset(r, 0, sizeof(*r));
 	memset(&to_row, 0, sizeof(to_row));
@@ -297,32 +356,39 @@ int pipe_recipients(struct pipeline *p, const struct store_series *s,
 	if (src)
 		policy = src->reply;
 	add_rcpt(&r->rcpt, s->author_addr);
-	if (s->list && policy != REPLY_POLICY_AUTHOR) {
-		r->cc[r->ncc].name = NULL;
-		r->cc[r->ncc++].addr = s->list;
+	if (policy != REPLY_POLICY_AUTHOR) {
+		/* the source's list first: it is the one the caps count */
+		if (s->list && list_id_is(to_mail->list_id, s->list))
+			add_cc(r, s->author_addr, cfg->address, NULL, s->list);
+		for (k = 0; k < 2; k++)
+			for (i = 0; i < nhdr[k]; i++)
+				if ((l = known_list(cfg, hdr[k][i].addr)) != NULL)
+					add_cc(r, s->author_addr, cfg->address, NULL, l);
 	}
+	nlists = r->ncc;
 	if (policy == REPLY_POLICY_ALL)
-		for (i = 0; i < to_mail->ncc && r->ncc < MIME_MAX_RCPTS; i++)
-			if (strcasecmp(to_mail->cc[i].addr, s->list ? s->list : "") &&
-			    strcasecmp(to_mail->cc[i].addr, cfg->address ? cfg->address : ""))
-				r->cc[r->ncc++] = (struct compose_addr){ to_mail->cc[i].name,
-									 to_mail->cc[i].addr };
+		for (k = 0; k < 2; k++)
+			for (i = 0; i < nhdr[k]; i++)
+				add_cc(r, s->author_addr, cfg->address, hdr[k][i].name,
+				       hdr[k][i].addr);
 	if (s->author_addr && store_optout_get(p->st, r->author, &om) == STORE_OK) {
 		if (om == OPTOUT_SILENT)
 			r->suppress = "the author opted out of reviews";
 		else
-			r->ncc = 0;	/* private: the author only */
+			r->ncc = nlists = 0;	/* private: the author only */
 	}
 	if (!r->suppress && thread_muted(p->st, s, to_mail))
 		r->suppress = "the thread is muted";
+	/* a backlog read at a first start or after an outage is kept and
+	 * checked, but old news to everyone */
+	if (pipeline_too_old(cfg, to_mail->date, now))
+		r->suppress = PIPE_REASON_TOO_OLD;
 	if (policy == REPLY_POLICY_NONE)
 		r->suppress = "the source's reply policy is none";
-	for (i = 0; i < r->ncc; i++) {
+	for (i = 0; i < r->ncc; i++)
 		add_rcpt(&r->rcpt, r->cc[i].addr);
-		/* the list counts for its cap only when the mail goes there */
-		if (s->list && r->cc[i].addr == s->list)
-			r->list = s->list;
-	}
+	/* the list the per-list cap counts: the first the mail goes to */
+	r->list = nlists ? r->cc[0].addr : NULL;
 	return r->rcpt.err ? STORE_ERR_NOMEM : STORE_OK;
 }
 
@@ -349,6 +415,8 @@ int pipe_reply_add(struct pipeline *p, const struct store_series *s, const char 
 		ret = store_reply_mark_suppressed(p->st, *id, rc->suppress);
 		if (ret >= 0)
 			p->stats.suppressed++;
+		if (ret >= 0 && !strcmp(rc->suppress, PIPE_REASON_TOO_OLD))
+			p->stats.too_old++;
 	}
 	return ret;
 }
@@ -366,6 +434,7 @@ struct review_ctx {
 	int batch;		/* one transaction, a savepoint a series */
 	int spent[2];		/* delivery: the reviews' and the answers' hourly
 				 * budget is spent (the rest of that kind waits) */
+	int64_t spent_oldest[2];	/* the first reply that budget counts */
 };
 
 static int review_series(struct pipeline *p, struct store_series *s, int64_t now)
@@ -446,7 +515,7 @@ static int review_series(struct pipeline *p, struct store_series *s, int64_t now
 	ret = pipe_stages_gather(p, s, &sg);
 	if (ret < 0)
 		goto out;
-	ret = pipe_recipients(p, s, to_mail, &rc);
+	ret = pipe_recipients(p, s, to_mail, now, &rc);
 	have_rc = 1;
 	if (ret < 0)
 		goto out;
@@ -628,8 +697,9 @@ static int review_one(void *arg, int64_t id)
 
 int pipeline_review(struct pipeline *p, int64_t now, int force)
 {
-	struct review_ctx rc = { p, now, force, 0, 0, { 0, 0 } };
+	struct review_ctx rc = { p, now, force, 0, 0, { 0, 0 }, { 0, 0 } };
 	struct pipeline_stats saved;
+	long too_old = p->stats.too_old;
 	int ret;
 
 	/*
@@ -656,41 +726,84 @@ int pipeline_review(struct pipeline *p, int64_t now, int force)
 	/* the stages' results owed to reviews that went without them */
 	if (ret >= 0)
 		ret = pipe_followups(p, now);
+	if (p->stats.too_old > too_old && !pipeline_history_only(p)) {
+		char n[24], age[24];
+
+		snprintf(n, sizeof(n), "%ld", p->stats.too_old - too_old);
+		snprintf(age, sizeof(age), "%d", p->cfg->max_age);
+		log_event(LOG_INFO, "too-old", "not_sent", n, "max_age", age,
+			  "reason", PIPE_REASON_TOO_OLD, NULL);
+	}
 	return ret < 0 ? ret : rc.failed ? STORE_ERR : 0;
 }
 
 /* ---- delivery ------------------------------------------------------------ */
 
+/* "HH:MM" (UTC) of t, for the log and status. */
+static void hhmm(int64_t t, char *out, size_t outlen)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (!gmtime_r(&tt, &tm) || !strftime(out, outlen, "%H:%M", &tm))
+		snprintf(out, outlen, "?");
+}
+
 /*
- * 1 when sending r now would pass author_replies_per_hour (replies sent
- * to its to_addr in the last hour) or list_replies_per_hour (sent to its
- * list): it waits for a later cycle.  Negative on a store error.
+ * A cap is reached: r waits until the first reply the cap counts is an
+ * hour old (a place frees then), not before the next minute.  Stays
+ * pending, no attempt counted; logged once per hold, at info level, and
+ * counted by reviewbot status as "held by cap".  1, or a store error.
+ */
+static int hold(struct pipeline *p, const struct store_reply *r, const char *cap,
+		int64_t oldest, int64_t now)
+{
+	char why[64], until[16];
+	int64_t t = oldest + 3600;
+	int ret;
+
+	if (t < now + 60)
+		t = now + 60;
+	snprintf(why, sizeof(why), PIPE_HOLD_PREFIX "%s", cap);
+	ret = store_reply_hold(p->st, r->id, why, t);
+	if (ret < 0)
+		return ret;
+	hhmm(t, until, sizeof(until));
+	log_event(LOG_INFO, "held", "reply", r->message_id, "kind", r->kind, "cap", cap,
+		  "until", until, NULL);
+	return 1;
+}
+
+/*
+ * 1 when sending r now would pass author_replies_per_hour (reviews and
+ * follow-ups sent to its to_addr in the last hour; an answer to a
+ * command is neither counted nor held by it: it has caps of its own) or
+ * list_replies_per_hour (sent to its list): r is held.  Negative on a
+ * store error.
  */
 static int over_cap(struct pipeline *p, const struct store_reply *r, int64_t now)
 {
 	const struct config *cfg = p->cfg;
+	int confirm = r->kind && !strcmp(r->kind, "confirm");
+	int64_t oldest = 0;
 	long long n = 0;
 	int ret;
 
-	if (cfg->author_replies_per_hour > 0 && r->to_addr) {
-		ret = store_reply_count_sent(p->st, now - 3600, r->to_addr, NULL, &n);
+	if (cfg->author_replies_per_hour > 0 && r->to_addr && !confirm) {
+		ret = store_reply_sent_window(p->st, now - 3600, r->to_addr, NULL, 0, &n,
+					      &oldest);
 		if (ret < 0)
 			return ret;
-		if (n >= cfg->author_replies_per_hour) {
-			log_event(LOG_DEBUG, "rate-limited", "reply", r->message_id,
-				  "cap", "author_replies_per_hour", NULL);
-			return 1;
-		}
+		if (n >= cfg->author_replies_per_hour)
+			return hold(p, r, "author_replies_per_hour", oldest, now);
 	}
 	if (cfg->list_replies_per_hour > 0 && r->list) {
-		ret = store_reply_count_sent(p->st, now - 3600, NULL, r->list, &n);
+		ret = store_reply_sent_window(p->st, now - 3600, NULL, r->list, -1, &n,
+					      &oldest);
 		if (ret < 0)
 			return ret;
-		if (n >= cfg->list_replies_per_hour) {
-			log_event(LOG_DEBUG, "rate-limited", "reply", r->message_id,
-				  "cap", "list_replies_per_hour", NULL);
-			return 1;
-		}
+		if (n >= cfg->list_replies_per_hour)
+			return hold(p, r, "list_replies_per_hour", oldest, now);
 	}
 	return 0;
 }
@@ -700,29 +813,110 @@ static int over_cap(struct pipeline *p, const struct store_reply *r, int64_t now
  * answers to commands (max_confirmations_per_hour).  A flood of commands
  * never spends the reviews' budget, and the due walk hands out every
  * review before any answer (store_reply_each_due).  1 when r's budget
- * is spent (it waits), 0, or a negative store error.
+ * is spent (it is held), 0, or a negative store error.
  */
 static int over_budget(struct review_ctx *rc, const struct store_reply *r)
 {
 	struct pipeline *p = rc->p;
 	int confirm = r->kind && !strcmp(r->kind, "confirm");
 	int cap = confirm ? p->cfg->max_confirmations_per_hour : p->cfg->max_replies_per_hour;
+	const char *name = confirm ? "max_confirmations_per_hour" : "max_replies_per_hour";
 	long long sent = 0;
+	int64_t oldest = 0;
 	int ret;
 
 	if (cap <= 0)
 		return 0;
 	if (rc->spent[confirm])
-		return 1;
-	ret = store_reply_count_sent_kind(p->st, rc->now - 3600, "confirm", confirm, &sent);
+		return hold(p, r, name, rc->spent_oldest[confirm], rc->now);
+	ret = store_reply_sent_window(p->st, rc->now - 3600, NULL, NULL, confirm, &sent,
+				      &oldest);
 	if (ret < 0)
 		return ret;
 	if (sent < cap)
 		return 0;
 	rc->spent[confirm] = 1;
-	log_event(LOG_DEBUG, "rate-limited", "reply", r->message_id, "cap",
-		  confirm ? "max_confirmations_per_hour" : "max_replies_per_hour", NULL);
-	return 1;
+	rc->spent_oldest[confirm] = oldest;
+	return hold(p, r, name, oldest, rc->now);
+}
+
+/* A Message-ID of the thread a queued reply answers is a muted root. */
+static int id_muted(void *arg, const char *id)
+{
+	return store_mute_get(arg, id) == STORE_OK;
+}
+
+/* A reply decided on at queue time is not sent after all: recorded so. */
+static int suppress_now(struct pipeline *p, const struct store_reply *r, const char *why)
+{
+	int ret = store_reply_mark_suppressed(p->st, r->id, why);
+
+	if (ret == STORE_OK) {
+		p->stats.suppressed++;
+		log_event(LOG_INFO, "suppressed", "reply", r->message_id, "kind", r->kind,
+			  "reason", why, "when", "delivery", NULL);
+	}
+	return ret < 0 ? ret : 1;
+}
+
+/*
+ * What changed since a review or follow-up was queued (it may have
+ * waited for a cap, a retry or the stages): its author opted out (it is
+ * suppressed, or for "optout private" goes to the author alone), or its
+ * thread was muted (suppressed).  1 when r is not to be sent, 0 to go
+ * on (r's recipients and mail as they are now), or a store error.
+ * Answers to commands are not looked at: an opt-out is confirmed too.
+ */
+static int recheck(struct pipeline *p, struct store_reply *r)
+{
+	enum store_optout_mode om;
+	struct store_series s;
+	struct sbuf mail;
+	int ret, muted = 0;
+
+	if (!r->kind || !strcmp(r->kind, "confirm"))
+		return 0;
+	if (r->series_id && store_series_get(p->st, r->series_id, &s) == STORE_OK) {
+		muted = s.root && store_mute_get(p->st, s.root) == STORE_OK;
+		store_series_release(&s);
+	}
+	if (!muted)
+		muted = compose_mail_thread_ids(r->body, id_muted, p->st);
+	if (muted)
+		return suppress_now(p, r, "the thread is muted");
+	if (r->to_addr && store_optout_get(p->st, r->to_addr, &om) == STORE_OK) {
+		if (om == OPTOUT_SILENT)
+			return suppress_now(p, r, "the author opted out of reviews");
+		if (r->rcpt && strcasecmp(r->rcpt, r->to_addr)) {
+			/* private: the same mail, to the author alone */
+			sbuf_init(&mail, COMPOSE_MAX_MAIL);
+			ret = compose_mail_drop_cc(r->body, &mail) ? STORE_ERR_NOMEM :
+				store_reply_set_rcpt(p->st, r->id, r->to_addr, NULL, mail.buf);
+			if (ret == STORE_OK) {
+				char *rcpt = strdup(r->to_addr);
+
+				if (!rcpt) {
+					sbuf_release(&mail);
+					return STORE_ERR_NOMEM;
+				}
+				free(r->rcpt);
+				r->rcpt = rcpt;
+				free(r->list);
+				r->list = NULL;
+				free(r->body);
+				r->body = sbuf_detach(&mail, NULL);
+				log_event(LOG_INFO, "made-private", "reply", r->message_id,
+					  "reason", "the author opted out to private reviews",
+					  NULL);
+			}
+			sbuf_release(&mail);
+			if (ret < 0)
+				return ret;
+			if (ret != STORE_OK || !r->body)
+				return 1;	/* no longer pending: another process */
+		}
+	}
+	return 0;
 }
 
 static int deliver_one(void *arg, int64_t id)
@@ -739,11 +933,6 @@ static int deliver_one(void *arg, int64_t id)
 	ret = store_reply_get(p->st, id, &r);
 	if (ret != STORE_OK)
 		return ret < 0 ? ret : 0;
-	ret = over_budget(rc, &r);
-	if (ret) {
-		store_reply_release(&r);
-		return ret < 0 ? ret : 0;	/* stays pending: the other kind goes on */
-	}
 	/* another process on the database delivers it (or did meanwhile) */
 	if (r.state != REPLY_PENDING ||
 	    (r.claim && strcmp(r.claim, p->claim) &&
@@ -751,10 +940,15 @@ static int deliver_one(void *arg, int64_t id)
 		store_reply_release(&r);
 		return 0;
 	}
-	ret = over_cap(p, &r, rc->now);
+	/* opt-outs and mutes as they are now, then the caps */
+	ret = recheck(p, &r);
+	if (!ret)
+		ret = over_budget(rc, &r);
+	if (!ret)
+		ret = over_cap(p, &r, rc->now);
 	if (ret) {
 		store_reply_release(&r);
-		return ret < 0 ? ret : 0;	/* stays pending, no attempt counted */
+		return ret < 0 ? ret : 0;	/* not sent: the others go on */
 	}
 	/*
 	 * Ours before it leaves: one statement, committed (and synced) on
@@ -799,7 +993,7 @@ static int deliver_one(void *arg, int64_t id)
 
 int pipeline_deliver(struct pipeline *p, int64_t now)
 {
-	struct review_ctx rc = { p, now, 0, 0, 0, { 0, 0 } };
+	struct review_ctx rc = { p, now, 0, 0, 0, { 0, 0 }, { 0, 0 } };
 	int ret;
 
 	ret = store_reply_each_due(p->st, now, deliver_one, &rc);

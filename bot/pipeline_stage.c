@@ -485,7 +485,7 @@ static int followup_series(struct pipeline *p, const struct store_series *s,
 			  "reason", "no review mail and nothing found", NULL);
 		goto out;
 	}
-	ret = pipe_recipients(p, s, to_mail, &rc);
+	ret = pipe_recipients(p, s, to_mail, now, &rc);
 	have_rc = 1;
 	if (ret < 0)
 		goto out;

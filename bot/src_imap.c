@@ -815,8 +815,15 @@ static int read_slices(struct reader *rd)
 			r = read_box(rd, name);
 			if (r < 0)
 				goto out;
-			if (r > 0)
+			if (r > 0) {
+				/* the failed EXAMINE left no mailbox selected:
+				 * IDLE waits on the newest slice, selected again */
+				rd->probe = 0;
+				snprintf(name, sizeof(name), "%s.%lu", base, sl - 1);
+				if (read_box(rd, name))
+					goto out;
 				break;
+			}
 		}
 		rd->probe = 0;
 		ret = 0;
@@ -935,7 +942,8 @@ static int imap_idle(struct source_session *s)
 	}
 	if (!ip->imap)
 		return poke(ip);
-	if (!mailimap_has_idle(ip->imap))
+	/* IDLE needs a selected mailbox (libetpan dereferences it) */
+	if (!mailimap_has_idle(ip->imap) || !ip->imap->imap_selection_info)
 		return -1;
 	if (ip->idling) {
 		ip->idling = 0;

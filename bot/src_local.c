@@ -137,6 +137,18 @@ static int read_maildir(struct source_batch *b, const char *dir, const char *aft
 
 	memset(&l, 0, sizeof(l));
 	sbuf_init(&msg, MAILBOX_MAX_MESSAGE);
+	/* a maildir that is not there is a mistake (a typo, an unmounted
+	 * disk), not an empty source */
+	if (!mailbox_is_maildir(dir)) {
+		struct stat sb;
+
+		if (stat(dir, &sb))
+			snprintf(err, errlen, "maildir %s: %s", dir, strerror(errno));
+		else
+			snprintf(err, errlen, "%s: not a maildir (no cur/ and new/ folders)", dir);
+		ret = -1;
+		goto out;
+	}
 	ret = maildir_list(dir, NULL, &l);
 	if (ret) {
 		snprintf(err, errlen, "%s: %s", dir, strerror(errno));

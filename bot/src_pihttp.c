@@ -23,9 +23,20 @@
  * Every entry of a changed feed is looked up in the store, so a message
  * the store holds (read through another source, or before a crash) is not
  * fetched again, and one that arrives late with an older time than the
- * position is still read.  When no entry is behind the position, more
- * mail arrived than one feed page holds: what the feed has is read and
- * the gap is logged.
+ * position is still read.
+ *
+ * When no entry of the feed is behind the position, more mail arrived
+ * than one feed page holds (25 entries by default): the feed is paged
+ * forward from the position with public-inbox's "new.atom?t=YYYYMMDDhhmmss-"
+ * (the entries at or after that time, oldest first, one page at a time;
+ * View.pm's paginate_recent), reading each page as the feed, until a
+ * page reaches the first page's entries.  A server that does not page
+ * (it answers ?t= with the first page again, and no entry read at the
+ * position's time) leaves mail between the position and the feed's
+ * oldest entry unread: that range is logged at error level.  More entries in one second than a page
+ * holds cannot be paged past: the rest of that second is logged the same
+ * way.  A 404 for new.atom is an empty inbox (public-inbox has no feed
+ * for an inbox without mail): logged once, not a failure.
  */
 #include <ctype.h>
 #include <inttypes.h>
@@ -53,10 +64,12 @@
 #define PIHTTP_CONNECT_TIMEOUT	10L		/* seconds */
 #define PIHTTP_TIMEOUT		60L		/* seconds, a whole transfer */
 #define PIHTTP_MAX_REDIRS	3L
+#define PIHTTP_MAX_PAGES	400		/* feed pages read in one poll */
 
 struct pihttp {
 	CURL *curl;
 	char *base;		/* the url, ending in '/' */
+	int empty;		/* new.atom answered 404 (logged once) */
 };
 
 /* One response: its body (capped) and validators. */
@@ -722,6 +735,199 @@ static int pos_advance(struct pos *p, const struct entry *e)
 
 static int pihttp_open(struct source_session *s, char *err, size_t errlen);
 
+/* "YYYY-MM-DD hh:mm:ss UTC" of t, for the log. */
+static void utc(int64_t t, char *out, size_t outlen)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (!gmtime_r(&tt, &tm) || !strftime(out, outlen, "%Y-%m-%d %H:%M:%S UTC", &tm))
+		snprintf(out, outlen, "%" PRId64, t);
+}
+
+/*
+ * Reads the entries ent[0, n) (oldest first): each one not in the store
+ * (nor skipped before) is fetched, and the position moves past it; the
+ * batch is flushed as it fills.  0, or -1 with err (what was read before
+ * the failure is kept, with the position before it).
+ */
+static int read_entries(struct source_session *s, struct source_batch *b,
+			const struct entry *ent, size_t n, struct pos *cur, size_t *nnew,
+			char *err, size_t errlen)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		const struct entry *e = &ent[i];
+
+		/*
+		 * Entries behind the position were read, unless one came
+		 * late with an older time (its Received:/Date: is what the
+		 * feed shows): the store says.
+		 */
+		if (midset_has(&cur->skipped, e->mid) || in_store(s->st, e->mid))
+			;
+		else if ((ret = fetch_message(s, b, e->mid, err, errlen)) < 0)
+			goto fail;
+		else if (ret == 1 && midset_add(&cur->skipped, e->mid))
+			goto nomem;
+		else if (ret == 0)
+			(*nnew)++;
+		if (pos_advance(cur, e))
+			goto nomem;
+		if (source_batch_full(b) && flush(b, cur, 0, err, errlen))
+			return -1;	/* rolled back: the position stays */
+	}
+	return 0;
+nomem:
+	snprintf(err, errlen, "out of memory");
+fail:
+	{
+		char e2[128];
+
+		/* keep what was read, with the position before the failure */
+		flush(b, cur, 0, e2, sizeof(e2));
+	}
+	return -1;
+}
+
+/* GETs new.atom (?t=SINCE- when since >= 0) and parses it. */
+static int get_feed(struct source_session *s, int64_t since, const struct pos *cond,
+		    struct fetch *f, struct entry **ent, size_t *n, char *err, size_t errlen)
+{
+	struct pihttp *h = s->priv;
+	struct sbuf url;
+	int status;
+
+	*ent = NULL;
+	*n = 0;
+	sbuf_init(&url, PIHTTP_MAX_URL);
+	sbuf_addstr(&url, h->base);
+	sbuf_addstr(&url, "new.atom");
+	if (since >= 0) {
+		time_t t = (time_t)since;
+		struct tm tm;
+		char ts[32];
+
+		if (!gmtime_r(&t, &tm) || !strftime(ts, sizeof(ts), "%Y%m%d%H%M%S", &tm)) {
+			snprintf(err, errlen, "time %" PRId64 " out of range", since);
+			sbuf_release(&url);
+			return -1;
+		}
+		sbuf_addf(&url, "?t=%s-", ts);
+	}
+	if (url.err) {
+		snprintf(err, errlen, "url too long");
+		sbuf_release(&url);
+		return -1;
+	}
+	status = http_get(h, url.buf, PIHTTP_FEED_MAX, cond, f, err, errlen);
+	if (status == 0) {
+		snprintf(err, errlen, "%s: over %u bytes", url.buf, PIHTTP_FEED_MAX);
+		status = -1;
+	} else if (status > 0 && status != 200 && status != 304 && status != 404) {
+		snprintf(err, errlen, "%s: HTTP status %d", url.buf, status);
+		status = -1;
+	} else if (status == 200 && feed_parse(s->src, f->body.buf, f->body.len, ent, n)) {
+		snprintf(err, errlen, "out of memory");
+		status = -1;
+	}
+	sbuf_release(&url);
+	return status;
+}
+
+static int has_mid(const struct entry *ent, size_t n, const char *mid)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(ent[i].mid, mid))
+			return 1;
+	return 0;
+}
+
+/*
+ * More new mail than the feed's first page first[0, nfirst) holds: the
+ * pages after the position old, oldest first, up to the first page.
+ */
+static int read_pages(struct source_session *s, struct source_batch *b,
+		      const struct pos *old, const struct entry *first, size_t nfirst,
+		      struct pos *cur, size_t *nnew, char *err, size_t errlen)
+{
+	int64_t since = old->t, oldest = first[0].updated;
+	int connected = 0, ignored = 0, done = 0, ret = 0, status;
+	size_t page, i, n;
+	struct entry *ent;
+	struct fetch f;
+	char from[40], to[40], np[24];
+
+	for (page = 0; !done && page < PIHTTP_MAX_PAGES; page++) {
+		memset(&f, 0, sizeof(f));
+		status = get_feed(s, since, NULL, &f, &ent, &n, err, errlen);
+		sbuf_release(&f.body);
+		if (status != 200) {
+			if (status > 0)
+				snprintf(err, errlen, "new.atom?t=: HTTP status %d", status);
+			return -1;
+		}
+		for (i = 0; i < n; i++) {
+			if (pos_past(old, &ent[i]))
+				connected = 1;
+			/* the first page's range is reached: it reads the rest */
+			if (ent[i].updated >= oldest || has_mid(first, nfirst, ent[i].mid))
+				done = 1;
+		}
+		if (!page && !connected) {
+			/* ?t= not honoured: the feed's first page again (a
+			 * server that honours it lists the entries read at
+			 * the position's time first) */
+			for (i = 0; i < n && has_mid(first, nfirst, ent[i].mid); i++)
+				;
+			if (i == n && n == nfirst) {
+				ignored = 1;
+				entries_free(ent, n);
+				break;
+			}
+		}
+		ret = read_entries(s, b, ent, n, cur, nnew, err, errlen);
+		entries_free(ent, n);
+		if (ret)
+			return -1;
+		if (flush(b, cur, 0, err, errlen))
+			return -1;
+		if (!n)
+			break;
+		if (cur->t > since) {
+			since = cur->t;
+		} else if (!done) {
+			/* a page of entries all in one second: past it */
+			utc(since, from, sizeof(from));
+			log_event(LOG_ERR, "feed-gap", "source", s->src->name, "from", from,
+				  "to", from, "reason",
+				  "more messages in one second than a feed page holds: some may be missing",
+				  NULL);
+			since++;
+		}
+	}
+	utc(old->t, from, sizeof(from));
+	utc(oldest, to, sizeof(to));
+	snprintf(np, sizeof(np), "%zu", page);
+	if (ignored)
+		log_event(LOG_ERR, "feed-gap", "source", s->src->name, "from", from, "to", to,
+			  "reason",
+			  "more new mail than the feed holds and the feed cannot be paged (?t=): messages between these times may be missing",
+			  NULL);
+	else if (!done)
+		log_event(LOG_WARN, "feed-paged", "source", s->src->name, "pages", np,
+			  "reason", "page limit reached: the rest is read at the next poll",
+			  NULL);
+	else
+		log_event(LOG_INFO, "feed-paged", "source", s->src->name, "pages", np,
+			  "from", from, "to", to, NULL);
+	return 0;
+}
+
 static int pihttp_poll(struct source_session *s, struct source_batch *b, char *err,
 		       size_t errlen)
 {
@@ -729,7 +935,6 @@ static int pihttp_poll(struct source_session *s, struct source_batch *b, char *e
 	struct entry *ent = NULL;
 	struct pos old, cur;
 	struct fetch f;
-	struct sbuf url;
 	char *cpstr = NULL, nbuf[32];
 	size_t n = 0, i, nnew = 0;
 	int ret = -1, status, known = 0;
@@ -737,7 +942,6 @@ static int pihttp_poll(struct source_session *s, struct source_batch *b, char *e
 	memset(&old, 0, sizeof(old));
 	memset(&cur, 0, sizeof(cur));
 	memset(&f, 0, sizeof(f));
-	sbuf_init(&url, PIHTTP_MAX_URL);
 	if (!h) {
 		if (pihttp_open(s, err, errlen))
 			goto out;
@@ -754,13 +958,7 @@ static int pihttp_poll(struct source_session *s, struct source_batch *b, char *e
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
-	sbuf_addstr(&url, h->base);
-	sbuf_addstr(&url, "new.atom");
-	if (url.err) {
-		snprintf(err, errlen, "url too long");
-		goto out;
-	}
-	status = http_get(h, url.buf, PIHTTP_FEED_MAX, &old, &f, err, errlen);
+	status = get_feed(s, -1, &old, &f, &ent, &n, err, errlen);
 	if (status < 0)
 		goto out;
 	if (status == 304) {
@@ -768,18 +966,18 @@ static int pihttp_poll(struct source_session *s, struct source_batch *b, char *e
 		ret = 0;
 		goto out;
 	}
-	if (status == 0) {
-		snprintf(err, errlen, "%s: over %u bytes", url.buf, PIHTTP_FEED_MAX);
+	if (status == 404) {
+		/* public-inbox has no feed for an inbox without mail (or the
+		 * url names no inbox): said once, then quiet until it changes */
+		log_event(h->empty ? LOG_DEBUG : LOG_WARN, "feed-empty", "source",
+			  s->src->name, "reason",
+			  "new.atom: HTTP status 404 (an inbox without mail yet, or a wrong url)",
+			  NULL);
+		h->empty = 1;
+		ret = 0;
 		goto out;
 	}
-	if (status != 200) {
-		snprintf(err, errlen, "%s: HTTP status %d", url.buf, status);
-		goto out;
-	}
-	if (feed_parse(s->src, f.body.buf, f.body.len, &ent, &n)) {
-		snprintf(err, errlen, "out of memory");
-		goto out;
-	}
+	h->empty = 0;
 	memcpy(cur.etag, f.etag, sizeof(cur.etag));
 	memcpy(cur.lastmod, f.lastmod, sizeof(cur.lastmod));
 	/* skipped messages are remembered while the feed still lists them */
@@ -791,33 +989,12 @@ static int pihttp_poll(struct source_session *s, struct source_batch *b, char *e
 	for (i = 0; i < n; i++)
 		if (pos_past(&old, &ent[i]))
 			known++;
-	if (cpstr && n && !known) {
-		log_event(LOG_WARN, "feed-gap", "source", s->src->name, "reason",
-			  "more new mail than the feed holds: older messages may be missing",
-			  NULL);
-	}
-	for (i = 0; i < n; i++) {
-		const struct entry *e = &ent[i];
-
-		/*
-		 * Entries behind the position were read, unless one came
-		 * late with an older time (its Received:/Date: is what the
-		 * feed shows): the store says.
-		 */
-		if (midset_has(&cur.skipped, e->mid) || in_store(s->st, e->mid))
-			;
-		else if ((ret = fetch_message(s, b, e->mid, err, errlen)) < 0)
-			goto fail;
-		else if (ret == 1 && midset_add(&cur.skipped, e->mid))
-			goto nomem_fail;
-		else if (ret == 0)
-			nnew++;
-		ret = -1;
-		if (pos_advance(&cur, e))
-			goto nomem_fail;
-		if (source_batch_full(b) && flush(b, &cur, 0, err, errlen))
-			goto out;	/* rolled back: the position stays */
-	}
+	/* more new mail than the feed shows: the pages between first */
+	if (cpstr && n && !known &&
+	    read_pages(s, b, &old, ent, n, &cur, &nnew, err, errlen))
+		goto out;
+	if (read_entries(s, b, ent, n, &cur, &nnew, err, errlen))
+		goto out;
 	/* the whole feed is read: now a 304 means nothing new */
 	if (flush(b, &cur, 1, err, errlen))
 		goto out;
@@ -827,24 +1004,12 @@ static int pihttp_poll(struct source_session *s, struct source_batch *b, char *e
 	goto out;
 nomem:
 	snprintf(err, errlen, "out of memory");
-	goto out;
-nomem_fail:
-	snprintf(err, errlen, "out of memory");
-fail:
-	ret = -1;
-	/* keep what was read, with the position before the failure */
-	{
-		char e2[128];
-
-		flush(b, &cur, 0, e2, sizeof(e2));
-	}
 out:
 	source_batch_abort(b);
 	entries_free(ent, n);
 	pos_release(&old);
 	pos_release(&cur);
 	sbuf_release(&f.body);
-	sbuf_release(&url);
 	free(cpstr);
 	return ret;
 }

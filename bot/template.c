@@ -70,6 +70,7 @@ static const struct tpl_name footer_names[] = {
 /* The answer to an opt-out command, asking to confirm it. */
 static const struct tpl_name confirm_names[] = {
 	{ "command", 0 },
+	{ "effect", 0 },
 	{ "address", 0 },
 	{ "token", TN_MUST },
 	{ "bot_name", 0 },

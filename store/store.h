@@ -470,6 +470,34 @@ int store_reply_count_kind(struct store *st, const char *kind, const char *to_ad
 /* STORE_OK with *id when a reply of the bot has this Message-ID (a mail
  * answering it is meant for the bot), else STORE_DONE. */
 int store_reply_find(struct store *st, const char *message_id, int64_t *id);
+/*
+ * What a cap looks at: the replies sent at or after since to to_addr
+ * (NULL: to anyone) and to list (NULL: any), of kind "confirm" (confirm
+ * 1), of every other kind (0) or of any kind (-1).  *n gets how many,
+ * *oldest (when not NULL) the first one's sent_at, 0 when none: the cap
+ * frees one place an hour after it.
+ */
+int store_reply_sent_window(struct store *st, int64_t since, const char *to_addr,
+			    const char *list, int confirm, long long *n, int64_t *oldest);
+/*
+ * A pending reply waits for a cap to free a place: next_attempt = until
+ * and reason = why, no attempt counted (store_reply_defer counts one),
+ * the claim untouched.  STORE_DONE when it is not pending.
+ */
+int store_reply_hold(struct store *st, int64_t id, const char *why, int64_t until);
+/* New envelope recipients, list and mail of a pending reply (an author
+ * who opted out to private reviews since it was queued); STORE_DONE when
+ * it is not pending. */
+int store_reply_set_rcpt(struct store *st, int64_t id, const char *rcpt,
+			 const char *list, const char *body);
+/* Pending replies not due at now whose reason starts with prefix (those
+ * held by a cap): *n, and the earliest next_attempt in *first (0: none). */
+int store_reply_count_waiting(struct store *st, int64_t now, const char *prefix,
+			      long long *n, int64_t *first);
+/* Replies in state whose reason is reason (the replies not sent for
+ * their mail's age). */
+int store_reply_count_reason(struct store *st, enum store_reply_state state,
+			     const char *reason, long long *n);
 
 /* The review of a series: which reply carries it, and its counts. */
 struct store_review {

@@ -351,6 +351,122 @@ int store_reply_count_kind(struct store *st, const char *kind, const char *to_ad
 	return store_bound_count(st, q, rc, n);
 }
 
+int store_reply_sent_window(struct store *st, int64_t since, const char *to_addr,
+			    const char *list, int confirm, long long *n, int64_t *oldest)
+{
+	sqlite3_stmt *q;
+	int rc = SQLITE_OK, ret = STORE_OK;
+
+	store_clearerr(st);
+	*n = 0;
+	if (oldest)
+		*oldest = 0;
+	q = store_stmt(st, STMT_REPLY_SENT_WINDOW,
+		       "SELECT count(*), coalesce(min(sent_at), 0) FROM replies"
+		       " WHERE state = 1 AND sent_at >= ?1"
+		       " AND (?2 IS NULL OR to_addr = ?2) AND (?3 IS NULL OR list = ?3)"
+		       " AND (?4 < 0 OR (kind IS 'confirm') = ?4)", &ret);
+	if (!q)
+		return ret;
+	store_bind_int64(q, 1, since, &rc);
+	store_bind_text(q, 2, to_addr, &rc);
+	store_bind_text(q, 3, list, &rc);
+	store_bind_int64(q, 4, confirm < 0 ? -1 : confirm ? 1 : 0, &rc);
+	ret = store_bound_row(st, q, rc);
+	if (ret == STORE_OK) {
+		*n = sqlite3_column_int64(q, 0);
+		if (oldest)
+			*oldest = sqlite3_column_int64(q, 1);
+	}
+	store_stmt_done(q);
+	return ret == STORE_DONE ? STORE_OK : ret;
+}
+
+int store_reply_hold(struct store *st, int64_t id, const char *why, int64_t until)
+{
+	sqlite3_stmt *q;
+	int rc = SQLITE_OK, ret = STORE_OK;
+
+	store_clearerr(st);
+	q = store_stmt(st, STMT_REPLY_HOLD,
+		       "UPDATE replies SET reason = ?2, next_attempt = ?3"
+		       " WHERE id = ?1 AND state = 0", &ret);
+	if (!q)
+		return ret;
+	store_bind_int64(q, 1, id, &rc);
+	store_bind_text(q, 2, why, &rc);
+	store_bind_int64(q, 3, until, &rc);
+	return store_bound_change(st, q, rc);
+}
+
+int store_reply_set_rcpt(struct store *st, int64_t id, const char *rcpt,
+			 const char *list, const char *body)
+{
+	sqlite3_stmt *q;
+	int rc = SQLITE_OK, ret = STORE_OK;
+
+	store_clearerr(st);
+	if (!rcpt || !body)
+		return store_seterr(st, STORE_ERR_RANGE, "no recipient or no mail");
+	q = store_stmt(st, STMT_REPLY_SET_RCPT,
+		       "UPDATE replies SET rcpt = ?2, list = ?3, body = ?4"
+		       " WHERE id = ?1 AND state = 0", &ret);
+	if (!q)
+		return ret;
+	store_bind_int64(q, 1, id, &rc);
+	store_bind_text(q, 2, rcpt, &rc);
+	store_bind_text(q, 3, list, &rc);
+	store_bind_text(q, 4, body, &rc);
+	return store_bound_change(st, q, rc);
+}
+
+int store_reply_count_waiting(struct store *st, int64_t now, const char *prefix,
+			      long long *n, int64_t *first)
+{
+	sqlite3_stmt *q;
+	int rc = SQLITE_OK, ret = STORE_OK;
+
+	store_clearerr(st);
+	*n = 0;
+	*first = 0;
+	if (!prefix)
+		return store_seterr(st, STORE_ERR_RANGE, "no prefix");
+	/* substr, not LIKE: the prefix is text, not a pattern */
+	q = store_stmt(st, STMT_REPLY_COUNT_WAITING,
+		       "SELECT count(*), coalesce(min(next_attempt), 0) FROM replies"
+		       " WHERE state = 0 AND next_attempt > ?1"
+		       " AND substr(reason, 1, length(?2)) = ?2", &ret);
+	if (!q)
+		return ret;
+	store_bind_int64(q, 1, now, &rc);
+	store_bind_text(q, 2, prefix, &rc);
+	ret = store_bound_row(st, q, rc);
+	if (ret == STORE_OK) {
+		*n = sqlite3_column_int64(q, 0);
+		*first = sqlite3_column_int64(q, 1);
+	}
+	store_stmt_done(q);
+	return ret == STORE_DONE ? STORE_OK : ret;
+}
+
+int store_reply_count_reason(struct store *st, enum store_reply_state state,
+			     const char *reason, long long *n)
+{
+	sqlite3_stmt *q;
+	int rc = SQLITE_OK, ret = STORE_OK;
+
+	store_clearerr(st);
+	*n = 0;
+	q = store_stmt(st, STMT_REPLY_COUNT_REASON,
+		       "SELECT count(*) FROM replies WHERE state = ?1 AND reason = ?2",
+		       &ret);
+	if (!q)
+		return ret;
+	store_bind_int64(q, 1, (int64_t)state, &rc);
+	store_bind_text(q, 2, reason, &rc);
+	return store_bound_count(st, q, rc, n);
+}
+
 int store_reply_find(struct store *st, const char *message_id, int64_t *id)
 {
 	sqlite3_stmt *q;

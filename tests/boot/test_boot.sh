@@ -171,6 +171,8 @@ if [ -x "$rb" ]; then
 	kernel = $(readlink -f $B/vmlinuz)
 	headers = $(readlink -f $B/headers)
 	timeout = 120
+[policy]
+	max_age = 0	# the mail carries fixed dates (2026)
 CONF
 	s=$(date +%s)
 	PATH="$W/bin:$PATH" "$rb" run --once --config "$W/rb.conf" > "$W/e2e.out" 2>&1

@@ -87,6 +87,7 @@ cat >"$tmp/rb.conf" <<EOC
 	type = maildir
 	path = $tmp/outbox
 [policy]
+	max_age = 0	# the mail carries fixed dates (2026)
 	series_wait = 0
 EOC
 "$rb" run --once --config "$tmp/rb.conf" >/dev/null 2>"$tmp/err"; st=$?

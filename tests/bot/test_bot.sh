@@ -41,6 +41,7 @@ conf() {  # conf FILE [extra lines for [delivery]]
 ${2:-	type = maildir
 	path = $tmp/outbox}
 [policy]
+	max_age = 0	# the mail carries fixed dates (2026)
 	series_wait = 600
 EOF
 }

@@ -60,6 +60,7 @@ cat >"$tmp/rb.conf" <<EOF
 	type = sendmail
 	path = $tmp/sendmail
 [policy]
+	max_age = 0	# the mail carries fixed dates (2026)
 	series_wait = 0
 	max_replies_per_hour = 0
 	author_replies_per_hour = 0

@@ -45,6 +45,7 @@ cat >"$tmp/rb.conf" <<EOF
 	type = maildir
 	path = $tmp/outbox
 [policy]
+	max_age = 0	# the mail carries fixed dates (2026)
 	series_wait = 600
 	max_replies_per_hour = 1000
 	author_replies_per_hour = 1000

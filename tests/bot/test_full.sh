@@ -53,6 +53,7 @@ conf() {  # conf NAME
 	type = maildir
 	path = $tmp/$1/outbox
 [policy]
+	max_age = 0	# the mail carries fixed dates (2026)
 	series_wait = 0
 	max_replies_per_hour = 0
 	author_replies_per_hour = 0

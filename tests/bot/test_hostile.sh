@@ -81,6 +81,7 @@ $user_line
 	type = maildir
 	path = $tmp/outbox
 [policy]
+	max_age = 0	# the mail carries fixed dates (2026)
 	series_wait = 600
 	max_replies_per_hour = 0
 	author_replies_per_hour = 0

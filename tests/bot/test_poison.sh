@@ -86,6 +86,7 @@ conf() {
 	type = maildir
 	path = $tmp/$1/outbox
 [policy]
+	max_age = 0	# the mail carries fixed dates (2026)
 	series_wait = 0
 EOF
 }

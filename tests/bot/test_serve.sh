@@ -51,6 +51,7 @@ $user_line
 	type = maildir
 	path = $tmp/db/outbox
 [policy]
+	max_age = 0	# the mail carries fixed dates (2026)
 	series_wait = 0
 	confirmations_per_hour = 3
 [web]

@@ -61,6 +61,7 @@ conf() {	# conf FILE [checker section lines]
 	type = maildir
 	path = $tmp/outbox-$(basename "$1")
 [policy]
+	max_age = 0	# the mail carries fixed dates (2026)
 	series_wait = 0
 $2
 CONF

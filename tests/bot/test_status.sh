@@ -46,6 +46,7 @@ $user_line
 	type = maildir
 	path = $tmp/db/outbox
 [policy]
+	max_age = 0	# the mail carries fixed dates (2026)
 	series_wait = 600
 CONF
 
@@ -74,7 +75,7 @@ check "patches" "line 'patches: 7'"
 check "findings as query counts them" \
 	"line \"findings: \$('$rb' query --config '$tmp/rb.conf' --json | wc -l)\""
 check "replies: 4 written to the outbox" \
-	"line 'replies: 4 (pending 0, due 0, sent 4, failed 0, suppressed 0)'"
+	"line 'replies: 4 (pending 0, due 0, held by cap 0, sent 4, failed 0, suppressed 0)'"
 check "no opt-outs" "line 'opt-outs: 0'"
 check "no compile or load stage queued (none configured)" "line 'stages queued: 0'"
 check "checkpoint of the mbox: its size, with a time" \
@@ -133,6 +134,58 @@ check "an incomplete series within series_wait is open and waiting" \
 	"grep -qx 'series: 1 (open 1, waiting 1, reviewed 0, skipped 0)' '$tmp/out2'"
 grep -qx 'series: 1 (open 1, waiting 1, reviewed 0, skipped 0)' "$tmp/out2" || \
 	cat "$tmp/out2" "$tmp/run2.out"
+
+# [policy] max_age (default 3 days): the archive, dated November 2026,
+# is a backlog: stored and checked, nothing sent; a mail of today and
+# an old command (carried out, not answered) beside it
+sed -e "s|$tmp/db/reviewbot.db|$tmp/db/age.db|" -e "s|$tmp/db/outbox|$tmp/db/age-out|" \
+	-e '/max_age = 0/d' -e "s|$tmp/db/empty|$tmp/db/agebox|" "$tmp/rb.conf" >"$tmp/age.conf"
+mkdir -p "$tmp/db/agebox/new" "$tmp/db/agebox/cur" "$tmp/db/agebox/tmp"
+now=$(date -R)
+cat >"$tmp/db/agebox/new/1.fresh" <<MAIL
+From: Fay <fay@example.com>
+To: linux-leds@vger.kernel.org
+Subject: [PATCH] leds: fresh
+Date: $now
+Message-ID: <fresh@example.com>
+
+No sign-off.
+---
+diff --git a/drivers/leds/leds-x.c b/drivers/leds/leds-x.c
+--- a/drivers/leds/leds-x.c
++++ b/drivers/leds/leds-x.c
+@@ -1,2 +1,3 @@
+ int a;
++int b;
+ int c;
+MAIL
+cat >"$tmp/db/agebox/new/2.oldcmd" <<MAIL
+From: Gil <gil@example.com>
+To: reviewbot@example.org
+Subject: stop
+Date: Mon, 02 Nov 2026 10:00:00 +0000
+Message-ID: <oldcmd@example.com>
+
+optout
+MAIL
+[ "$(id -u)" = 0 ] && chown -R nobody "$tmp/db"
+"$rb" run --once --config "$tmp/age.conf" >"$tmp/age.out" 2>&1; st=$?
+"$rb" status --config "$tmp/age.conf" >"$tmp/out3" 2>&1
+check "max_age: the backlog is stored and reviewed, only today's patch is mailed" \
+	"[ $st -eq 0 ] && [ \$(ls '$tmp/db/age-out/new' | wc -l) -eq 1 ] &&
+	 grep -q 'In-Reply-To: <fresh@example.com>' '$tmp/db/age-out/new/'* &&
+	 grep -qx 'series: 5 (open 0, waiting 0, reviewed 5, skipped 0)' '$tmp/out3'"
+check "... the old command is carried out, its answer not sent" \
+	"grep -qx 'opt-outs: 1' '$tmp/out3' && grep -q 'event=command msgid=oldcmd@example.com' '$tmp/age.out' &&
+	 grep -q 'event=confirm-not-sent msgid=oldcmd@example.com' '$tmp/age.out'"
+check "... status counts the 5 replies not sent for their age" \
+	"grep -qx 'replies: 6 (pending 0, due 0, held by cap 0, sent 1, failed 0, suppressed 5 (5 too old: \\[policy\\] max_age))' '$tmp/out3' || { cat '$tmp/out3'; false; }"
+check "... the log and the summary line say so" \
+	"grep -q 'level=info event=too-old not_sent=4 max_age=259200' '$tmp/age.out' &&
+	 grep -q ', 5 too old to answer (\\[policy\\] max_age);' '$tmp/age.out' || { cat '$tmp/age.out'; false; }"
+"$rb" status --database "$tmp/db/age.db" --json >"$tmp/json3"
+check "... and --json as replies.too_old" \
+	"/usr/bin/python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))[\"replies\"]; sys.exit(not (r[\"too_old\"] == 5 and r[\"held\"] == 0))' '$tmp/json3'"
 
 "$rb" status --help | grep -q -- '--json'
 check "status --help" "[ $? -eq 0 ]"

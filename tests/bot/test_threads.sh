@@ -61,6 +61,7 @@ cat >"$tmp/rb.conf" <<EOC
 	type = maildir
 	path = $tmp/outbox
 [policy]
+	max_age = 0	# the mail carries fixed dates (2026)
 	series_wait = 0
 EOC
 /usr/bin/python3 - "$repo/tests/series/base-cover-letter.mbox" "$tmp/list" 0 1 <<'PY'

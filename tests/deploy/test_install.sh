@@ -75,6 +75,44 @@ mv "$tmp/helper" "$dest/usr/libexec/reviewbot/reviewbot-mail"
 "$irb" serve --help >"$tmp/serve.help" 2>&1
 check "installed reviewbot serve runs its helper" "grep -q '^Usage: reviewbot serve' '$tmp/serve.help'"
 
+# a configuration without [bot] templates: the installed program finds
+# the installed templates (before: it looked in /usr/local whatever the
+# PREFIX of make install, and run -n failed)
+mkdir -p "$tmp/state"
+cat >"$tmp/inst.conf" <<EOF
+[bot]
+	database = $tmp/state/reviewbot.db
+[source "l"]
+	type = mbox
+	path = $repo/examples/lkml-sample.mbox
+[delivery]
+	type = maildir
+	path = $tmp/state/outbox
+EOF
+"$irb" run -n --config "$tmp/inst.conf" >"$tmp/runn" 2>&1; st=$?
+check "installed run -n without [bot] templates: configuration OK" \
+	"[ $st -eq 0 ] && grep -qx 'configuration OK' '$tmp/runn' || { cat '$tmp/runn'; false; }"
+mv "$dest/usr/share/reviewbot/templates" "$tmp/tpl"
+"$irb" run -n --config "$tmp/inst.conf" >"$tmp/runn" 2>&1; st=$?
+check "... they were the installed ones (gone: run -n names where it looked)" \
+	"[ $st -ne 0 ] && grep -qF '$dest/usr/libexec/reviewbot/../../share/reviewbot/templates' '$tmp/runn' || { cat '$tmp/runn'; false; }"
+mv "$tmp/tpl" "$dest/usr/share/reviewbot/templates"
+check "no install path of another PREFIX is built in (/usr/local/share, /usr/local/libexec)" \
+	"! grep -qE '/usr/local/(share|libexec)' '$dest/usr/bin/reviewbot' '$dest/usr/libexec/reviewbot/reviewbot-mail'"
+
+# another layout (helper and templates not under PREFIX/libexec and
+# PREFIX/share): what depends on the install paths is rebuilt for it
+dest2=$tmp/root2
+lay="PREFIX=/opt/rb LIBEXECDIR=/opt/rb/lib DATADIR=/opt/rb/data"
+make -C "$repo" --no-print-directory install DESTDIR="$dest2" $lay >"$tmp/install2.log" 2>&1
+st=$?
+"$dest2/opt/rb/bin/reviewbot" review "$repo/examples/0001-leds-add-driver-for-the-acme-led-controller.patch" \
+	>"$tmp/review2" 2>&1
+check "make install with LIBEXECDIR and DATADIR elsewhere: its program finds its helper and templates" \
+	"[ $st -eq 0 ] && [ -f '$dest2/opt/rb/data/reviewbot/templates/review.txt' ] &&
+	 grep -q '^Subject: Re: ' '$tmp/review2' || { tail -n 20 '$tmp/install2.log' '$tmp/review2'; false; }"
+make -C "$repo" --no-print-directory uninstall DESTDIR="$dest2" $lay >/dev/null 2>&1
+
 make -C "$repo" --no-print-directory uninstall DESTDIR="$dest" PREFIX=/usr \
 	>"$tmp/uninstall.log" 2>&1
 st=$?

@@ -20,6 +20,8 @@
 #   pi_http_requests PAT  HTTP requests so far whose request line matches
 #                         the extended regex PAT, e.g. 'GET /test/new.atom'
 #   pi_http_status PAT    the statuses of those requests, one a line
+#   pi_paging on|off      whether new.atom honours ?t= (public-inbox does;
+#                         "off" plays a server that ignores it)
 #                         (new.atom answers with ETag/Last-Modified and 304s
 #                         to conditional requests: see the app below)
 #
@@ -97,6 +99,8 @@ builder {
 	sub {
 		my ($env) = @_;
 		return $www->call($env) if $env->{PATH_INFO} !~ m{/new\.atom\z};
+		# $PI_DIR.nopaging present: a server that ignores ?t=
+		$env->{QUERY_STRING} = '' if -e "$ENV{PI_DIR}.nopaging";
 		my ($etag, $mtime) = feed_tag();
 		my $inm = $env->{HTTP_IF_NONE_MATCH};
 		my $ims = $env->{HTTP_IF_MODIFIED_SINCE};
@@ -190,4 +194,8 @@ pi_http_requests() {
 
 pi_http_status() {
 	grep -E "\"$1" "$PI_ACCESS_LOG" | sed -E 's/^[^"]*"[^"]*" ([0-9]{3}) .*/\1/'
+}
+
+pi_paging() {
+	if [ "$1" = off ]; then : >"$PI_DIR.nopaging"; else rm -f "$PI_DIR.nopaging"; fi
 }

@@ -24,6 +24,7 @@ conf() {  # conf FILE URL
 	type = maildir
 	path = $IT/outbox
 [policy]
+	max_age = 0	# the mail carries fixed dates (2026)
 	series_wait = 600
 EOF
 }
@@ -99,21 +100,47 @@ pi_deliver "$IT/same-2.eml"
 check "a message with the same <updated> as the checkpoint is not lost" "[ $st -eq 0 ] && [ \$(stored 'same-%') -eq 2 ] && [ \$(made) -eq 7 ]"
 check "nor fetched twice" "[ \$(raws) -eq 13 ]"
 
-# more mail than one feed page: a second inbox view with a 3-entry feed
-# is not possible without a restart, so a fresh source reads a burst
-# through the same 25-entry feed: 30 new patches at once
-for i in $(seq 1 30); do
+# more mail than one feed page holds: 60 posts between two polls.  The
+# feed shows the newest 25; the rest is read by paging new.atom?t=
+# forward from the checkpoint (before: 25 stored, 35 lost, a warning)
+made0=$(made)
+for i in $(seq 1 60); do
 	sed -e "s/^Message-ID: .*/Message-ID: <burst-$i@example.com>/" \
 	    -e "s/^Subject: .*/Subject: [PATCH] leds: burst $i/" \
-	    -e "s/^Date: .*/Date: Tue, 10 Nov 2026 10:$(printf %02d "$i"):00 +0000/" \
+	    -e "s/^Date: .*/Date: Tue, 10 Nov 2026 $(printf %02d $((10 + i / 60))):$(printf %02d $((i % 60))):00 +0000/" \
 	    "$IT/pi/split/0005.eml" >"$IT/burst.eml"
 	pi_deliver "$IT/burst.eml" || bad "deliver burst $i"
 done
+f0=$(pi_http_requests 'GET /test/new.atom.t=')
 "$rb" run --once --config "$IT/rb.conf" >/dev/null 2>"$IT/err"; st=$?
-check "a burst over one feed page: the feed's 25 are read" "[ $st -eq 0 ] && [ \$(stored 'burst-%') -eq 25 ] && [ \$(made) -eq 32 ]"
-check "and the gap is logged" "grep -q 'event=feed-gap' '$IT/err'"
+cp "$IT/err" "$IT/err.burst"
+burst_stored=$(stored 'burst-%')
+burst_made=$(( $(made) - made0 ))
+echo "# public-inbox burst: 60 posted between two polls, $burst_stored stored, $burst_made reviewed, $(( $(pi_http_requests 'GET /test/new.atom.t=') - f0 )) feed pages read after the first"
+check "60 posts between two polls: all 60 stored and reviewed" \
+	"[ $st -eq 0 ] && [ $burst_stored -eq 60 ] && [ $burst_made -eq 60 ] || { cat '$IT/err'; false; }"
+check "... by paging the feed from the checkpoint, no gap logged" \
+	"grep -q 'level=info event=feed-paged source=pi pages=' '$IT/err.burst' && ! grep -q 'event=feed-gap' '$IT/err.burst' &&
+	 [ \$(pi_http_requests 'GET /test/new.atom.t=202611') -ge 2 ]"
+check "... each fetched once" "[ \$(raws) -eq $((13 + 60)) ]"
 "$rb" run --once --config "$IT/rb.conf" >/dev/null 2>"$IT/err"
-check "the next run adds none" "[ \$(stored 'burst-%') -eq 25 ] && [ \$(made) -eq 32 ]"
+check "the next run adds none" "[ \$(stored 'burst-%') -eq 60 ] && [ \$(made) -eq $((made0 + 60)) ]"
+
+# a server that ignores ?t=: what the feed holds is read, and the range
+# that may be missing is logged at error level
+pi_paging off
+for i in $(seq 1 30); do
+	sed -e "s/^Message-ID: .*/Message-ID: <lost-$i@example.com>/" \
+	    -e "s/^Subject: .*/Subject: [PATCH] leds: lost $i/" \
+	    -e "s/^Date: .*/Date: Wed, 11 Nov 2026 10:$(printf %02d "$i"):00 +0000/" \
+	    "$IT/pi/split/0005.eml" >"$IT/burst.eml"
+	pi_deliver "$IT/burst.eml" || bad "deliver lost $i"
+done
+"$rb" run --once --config "$IT/rb.conf" >/dev/null 2>"$IT/err"; st=$?
+pi_paging on
+check "a feed that cannot be paged: its 25 are read" "[ $st -eq 0 ] && [ \$(stored 'lost-%') -eq 25 ]"
+check "... and the range that may be missing is an error" \
+	"grep -q 'level=err event=feed-gap source=pi from=\"2026-11-10 11:00:00 UTC\" to=\"2026-11-11 10:06:00 UTC\"' '$IT/err' || { cat '$IT/err'; false; }"
 
 # hostile and broken servers
 conf "$IT/bad.conf" "http://127.0.0.1:$(it_port)/test/"
@@ -121,8 +148,15 @@ sed -i 's/source "pi"/source "down"/' "$IT/bad.conf"
 "$rb" run --once --config "$IT/bad.conf" >/dev/null 2>"$IT/err"
 check "a server that is down: the source fails, logged" "grep -q 'event=source-failed' '$IT/err'"
 conf "$IT/404.conf" "http://127.0.0.1:$PI_HTTP_PORT/nosuch/"
-sed -i 's/source "pi"/source "nosuch"/' "$IT/404.conf"
-"$rb" run --once --config "$IT/404.conf" >/dev/null 2>"$IT/err"
-check "an unknown inbox: HTTP status in the log" "grep -q 'event=source-failed.*HTTP status 404' '$IT/err'"
+sed -i -e 's/source "pi"/source "nosuch"/' -e 's/^\tlist = .*/&\n\tpoll_interval = 1/' "$IT/404.conf"
+"$rb" run --once --config "$IT/404.conf" >/dev/null 2>"$IT/err"; st=$?
+check "an inbox without mail (404 for new.atom): not a failure, said once at warn level" \
+	"[ $st -eq 0 ] && grep -q 'level=warn event=feed-empty source=nosuch' '$IT/err' && ! grep -q 'event=source-failed' '$IT/err'"
+"$rb" run --config "$IT/404.conf" >/dev/null 2>"$IT/err" &
+d=$!
+sleep 4.5
+kill -TERM $d; wait $d
+check "... the daemon polling it every second says so once, not at every poll" \
+	"[ \$(grep -c 'event=feed-empty' '$IT/err') -eq 1 ] && ! grep -q 'event=source-failed' '$IT/err' || { cat '$IT/err'; false; }"
 
 it_done

@@ -26,6 +26,7 @@ cat >"$IT/rb.conf" <<CONF
 	type = maildir
 	path = $IT/out
 [policy]
+	max_age = 0	# the mail carries fixed dates (2026)
 	series_wait = 600
 CONF
 reviews() { ls "$IT/out/new" 2>/dev/null | wc -l; }
@@ -50,5 +51,23 @@ PY
 pi_deliver "$IT/p1.eml" || bad "public-inbox-mda (new patch)"
 "$rb" run --once --config "$IT/rb.conf" >"$IT/out.txt" 2>"$IT/err"; st=$?
 check "a patch delivered with public-inbox-mda is reviewed" "[ $st -eq 0 ] && [ \$(reviews) -eq 5 ] || { cat '$IT/err'; false; }"
+
+# the daemon, waiting in IDLE on the newest slice (it crashed in
+# libetpan's IDLE when probing for the next slice had left no mailbox
+# selected): a patch delivered while it waits is reviewed
+sed -e 's/pi-imap-1@example.com/pi-imap-2@example.com/' -e 's/fix typo over imap/fix typo while idle/' \
+	"$IT/p1.eml" >"$IT/p2.eml"
+"$rb" run --config "$IT/rb.conf" >"$IT/daemon.out" 2>"$IT/daemon.err" &
+d=$!
+IT_PIDS+=($d)
+sleep 3
+pi_deliver "$IT/p2.eml" || bad "public-inbox-mda (patch while idle)"
+for _ in $(seq 150); do [ "$(reviews)" -ge 6 ] && break; sleep 0.1; done
+alive=0
+kill -0 $d 2>/dev/null && alive=1
+kill -TERM $d 2>/dev/null
+wait $d; st=$?
+check "the daemon in IDLE reviews a patch delivered meanwhile, and stops cleanly" \
+	"[ $alive -eq 1 ] && [ $st -eq 0 ] && [ \$(reviews) -eq 6 ] || { cat '$IT/daemon.err'; false; }"
 
 it_done

@@ -262,6 +262,96 @@ static void test_store__reply_author_list_and_counts_per_cap(void **state)
 	assert_int_equal(store_reply_find(fx->st, NULL, &id), STORE_DONE);
 }
 
+/* What the caps look at: sent replies per author, list and kind with the
+ * oldest one (the cap frees a place an hour after it); a reply held by
+ * a cap waits, counted apart from those due; its recipients can change
+ * while it waits; suppressed replies are counted by their reason. */
+static void test_store__reply_caps_hold_and_recount(void **state)
+{
+	struct fx *fx = *state;
+	struct ids c = { .st = fx->st };
+	struct store_reply g;
+	long long n;
+	int64_t oldest, first, p1, p2, sup;
+
+	add_sent(fx->st, "r1@bot", "review", "a@x", "l@x", 1000);
+	add_sent(fx->st, "r2@bot", "followup", "a@x", "l@x", 1100);
+	add_sent(fx->st, "c1@bot", "confirm", "a@x", NULL, 1050);
+	add_sent(fx->st, "r3@bot", "review", "b@x", "m@x", 900);
+	assert_int_equal(store_reply_sent_window(fx->st, 950, "a@x", NULL, 0, &n, &oldest),
+			 STORE_OK);
+	assert_int_equal(n, 2);
+	assert_int_equal(oldest, 1000);
+	assert_int_equal(store_reply_sent_window(fx->st, 950, "a@x", NULL, 1, &n, &oldest),
+			 STORE_OK);
+	assert_int_equal(n, 1);
+	assert_int_equal(oldest, 1050);
+	assert_int_equal(store_reply_sent_window(fx->st, 0, "a@x", NULL, -1, &n, NULL),
+			 STORE_OK);
+	assert_int_equal(n, 3);
+	assert_int_equal(store_reply_sent_window(fx->st, 0, NULL, "m@x", -1, &n, &oldest),
+			 STORE_OK);
+	assert_int_equal(n, 1);
+	assert_int_equal(oldest, 900);
+	assert_int_equal(store_reply_sent_window(fx->st, 2000, NULL, NULL, -1, &n, &oldest),
+			 STORE_OK);
+	assert_int_equal(n, 0);
+	assert_int_equal(oldest, 0);
+	assert_int_equal(store_reply_sent_window(fx->st, 0, EVIL, EVIL, 0, &n, &oldest),
+			 STORE_OK);
+	assert_int_equal(n, 0);
+
+	/* held until 4600: not due before, counted as waiting */
+	p1 = add_reply(fx->st, "p1@bot", 1200, 1200);
+	p2 = add_reply(fx->st, "p2@bot", 1200, 1200);
+	assert_int_equal(store_reply_hold(fx->st, p1, "held by author_replies_per_hour", 4600),
+			 STORE_OK);
+	assert_int_equal(store_reply_each_due(fx->st, 1300, collect_id, &c), STORE_OK);
+	assert_int_equal(c.n, 1);
+	assert_int_equal(c.v[0], p2);
+	assert_int_equal(store_reply_count_waiting(fx->st, 1300, "held by ", &n, &first),
+			 STORE_OK);
+	assert_int_equal(n, 1);
+	assert_int_equal(first, 4600);
+	/* a prefix is text, not a pattern */
+	assert_int_equal(store_reply_count_waiting(fx->st, 1300, "held%", &n, &first),
+			 STORE_OK);
+	assert_int_equal(n, 0);
+	assert_int_equal(store_reply_count_waiting(fx->st, 4600, "held by ", &n, &first),
+			 STORE_OK);
+	assert_int_equal(n, 0);
+	assert_int_equal(store_reply_get(fx->st, p1, &g), STORE_OK);
+	assert_int_equal(g.attempts, 0);
+	assert_string_equal(g.reason, "held by author_replies_per_hour");
+	store_reply_release(&g);
+
+	/* new recipients while it waits (a private opt-out) */
+	assert_int_equal(store_reply_set_rcpt(fx->st, p1, "a@x", NULL, "To: a@x\n\nhi\n"),
+			 STORE_OK);
+	assert_int_equal(store_reply_get(fx->st, p1, &g), STORE_OK);
+	assert_string_equal(g.rcpt, "a@x");
+	assert_null(g.list);
+	assert_string_equal(g.body, "To: a@x\n\nhi\n");
+	store_reply_release(&g);
+	assert_int_equal(store_reply_set_rcpt(fx->st, p1, NULL, NULL, "x"), STORE_ERR_RANGE);
+
+	/* only a pending reply is held or changed */
+	assert_int_equal(store_reply_mark_suppressed(fx->st, p2, "too old"), STORE_OK);
+	assert_int_equal(store_reply_hold(fx->st, p2, "held by x", 9000), STORE_DONE);
+	assert_int_equal(store_reply_set_rcpt(fx->st, p2, "a@x", NULL, "x"), STORE_DONE);
+	sup = add_reply(fx->st, "p3@bot", 1200, 1200);
+	assert_int_equal(store_reply_mark_suppressed(fx->st, sup, "too old"), STORE_OK);
+	assert_int_equal(store_reply_count_reason(fx->st, REPLY_SUPPRESSED, "too old", &n),
+			 STORE_OK);
+	assert_int_equal(n, 2);
+	assert_int_equal(store_reply_count_reason(fx->st, REPLY_PENDING, "too old", &n),
+			 STORE_OK);
+	assert_int_equal(n, 0);
+	assert_int_equal(store_reply_count_reason(fx->st, REPLY_SUPPRESSED, EVIL, &n),
+			 STORE_OK);
+	assert_int_equal(n, 0);
+}
+
 /* Two processes, one pending reply: only the first claim holds; the
  * claim goes with the reply's delivery, and a claim of a dead process
  * is taken over by naming it. */
@@ -499,6 +589,7 @@ int main(void)
 		T(test_store__one_review_per_series),
 		T(test_store__optout_set_get_remove),
 		T(test_store__reply_author_list_and_counts_per_cap),
+		T(test_store__reply_caps_hold_and_recount),
 		T(test_store__reply_claim_is_taken_once),
 		T(test_store__due_reviews_before_confirmations),
 		T(test_store__mutes_by_thread_root),

@@ -457,7 +457,8 @@ static void test_template__shipped_templates_load(void **state)
 	}
 	{
 		const struct template_var v[] = {
-			{ "command", "optout private" },
+			{ "command", "optin confirmed" },
+			{ "effect", "your opt-out is undone: you will get reviews again." },
 			{ "address", "a@example.org" },
 			{ "token", "abc123" },
 			{ "bot_version", "0.1.0" },
@@ -465,10 +466,11 @@ static void test_template__shipped_templates_load(void **state)
 		struct sbuf out;
 
 		sbuf_init(&out, 4096);
-		assert_int_equal(template_render(t, "confirm.txt", v, 4, &out, err,
+		assert_int_equal(template_render(t, "confirm.txt", v, 5, &out, err,
 						 sizeof(err)), 0);
 		assert_non_null(strstr(out.buf, "    confirm abc123\n"));
-		assert_non_null(strstr(out.buf, "\"optout private\" for a@example.org"));
+		assert_non_null(strstr(out.buf, "\"optin confirmed\" for a@example.org: your"));
+		assert_non_null(strstr(out.buf, "you will get reviews again.\n"));
 		assert_null(strchr(out.buf, '#'));
 		sbuf_release(&out);
 	}
