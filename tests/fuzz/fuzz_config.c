@@ -24,8 +24,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			 err, sizeof(err)) == 0) {
 		if (c.nsources > CONFIG_MAX_SOURCES)
 			__builtin_trap();
+		/* templates unset: found beside the program (config.h) */
 		if (!c.database || c.database[0] != '/' ||
-		    !c.templates || c.templates[0] != '/')
+		    (c.templates && c.templates[0] != '/'))
 			__builtin_trap();
 		for (i = 0; i < c.nsources; i++)
 			if (!c.sources[i].name ||

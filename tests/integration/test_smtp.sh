@@ -122,13 +122,18 @@ for raw in sorted(glob.glob(folder + "/raw/*.eml")):
     irt = m["In-Reply-To"].strip()
     assert irt in authors, irt
     assert m["To"].addresses[0].addr_spec == authors[irt], (irt, str(m["To"]))
-    assert lst in str(m["Cc"]), str(m["Cc"])
-    assert authors[irt] in env["rcpt"] and lst in env["rcpt"], env
+    # the list only when the patch reached it: joe's went to
+    # linux-staging, which no source here names, and is answered privately
+    if authors[irt] == "joe@example.com":
+        assert m["Cc"] is None and env["rcpt"] == [authors[irt]], (str(m["Cc"]), env)
+    else:
+        assert lst in str(m["Cc"]), str(m["Cc"])
+        assert authors[irt] in env["rcpt"] and lst in env["rcpt"], env
     seen.add(irt)
 assert seen == set(authors), seen
 print("ok")
 PY
-check "each review: From the bot, To the author, Cc the list, In-Reply-To the cover, envelope = store, CRLF, same bytes" \
+check "each review: From the bot, To the author, Cc the list it reached, In-Reply-To the cover, envelope = store, CRLF, same bytes" \
 	"grep -qx ok '$IT/py' || { cat '$IT/py'; false; }"
 run main
 check "a second run sends nothing" "[ \$(smtp_events $MAIN '^DATA') -eq 4 ]"
@@ -193,13 +198,14 @@ check "connection refused: the 4 pending, logged, the others not tried in the sa
 smtp_mode "$F" 550 "$LIST"
 conf t550 "smtp://127.0.0.1:$FPORT"
 run t550
-check "550 for the list's RCPT: the 4 failed, nothing stored (all or nothing)" \
-	"[ \$(count_state t550 2 1) -eq 4 ] && [ \$(smtp_count $F) -eq 8 ]"
+# (joe's review, private, has no list RCPT: delivered)
+check "550 for the list's RCPT: the 3 to the list failed, nothing stored (all or nothing)" \
+	"[ \$(count_state t550 2 1) -eq 3 ] && [ \$(count_state t550 1 1) -eq 1 ] && [ \$(smtp_count $F) -eq 9 ]"
 check "550: the server's words stored and logged" \
 	"replies t550 | grep -x '2 1 550 5.1.1 <$LIST>: user unknown' >/dev/null && grep -q 'event=failed.*550 5.1.1' '$IT/t550.err'"
 due_now t550
 run t550
-check "a failed reply is not tried again" "[ \$(smtp_events $F '^RCPT .* 550') -eq 4 ]"
+check "a failed reply is not tried again" "[ \$(smtp_events $F '^RCPT .* 550') -eq 3 ]"
 
 smtp_mode "$F" 554
 conf t554 "smtp://127.0.0.1:$FPORT"
