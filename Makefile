@@ -52,14 +52,14 @@ DATADIR ?= $(PREFIX)/share
 MANDIR ?= $(DATADIR)/man
 DOCDIR ?= $(DATADIR)/doc/reviewbot
 # the system configuration is /etc/reviewbot/reviewbot.conf whatever the
-# PREFIX (bot/cmd_common.h); the unit names it from here
+# PREFIX (bot/cmd/cmd_common.h); the unit names it from here
 SYSCONFDIR ?= /etc
 # systemd's folder for units: /lib/systemd/system for PREFIX=/usr on
 # Debian, $(PREFIX)/lib/systemd/system (looked at for /usr/local too)
 UNITDIR ?= $(PREFIX)/lib/systemd/system
 
 # The program finds its helper and the helper its templates relative to
-# where they are (bot/exec.c, bot/cmd_mail.c), so a build tree and any
+# where they are (bot/cmd/exec.c, bot/cmd/cmd_mail.c), so a build tree and any
 # install of it agree; the install's own relative paths come from BINDIR,
 # LIBEXECDIR and DATADIR.  What is built from the install paths depends
 # on $(PATHS_STAMP), which changes when they do: `make install
@@ -114,14 +114,14 @@ STORE_SRCS := $(sort $(wildcard store/*.c))
 # bot/: every module goes into one archive; the two programs take from it
 # only what they call, so the front binary never pulls in libetpan/libcurl
 # (its link would fail if it did).
-BOT_MAINS := bot/main.c bot/mailmain.c bot/servemain.c
-BOT_SRCS := $(filter-out $(BOT_MAINS),$(sort $(wildcard bot/*.c)))
+BOT_MAINS := bot/cmd/main.c bot/cmd/mailmain.c bot/cmd/servemain.c
+BOT_SRCS := $(filter-out $(BOT_MAINS),$(sort $(wildcard bot/*.c bot/*/*.c)))
 CHECKER_OBJS := $(CHECKER_SRCS:%.c=$(BUILD)/obj/%.o)
 STORE_OBJS := $(STORE_SRCS:%.c=$(BUILD)/obj/%.o)
 BOT_OBJS := $(BOT_SRCS:%.c=$(BUILD)/obj/%.o)
-FRONT_OBJS := $(BUILD)/obj/bot/main.o
-MAIL_OBJS := $(BUILD)/obj/bot/mailmain.o
-SERVE_OBJS := $(BUILD)/obj/bot/servemain.o
+FRONT_OBJS := $(BUILD)/obj/bot/cmd/main.o
+MAIL_OBJS := $(BUILD)/obj/bot/cmd/mailmain.o
+SERVE_OBJS := $(BUILD)/obj/bot/cmd/servemain.o
 LIBBOT := $(BUILD)/libbot.a
 LIBSTORE := $(BUILD)/libstore.a
 LIBCHECKER := $(BUILD)/libchecker.a
@@ -138,7 +138,7 @@ SERVE := $(BUILD)/libexec/reviewbot/reviewbot-serve
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
-# the helper, from the front binary's folder (bot/exec.c)
+# the helper, from the front binary's folder (bot/cmd/exec.c)
 ifeq ($(SANITIZE),1)
 PROGRAM := $(BUILD)/reviewbot
 HELPER_REL := libexec/reviewbot
@@ -259,14 +259,14 @@ $(LIBCHECKER) $(LIBSTORE) $(LIBBOT):
 	$(Q)rm -f $@ && ar rcs $@ $^
 
 # where the front binary looks for its helper, besides REVIEWBOT_EXEC_PATH
-$(BUILD)/obj/bot/exec.o: $(PATHS_STAMP)
-$(BUILD)/obj/bot/exec.o: ALL_CFLAGS += \
+$(BUILD)/obj/bot/cmd/exec.o: $(PATHS_STAMP)
+$(BUILD)/obj/bot/cmd/exec.o: ALL_CFLAGS += \
 	-DRB_LIBEXEC_REL='"$(LIBEXEC_REL)"' -DRB_BUILD_REL='"$(HELPER_REL)"'
 $(BUILD)/obj/bot/config.o $(BUILD)/obj/bot/spell_list.o: $(PATHS_STAMP)
 $(BUILD)/obj/bot/config.o: ALL_CFLAGS += -DRB_DATADIR='"$(DATADIR)"'
 $(BUILD)/obj/bot/spell_list.o: ALL_CFLAGS += -DRB_DATADIR='"$(DATADIR)"'
-$(BUILD)/obj/bot/cmd_mail.o: $(PATHS_STAMP)
-$(BUILD)/obj/bot/cmd_mail.o: ALL_CFLAGS += -DRB_TEMPLATES_REL='"$(TEMPLATES_REL)"' \
+$(BUILD)/obj/bot/cmd/cmd_mail.o: $(PATHS_STAMP)
+$(BUILD)/obj/bot/cmd/cmd_mail.o: ALL_CFLAGS += -DRB_TEMPLATES_REL='"$(TEMPLATES_REL)"' \
 	-DRB_TEMPLATES_INST_REL='"$(TEMPLATES_INST_REL)"'
 
 $(PROGRAM): $(FRONT_OBJS) $(LIBBOT) $(LIBSTORE) $(LIBCHECKER) $(PATTERNS_OBJ)
@@ -401,7 +401,7 @@ $(FUZZ_DIR)/obj/%.o: %.c $(DEPS_STAMP)
 	@$(if $(Q),echo "  FUZZ-CC $<")
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(FUZZ_DIR)/obj/bot/exec.o: FUZZ_CFLAGS += \
+$(FUZZ_DIR)/obj/bot/cmd/exec.o: FUZZ_CFLAGS += \
 	-DRB_LIBEXEC_REL='"$(LIBEXEC_REL)"' -DRB_BUILD_REL='"$(HELPER_REL)"'
 $(FUZZ_DIR)/obj/bot/config.o: FUZZ_CFLAGS += -DRB_DATADIR='"$(DATADIR)"'
 $(FUZZ_DIR)/obj/bot/spell_list.o: FUZZ_CFLAGS += -DRB_DATADIR='"$(DATADIR)"'
@@ -469,7 +469,7 @@ clean:
 	rm -rf $(BUILD) reviewbot
 
 # The helper sits at LIBEXECDIR/reviewbot, which the program finds as
-# ../libexec/reviewbot from BINDIR (bot/exec.c): keep them siblings.  The
+# ../libexec/reviewbot from BINDIR (bot/cmd/exec.c): keep them siblings.  The
 # example configuration goes to DOCDIR: an install never writes /etc.
 INSTALLED := $(BINDIR)/reviewbot $(LIBEXECDIR)/reviewbot/reviewbot-mail \
 	$(LIBEXECDIR)/reviewbot/reviewbot-serve \

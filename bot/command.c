@@ -16,11 +16,11 @@
 
 #include "command.h"
 #include "command_int.h"
-#include "compose.h"
+#include "mail/compose.h"
 #include "log.h"
 #include "pipeline.h"
 #include "pipeline_int.h"
-#include "subject.h"
+#include "mail/subject.h"
 #include "version.h"
 #include "../checker/banned.h"
 

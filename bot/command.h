@@ -78,7 +78,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "mime.h"
+#include "mail/mime.h"
 #include "../store/store.h"
 
 #define COMMAND_MAX_LINES	60		/* lines of a body looked at */

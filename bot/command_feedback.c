@@ -14,12 +14,12 @@
 
 #include "command.h"
 #include "command_int.h"
-#include "compose.h"
+#include "mail/compose.h"
 #include "feedback.h"
 #include "log.h"
 #include "pipeline.h"
 #include "pipeline_int.h"
-#include "template.h"
+#include "mail/template.h"
 #include "version.h"
 #include "../checker/banned.h"
 

@@ -11,15 +11,15 @@
 #include <time.h>
 
 #include "command.h"
-#include "compose.h"
+#include "mail/compose.h"
 #include "log.h"
 #include "pipeline.h"
 #include "pipeline_int.h"
-#include "publish.h"
+#include "web/publish.h"
 #include "qfilter.h"
-#include "template.h"
+#include "mail/template.h"
 #include "version.h"
-#include "web_route.h"
+#include "web/web_route.h"
 #include "../store/store_web.h"
 #include "../checker/banned.h"
 

@@ -30,9 +30,9 @@
 #include "../checker/diff.h"
 #include "../checker/sbuf.h"
 #include "fileio.h"
-#include "mailbox.h"
-#include "mime.h"
-#include "subject.h"
+#include "source/mailbox.h"
+#include "mail/mime.h"
+#include "mail/subject.h"
 #include "../checker/banned.h"
 
 #define SENDMAIL_DEFAULT	"/usr/sbin/sendmail"
@@ -496,7 +496,7 @@ static int check_smtp_url(const char *v, const char **why)
 }
 
 /* [web] listen: ADDR:PORT, the address an IPv4 one or an IPv6 one in
- * brackets (bot/web_server.c resolves it; no names: no DNS at start) */
+ * brackets (bot/web/web_server.c resolves it; no names: no DNS at start) */
 static int check_listen(const char *v, const char **why)
 {
 	const char *colon = strrchr(v, ':');

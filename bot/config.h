@@ -130,13 +130,13 @@ struct config {
 				 * a type on their list; 0: never */
 	int stage_wait;		/* seconds a review waits for [build] and [boot] */
 	int max_age;		/* seconds: older mail gets no reply (0: no limit) */
-	/* [build] (bot/build.h): off unless build_tree is set */
+	/* [build] (bot/stage/build.h): off unless build_tree is set */
 	char *build_tree;	/* kernel source tree, absolute, kept pristine */
 	char *build_work;	/* O= folder and git dir, absolute, or NULL */
 	char *build_config;	/* make target (allmodconfig) or a .config file */
 	int build_jobs;
 	int build_timeout;	/* seconds for one series (apply + builds) */
-	/* [boot] (bot/boot.h): off unless boot_kernel and boot_headers are set */
+	/* [boot] (bot/stage/boot.h): off unless boot_kernel and boot_headers are set */
 	char *boot_kernel;	/* kernel image booted in QEMU, absolute */
 	char *boot_headers;	/* its kbuild tree (modules built with M=), absolute */
 	char *boot_work;	/* scratch folder, absolute, or NULL: beside the database */
@@ -152,7 +152,7 @@ struct config {
 	int max_lines_per_patch; /* diff lines of all files together */
 	int max_series_parts;	/* N of [PATCH M/N], at most SUBJECT_CEIL_PARTS */
 	int check_seconds;	/* the checker's time budget per patch */
-	/* [web]: reviewbot serve (bot/web_server.h) */
+	/* [web]: reviewbot serve (bot/web/web_server.h) */
 	char *web_listen;	/* ADDR:PORT */
 	char *web_url;		/* public address of the pages, or NULL */
 	char *web_public_lists;	/* more public list addresses, or NULL */
@@ -175,7 +175,7 @@ int config_parse(const char *name, const char *buf, size_t len,
 		 struct config *c, char *err, size_t errlen);
 
 /*
- * The [limits] of c for the parsers (bot/mime.h, checker/diff.h): the
+ * The [limits] of c for the parsers (bot/mail/mime.h, checker/diff.h): the
  * checker library knows nothing of the configuration, the bot hands the
  * limits over.  Limits [limits] does not name keep their defaults.
  */

@@ -10,7 +10,7 @@
  * was sent and still does ([source] maintainers now): taking an address
  * out of the configuration takes its word back.  A demoted type's
  * findings are counted with the nits in that list's reviews, and no
- * longer raise a concern in the checklist (bot/compose.h); other lists
+ * longer raise a concern in the checklist (bot/mail/compose.h); other lists
  * keep it as it is.
  *
  * Front-binary safe: store and configuration only.

@@ -26,7 +26,7 @@
 #include <stdint.h>
 
 #include "config.h"
-#include "mime.h"
+#include "mail/mime.h"
 #include "../checker/checker.h"
 #include "../store/store.h"
 

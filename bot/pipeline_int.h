@@ -7,8 +7,8 @@
 #include <stdint.h>
 
 #include "pipeline.h"
-#include "compose.h"
-#include "mime.h"
+#include "mail/compose.h"
+#include "mail/mime.h"
 #include "../checker/checker.h"
 
 #define PIPE_DEFAULT_ADDRESS	"reviewbot@localhost"	/* a dry run's own address */

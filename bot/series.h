@@ -54,8 +54,8 @@
 #include <stdint.h>
 
 #include "../store/store.h"
-#include "mime.h"
-#include "subject.h"
+#include "mail/mime.h"
+#include "mail/subject.h"
 
 #define SERIES_MAX_LINKS	16	/* earlier-version links read from a cover */
 #define SERIES_UNTHREADED_WINDOW (6 * 3600) /* seconds an unthreaded part may lag */

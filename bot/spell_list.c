@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cmd_common.h"
+#include "cmd/cmd_common.h"
 #include "config.h"
 #include "fileio.h"
 #include "../checker/sbuf.h"

@@ -668,7 +668,7 @@ int store_stage_each_followup(struct store *st,
 
 /*
  * The findings a review or follow-up covers: each one it lists, with the
- * number it shows it with ("#3", bot/compose.h), and each one it counts
+ * number it shows it with ("#3", bot/mail/compose.h), and each one it counts
  * with the nits (num 0), so that an answer naming a type or a number
  * finds its findings.  A finding given twice for one reply, or a number
  * given twice, is STORE_DUP (nothing written).

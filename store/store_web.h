@@ -9,7 +9,7 @@
  * query with q->publish set, a JSON object naming the lists and the
  * sources whose mail is public,
  *   {"lists": ["linux-leds@vger.kernel.org"], "sources": ["lore-leds"]}
- * (bot/publish.h makes it from the configuration), matches a patch, and
+ * (bot/web/publish.h makes it from the configuration), matches a patch, and
  * its findings, only when
  *   - its mail is stored with its recipients (schema 8: messages stored
  *     before are published once the bot has filled them in), and

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * make bench: what a sandbox costs (bot/sandbox.c), built by
+ * make bench: what a sandbox costs (bot/stage/sandbox.c), built by
  * tests/bench/bench_build.sh:
  *
  *   sandbox_cost N DIR...
@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../bot/sandbox.h"
+#include "../../bot/stage/sandbox.h"
 
 static double now_s(void)
 {

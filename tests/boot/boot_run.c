@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Test driver for the QEMU load stage (bot/boot.c), built by
+ * Test driver for the QEMU load stage (bot/stage/boot.c), built by
  * tests/boot/test_boot.sh and tests/bench/bench_boot.sh:
  *
  *   boot_run KERNEL HEADERS WORK NAME SOURCE.c [TIMEOUT]
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../bot/boot.h"
+#include "../../bot/stage/boot.h"
 #include "../../checker/banned.h"
 
 static char src[BOOT_MAX_SOURCE + 1];

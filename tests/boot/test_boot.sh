@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# The QEMU load stage (bot/boot.c) on Debian's kernel image and headers:
+# The QEMU load stage (bot/stage/boot.c) on Debian's kernel image and headers:
 # a module that loads and unloads cleanly, one that oopses in its init
 # (NULL dereference), one whose init fails, and the refusal without QEMU.
 # Proves nothing is loaded on the host: fake insmod/modprobe/rmmod first in
@@ -31,7 +31,7 @@ trap 'rm -rf "$W"' EXIT
 mkdir -p "$W/bin"
 CFLAGS="-std=c11 -D_GNU_SOURCE -Wall -Wextra -Wformat=2 -Wno-format-nonliteral -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wpointer-arith -Wvla -Werror -g"
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
-cc $CFLAGS $SAN -o "$W/boot_run" tests/boot/boot_run.c bot/boot.c bot/boot_tree.c bot/sandbox.c checker/diff.c checker/sbuf.c || exit 1
+cc $CFLAGS $SAN -o "$W/boot_run" tests/boot/boot_run.c bot/stage/boot.c bot/stage/boot_tree.c bot/stage/sandbox.c checker/diff.c checker/sbuf.c || exit 1
 
 # Host tools a careless stage would call record their calls (host_guard.sh).
 . tests/boot/host_guard.sh

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# The QEMU load stage (bot/boot.c) on a driver a series CHANGES: Debian's
+# The QEMU load stage (bot/stage/boot.c) on a driver a series CHANGES: Debian's
 # drivers/net/dummy.c read from [build] tree (build/ksrc, Debian's
 # linux-source-6.1), the series' hunks applied in memory, built against
 # Debian's headers and loaded in QEMU.  Two one-patch series through

@@ -18,7 +18,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export HOME=$tmp LC_ALL=C
 unset REVIEWBOT_CONFIG
-# the mail helper of the same build: from build/asan/, bot/exec.c's
+# the mail helper of the same build: from build/asan/, bot/cmd/exec.c's
 # "../libexec/reviewbot" would find the plain build's helper first
 helper_dir=$(dirname "$rb")/libexec/reviewbot
 [ -x "$helper_dir/reviewbot-mail" ] && export REVIEWBOT_EXEC_PATH=$helper_dir

@@ -13,7 +13,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "../../bot/mailbox.h"
+#include "../../bot/source/mailbox.h"
 
 #include "../../checker/banned.h"
 

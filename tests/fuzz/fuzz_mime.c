@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../bot/mime.h"
+#include "../../bot/mail/mime.h"
 
 #include "../../checker/banned.h"
 

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "../../bot/qfilter.h"
-#include "../../bot/web_route.h"
+#include "../../bot/web/web_route.h"
 
 #include "../../checker/banned.h"
 

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "../../bot/subject.h"
+#include "../../bot/mail/subject.h"
 
 #include "../../checker/banned.h"
 

@@ -20,7 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../bot/boot.h"
+#include "../../bot/stage/boot.h"
 #include "../../checker/diff.h"
 
 static char *slurp(const char *path, size_t *len)

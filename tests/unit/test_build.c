@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "../../bot/build.h"
+#include "../../bot/stage/build.h"
 #include "../../checker/banned.h"
 
 static void test_build__parses_gcc_error_with_column(void **state)

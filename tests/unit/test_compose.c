@@ -12,9 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../../bot/compose.h"
+#include "../../bot/mail/compose.h"
 #include "../../checker/readiness.h"
-#include "../../bot/template.h"
+#include "../../bot/mail/template.h"
 #include "../../checker/rfc2047.h"
 
 #define DATE_2024_01_02	INT64_C(1704189600)	/* Tue, 02 Jan 2024 10:00:00 */

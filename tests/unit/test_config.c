@@ -10,9 +10,9 @@
 #include <unistd.h>
 
 #include "../../bot/config.h"
-#include "../../bot/mailbox.h"
-#include "../../bot/mime.h"
-#include "../../bot/subject.h"
+#include "../../bot/source/mailbox.h"
+#include "../../bot/mail/mime.h"
+#include "../../bot/mail/subject.h"
 #include "../../checker/diff.h"
 
 static const char *option_default(const char *section, const char *key)

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../bot/mailbox.h"
+#include "../../bot/source/mailbox.h"
 
 #define FIXTURES "tests/data/mail/"
 #define SEP "From mboxrd@z Thu Jan  1 00:00:00 1970\n"

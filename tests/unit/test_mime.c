@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../../bot/mime.h"
+#include "../../bot/mail/mime.h"
 
 #define FIXTURES "tests/data/mail/"
 

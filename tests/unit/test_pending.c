@@ -23,10 +23,10 @@
 
 #include "../../bot/claim.h"
 #include "../../bot/config.h"
-#include "../../bot/mime.h"
+#include "../../bot/mail/mime.h"
 #include "../../bot/pipeline.h"
 #include "../../bot/pipeline_int.h"
-#include "../../bot/template.h"
+#include "../../bot/mail/template.h"
 
 /* a name of a process that is gone: this host, a boot long past */
 static char dead[CLAIM_MAX];

@@ -16,9 +16,9 @@
 #include "store_fixture.h"
 
 #include "../../bot/config.h"
-#include "../../bot/mime.h"
+#include "../../bot/mail/mime.h"
 #include "../../bot/pipeline.h"
-#include "../../bot/template.h"
+#include "../../bot/mail/template.h"
 
 #define NMAIL 40
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The stages' sandbox (bot/sandbox.c) with the real bubblewrap: what a
+ * The stages' sandbox (bot/stage/sandbox.c) with the real bubblewrap: what a
  * command inside sees and cannot do, that it dies with its deadline, and
  * the helpers that handle what a sandbox wrote without following its
  * links.  Needs bwrap and user namespaces (deploy/install-deps.sh
@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #include "../../bot/config.h"
-#include "../../bot/sandbox.h"
+#include "../../bot/stage/sandbox.h"
 
 static double now_s(void)
 {

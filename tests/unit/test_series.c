@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "../../bot/series.h"
-#include "../../bot/subject.h"
+#include "../../bot/mail/subject.h"
 
 struct fx {
 	char dir[64];

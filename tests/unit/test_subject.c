@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../../bot/subject.h"
+#include "../../bot/mail/subject.h"
 
 #define O SUBJ_OTHER
 #define P SUBJ_PATCH

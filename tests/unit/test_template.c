@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "../../bot/template.h"
+#include "../../bot/mail/template.h"
 
 /* Minimal valid known templates, overridden one by one by the tests. */
 static const char good_review[] = "# review\n{{since}}\n{{sections}}\n{{nits}}\n{{footer}}\n";

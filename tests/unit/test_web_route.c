@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../../bot/web_route.h"
+#include "../../bot/web/web_route.h"
 
 static void route(const char *path, int status, enum web_page page, const char *arg)
 {

@@ -1,0 +1,988 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The subcommands that read mail: run, import, review.  They live in the
+ * helper (reviewbot-mail, under libexec) with the MIME and network
+ * libraries, so `reviewbot check` never loads them.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "cmd_common.h"
+#include "getopt_long.h"
+#include "../stage/boot.h"
+#include "../stage/sandbox.h"
+#include "../stage/build.h"
+#include "../log.h"
+#include "../source/mailbox.h"
+#include "../pipeline.h"
+#include "../privdrop.h"
+#include "../source/source.h"
+#include "../mail/template.h"
+#include "../version.h"
+#include "../../store/store.h"
+#include "../../checker/banned.h"
+
+#ifndef RB_TEMPLATES_INST_REL
+#define RB_TEMPLATES_INST_REL "../../share/reviewbot/templates"
+#endif
+/* the build tree's templates/, seen from the helper (the Makefile knows
+ * how deep the build folder is) */
+#ifndef RB_TEMPLATES_REL
+#define RB_TEMPLATES_REL "../../../templates"
+#endif
+
+#define RUN_MAX_SLEEP	60	/* seconds the daemon sleeps at most */
+
+static volatile sig_atomic_t stop_requested;
+static volatile sig_atomic_t reload_requested;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+static void on_reload(int sig)
+{
+	(void)sig;
+	reload_requested = 1;
+}
+
+/*
+ * No SA_RESTART: a signal ends the daemon's poll() at once.  SIGTERM and
+ * SIGINT finish the message (review, delivery) in hand and stop; SIGHUP
+ * reloads the configuration and templates between two cycles.
+ */
+static void run_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = on_stop;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sa.sa_handler = on_reload;
+	sigaction(SIGHUP, &sa, NULL);
+	/* a server closing the socket is an error return, not a death */
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);
+}
+
+/*
+ * Templates: the configured folder, or, when [bot] templates is not set,
+ * the one beside the program, found from where the helper runs: as
+ * installed (LIBEXECDIR/reviewbot/ → DATADIR/reviewbot/templates) or in
+ * the build tree (build/libexec/reviewbot/ → templates), whatever PREFIX
+ * the program was built for.
+ */
+static int load_templates(const struct config *cfg, struct template_set **out,
+			  char *err, size_t errlen)
+{
+	static const char *const rels[] = { RB_TEMPLATES_INST_REL, RB_TEMPLATES_REL };
+	char dir[PATH_MAX], tried[2][PATH_MAX];
+	const char *from = cfg->templates;
+	struct stat sb;
+	size_t i;
+
+	*out = NULL;
+	for (i = 0; !from && i < sizeof(rels) / sizeof(rels[0]); i++) {
+		tried[i][0] = '\0';
+		if (cmd_exe_relative(rels[i], dir, sizeof(dir)))
+			continue;
+		if (!realpath(dir, tried[i]))
+			snprintf(tried[i], sizeof(tried[i]), "%s", dir);
+		if (!stat(dir, &sb) && S_ISDIR(sb.st_mode))
+			from = tried[i];
+	}
+	if (!from) {
+		snprintf(err, errlen, "no template folder: [bot] templates is not set and "
+			 "none is beside the program (%.400s, %.400s)", tried[0], tried[1]);
+		return -1;
+	}
+	if (template_set_load(from, out, err, errlen))
+		return -1;
+	/* the stages' results may follow a review in a mail of their own */
+	if ((build_enabled(cfg) || boot_enabled(cfg)) &&
+	    !template_set_has(*out, "followup.txt")) {
+		snprintf(err, errlen, "template folder %.900s: followup.txt missing "
+			 "(needed with [build] or [boot])", from);
+		template_set_free(*out);
+		*out = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+struct session {
+	struct config cfg;
+	struct store *st;
+	struct template_set *tpl;
+	struct pipeline *p;
+	int have_cfg;
+};
+
+static void session_close(struct session *s)
+{
+	pipeline_free(s->p);
+	template_set_free(s->tpl);
+	store_close(s->st);
+	if (s->have_cfg)
+		config_release(&s->cfg);
+}
+
+/* drop: `run` started as root becomes [bot] user before it opens the
+ * database or reads a template or a mail (bot/privdrop.h) */
+static int session_open(struct session *s, const char *config_file,
+			const char *db_override, enum pipeline_mode mode,
+			const char *cmd, int drop)
+{
+	char err[1024];
+
+	memset(s, 0, sizeof(*s));
+	if (cmd_load_config(config_file, &s->cfg, cmd))
+		return -1;
+	s->have_cfg = 1;
+	if (drop && privdrop_to_user(s->cfg.user, err, sizeof(err))) {
+		fprintf(stderr, "reviewbot %s: %s\n", cmd, err);
+		return -1;
+	}
+	if (load_templates(&s->cfg, &s->tpl, err, sizeof(err))) {
+		fprintf(stderr, "reviewbot %s: %s\n", cmd, err);
+		return -1;
+	}
+	if (store_open(db_override ? db_override : s->cfg.database, &s->st, err,
+		       sizeof(err))) {
+		fprintf(stderr, "reviewbot %s: %s: %s\n", cmd,
+			db_override ? db_override : s->cfg.database, err);
+		return -1;
+	}
+	if (pipeline_new(s->st, &s->cfg, s->tpl, mode, &s->p, err, sizeof(err))) {
+		fprintf(stderr, "reviewbot %s: %s\n", cmd, err);
+		return -1;
+	}
+	/* recipients of mail stored before schema 8 (reviewbot serve
+	 * publishes none of it until then) */
+	{
+		long n = 0;
+		char nb[24];
+
+		if (pipeline_fill_rcpt(s->st, &n) < 0)
+			log_event(LOG_WARN, "rcpt-fill-failed", "error", store_errmsg(s->st), NULL);
+		else if (n) {
+			snprintf(nb, sizeof(nb), "%ld", n);
+			log_event(LOG_INFO, "rcpt-filled", "messages", nb, NULL);
+		}
+	}
+	return 0;
+}
+
+static void print_stats(const char *what, const struct pipeline_stats *st, double secs)
+{
+	fprintf(stderr,
+		"reviewbot %s: %ld messages stored (%ld already known, %ld unreadable), "
+		"%ld patches, %ld cover letters, %ld replies, %ld skipped; %ld findings; "
+		"%ld reviews (%ld clean); %ld sent, %ld deferred, %ld failed, "
+		"%ld too old to answer ([policy] max_age); %.2f s\n",
+		what, st->stored, st->duplicates, st->bad, st->patches, st->covers,
+		st->replies, st->skipped, st->findings, st->reviews, st->clean,
+		st->sent, st->deferred, st->failed, st->too_old, secs);
+}
+
+static double now_secs(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* ---- run --------------------------------------------------------------- */
+
+static void run_usage(FILE *f)
+{
+	fputs("Usage: reviewbot run [--config FILE] [--once] [-n] [--verbose]\n"
+	      "\n"
+	      "The daemon: reads the configured sources, checks every patch, keeps\n"
+	      "everything in the database and replies with one review per series\n"
+	      "version.\n"
+	      "\n"
+	      "  --config FILE   configuration (default: $REVIEWBOT_CONFIG, else\n"
+	      "                  /etc/reviewbot/reviewbot.conf)\n"
+	      "  --once          read what is there, review, deliver, and exit\n"
+	      "  -n              check the configuration and templates, print\n"
+	      "                  \"configuration OK\" or the first error, and exit\n"
+	      "  --verbose       log every patch (level=debug)\n"
+	      "  --help          this text\n"
+	      "  --version       the version\n",
+	      f);
+}
+
+/*
+ * The compile and load stages can run: bubblewrap makes its sandbox,
+ * nothing the bot keeps to itself is in a folder they show, and for the
+ * load stage QEMU, the kernel, the headers and busybox are there.  run
+ * -n fails without them; the daemon says so at the start, and the stages
+ * then report "not checked" with why.
+ */
+static int check_stages(const struct config *cfg, int strict)
+{
+	struct boot_opts o;
+	char err[768] = "";
+	const char *what = "[build]";
+
+	if (!build_enabled(cfg) && !boot_enabled(cfg))
+		return 0;
+	/* QEMU first: its absence says most about a [boot] that cannot run */
+	boot_opts_from_config(&o, cfg);
+	if (boot_enabled(cfg) && boot_check(&o, err, sizeof(err))) {
+		what = "[boot]";
+	} else if (sandbox_config_check(cfg, err, sizeof(err))) {
+		what = build_enabled(cfg) ? "[build]" : "[boot]";
+	} else {
+		return 0;
+	}
+	if (strict) {
+		fprintf(stderr, "reviewbot run: %s: %s\n", what, err);
+		return -1;
+	}
+	log_event(LOG_ERR, "stage-unavailable", "stage", what, "error", err,
+		  "result", "the stage says \"not checked\"", NULL);
+	return 0;
+}
+
+/* Every source has a driver in this build (run -n). */
+static int check_drivers(const struct config *cfg)
+{
+	struct source_session ss;
+	char err[512] = "";
+	size_t i;
+
+	for (i = 0; i < cfg->nsources; i++) {
+		if (source_session_init(&ss, &cfg->sources[i], NULL, err, sizeof(err))) {
+			fprintf(stderr, "reviewbot run: %s:%d: %s\n", cfg->file ? cfg->file : "-",
+				cfg->sources[i].line, err);
+			return -1;
+		}
+		source_session_close(&ss);
+	}
+	return 0;
+}
+
+/* A folder the daemon must write in (and create files in). */
+static int writable_dir(const char *dir, char *err, size_t errlen)
+{
+	struct stat sb;
+
+	if (stat(dir, &sb)) {
+		snprintf(err, errlen, "%.900s: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(sb.st_mode)) {
+		snprintf(err, errlen, "%.900s: not a folder", dir);
+		return -1;
+	}
+	if (access(dir, W_OK | X_OK)) {
+		snprintf(err, errlen, "%.900s: not writable (%s)", dir, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* The folder of path, or "." */
+static void parent_dir(const char *path, char *out, size_t outlen)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		snprintf(out, outlen, ".");
+	else if (slash == path)
+		snprintf(out, outlen, "/");
+	else
+		snprintf(out, outlen, "%.*s", (int)(slash - path), path);
+}
+
+/* A password file or variable that the daemon will read. */
+static int password_ok(const char *file, const char *env, char *err, size_t errlen)
+{
+	char pw[SOURCE_MAX_PASSWORD];
+	int r;
+
+	if (!file && !env)
+		return 0;
+	r = source_password(file, env, pw, sizeof(pw), err, errlen);
+	explicit_bzero(pw, sizeof(pw));
+	return r < 0 ? -1 : 0;
+}
+
+/*
+ * run -n: what the daemon will need of the file system, as the user it
+ * runs as: every maildir and mbox source there and readable, every
+ * password file readable (and private) or variable set, the database's
+ * folder writable (and the database, when it exists), the outbox's
+ * folder or the sendmail program.  Prints the first problem.
+ */
+static int check_paths(const struct config *cfg)
+{
+	const char *file = cfg->file ? cfg->file : "-";
+	char err[1100], dir[PATH_MAX];
+	struct stat sb;
+	size_t i;
+	int fd;
+
+	for (i = 0; i < cfg->nsources; i++) {
+		const struct config_source *src = &cfg->sources[i];
+
+		err[0] = '\0';
+		if (src->type == SRC_MAILDIR) {
+			if (stat(src->path, &sb))
+				snprintf(err, sizeof(err), "maildir %.900s: %s", src->path,
+					 strerror(errno));
+			else if (!mailbox_is_maildir(src->path))
+				snprintf(err, sizeof(err),
+					 "%.900s: not a maildir (no cur/ and new/ folders)",
+					 src->path);
+			else if (access(src->path, R_OK | X_OK))
+				snprintf(err, sizeof(err), "maildir %.900s: %s", src->path,
+					 strerror(errno));
+		} else if (src->type == SRC_MBOX) {
+			fd = open(src->path, O_RDONLY | O_CLOEXEC);
+			if (fd < 0)
+				snprintf(err, sizeof(err), "mbox %.900s: %s", src->path,
+					 strerror(errno));
+			else
+				close(fd);
+		}
+		if (!err[0])
+			password_ok(src->password_file, src->password_env, err, sizeof(err));
+		if (err[0]) {
+			fprintf(stderr, "reviewbot run: %s:%d: source \"%s\": %s\n", file,
+				src->line, src->name, err);
+			return -1;
+		}
+	}
+	err[0] = '\0';
+	/* a dry run writes to the outbox maildir whatever the delivery */
+	if (!cfg->dry_run && password_ok(cfg->delivery_password_file, cfg->delivery_password_env, err,
+			sizeof(err))) {
+		fprintf(stderr, "reviewbot run: %s: [delivery]: %s\n", file, err);
+		return -1;
+	}
+	parent_dir(cfg->database, dir, sizeof(dir));
+	if (writable_dir(dir, err, sizeof(err)) ||
+	    (!stat(cfg->database, &sb) && access(cfg->database, R_OK | W_OK) &&
+	     snprintf(err, sizeof(err), "%.900s: %s", cfg->database, strerror(errno)))) {
+		fprintf(stderr, "reviewbot run: %s: [bot] database: %s\n", file, err);
+		return -1;
+	}
+	if (cfg->dry_run || cfg->delivery == DELIVER_MAILDIR) {
+		/* made at the first delivery when missing */
+		if (stat(cfg->delivery_path, &sb))
+			parent_dir(cfg->delivery_path, dir, sizeof(dir));
+		else
+			snprintf(dir, sizeof(dir), "%s", cfg->delivery_path);
+		if (writable_dir(dir, err, sizeof(err))) {
+			fprintf(stderr, "reviewbot run: %s: [delivery] path: %s\n", file, err);
+			return -1;
+		}
+	} else if (cfg->delivery == DELIVER_SENDMAIL && access(cfg->delivery_path, X_OK)) {
+		fprintf(stderr, "reviewbot run: %s: [delivery] path %s: %s\n", file,
+			cfg->delivery_path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * check_paths as the daemon will run: started as root with [bot] user,
+ * in a child that drops to that user first.
+ */
+static int check_paths_as_runner(const struct config *cfg)
+{
+	char err[512];
+	pid_t pid;
+	int status;
+
+	if (geteuid() != 0 || !cfg->user)
+		return check_paths(cfg);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "reviewbot run: fork: %s\n", strerror(errno));
+		return -1;
+	}
+	if (!pid) {
+		if (privdrop_to_user(cfg->user, err, sizeof(err))) {
+			fprintf(stderr, "reviewbot run: %s\n", err);
+			_exit(1);
+		}
+		_exit(check_paths(cfg) ? 1 : 0);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -1;
+}
+
+/* Reviews, then deliveries; errors logged and counted. */
+static void run_review_deliver(struct session *s, int64_t now, int *failures)
+{
+	if (pipeline_review(s->p, now, 0) < 0) {
+		const char *e = store_errmsg(s->st);
+
+		log_event(LOG_ERR, "review-failed", "error",
+			  *e ? e : "see the series logged above", NULL);
+		(*failures)++;
+	}
+	if (pipeline_deliver(s->p, now) < 0) {
+		log_event(LOG_ERR, "deliver-failed", "error", store_errmsg(s->st), NULL);
+		(*failures)++;
+	}
+}
+
+/*
+ * Sources, then reviews, then deliveries, then the compile and load
+ * stages one at a time, each followed by the reviews and follow-ups it
+ * completes: one turn of the daemon.  The daemon runs one stage a turn
+ * (its sources are read between two) and returns 1 when more may be
+ * queued; --once runs them all.
+ */
+static int run_cycle(struct session *s, struct source_session *ss, const int *woke,
+		     int first, int once, int *failures)
+{
+	int ran = 0;
+
+	size_t i;
+	int64_t now = time(NULL);
+
+	/* messages stored but not processed: the last run ended, a batch
+	 * was cut short, or the database was busy or full */
+	if (pipeline_process_pending(s->p, now) < 0) {
+		log_event(LOG_ERR, "process-failed", "error", store_errmsg(s->st), NULL);
+		(*failures)++;
+	}
+	for (i = 0; i < s->cfg.nsources && !stop_requested; i++)
+		if (source_session_poll(&ss[i], s->p, now, first || woke[i]) < 0)
+			(*failures)++;
+	run_review_deliver(s, time(NULL), failures);
+	while (!stop_requested) {
+		ran = pipeline_run_stage(s->p, time(NULL));
+		if (ran < 0) {
+			log_event(LOG_ERR, "stage-failed", "error", store_errmsg(s->st), NULL);
+			(*failures)++;
+		}
+		if (ran <= 0)
+			break;
+		run_review_deliver(s, time(NULL), failures);
+		if (!once)
+			break;
+	}
+	return ran > 0;
+}
+
+/*
+ * Sleeps until a source's server says there is mail (IMAP IDLE), a
+ * source is due, or RUN_MAX_SLEEP passes (series waiting for
+ * series_wait, replies waiting for a retry), or a signal.
+ */
+static void run_wait(struct session *s, struct source_session *ss, int *woke,
+		     int busy)
+{
+	struct pollfd fds[CONFIG_MAX_SOURCES];
+	size_t idx[CONFIG_MAX_SOURCES], n = 0, i;
+	int64_t now = time(NULL), wait = busy ? 0 : RUN_MAX_SLEEP, due;
+	int fd;
+
+	for (i = 0; i < s->cfg.nsources; i++) {
+		woke[i] = 0;
+		fd = ss[i].ops->idle && now >= ss[i].next_try ? ss[i].ops->idle(&ss[i]) : -1;
+		if (fd >= 0) {
+			fds[n].fd = fd;
+			fds[n].events = POLLIN;
+			fds[n].revents = 0;
+			idx[n++] = i;
+		}
+		due = ss[i].next_try > now ? ss[i].next_try - now
+					   : ss[i].last_poll + ss[i].src->poll_interval - now;
+		if (due < wait)
+			wait = due;
+	}
+	if (wait < 1)
+		wait = busy ? 0 : 1;	/* busy: stages queued, only a look */
+	if (poll(fds, n, (int)(wait * 1000)) <= 0)
+		return;
+	for (i = 0; i < n; i++)
+		if (fds[i].revents)
+			woke[idx[i]] = 1;
+}
+
+/*
+ * SIGHUP: the configuration and the templates again, and the sources
+ * reconnected from their checkpoints.  A file that does not load (or
+ * templates that do not) is logged and the old ones are kept.  The
+ * database stays the one opened at the start: a new [bot] database or
+ * user takes a restart.
+ */
+static void run_reload(struct session *s, const char *config_file,
+		       struct source_session *ss, size_t *nss)
+{
+	struct config cfg;
+	struct template_set *tpl = NULL;
+	struct source_session fresh[CONFIG_MAX_SOURCES];
+	char err[1024] = "";
+	size_t k, n = 0;
+
+	if (config_load(config_file, &cfg, err, sizeof(err))) {
+		log_event(LOG_ERR, "reload-failed", "config", config_file, "error", err,
+			  "kept", "the running configuration", NULL);
+		config_release(&cfg);	/* a failed load leaves the defaults in it */
+		return;
+	}
+	if (!cfg.nsources || (!cfg.address && !cfg.dry_run)) {
+		log_event(LOG_ERR, "reload-failed", "config", config_file, "error",
+			  !cfg.nsources ? "no [source] to read"
+					: "[bot] address is required to send replies",
+			  "kept", "the running configuration", NULL);
+		goto fail;
+	}
+	if (load_templates(&cfg, &tpl, err, sizeof(err))) {
+		log_event(LOG_ERR, "reload-failed", "config", config_file, "error", err,
+			  "kept", "the running configuration", NULL);
+		goto fail;
+	}
+	for (k = 0; k < cfg.nsources; k++, n++)
+		if (source_session_init(&fresh[k], &cfg.sources[k], s->st, err, sizeof(err))) {
+			log_event(LOG_ERR, "reload-failed", "config", config_file,
+				  "error", err, "kept", "the running configuration", NULL);
+			goto fail;
+		}
+	if (strcmp(cfg.database, s->cfg.database))
+		log_event(LOG_WARN, "reload-partial", "database", s->cfg.database,
+			  "reason", "a new database takes a restart", NULL);
+	for (k = 0; k < *nss; k++)
+		source_session_close(&ss[k]);
+	template_set_free(s->tpl);
+	config_release(&s->cfg);
+	/* the sources point into cfg.sources, which moves with the struct */
+	s->cfg = cfg;
+	s->tpl = tpl;
+	pipeline_set_config(s->p, &s->cfg, s->tpl);
+	memcpy(ss, fresh, n * sizeof(*ss));
+	*nss = n;
+	log_event(LOG_INFO, "reloaded", "config", config_file, NULL);
+	return;
+fail:
+	for (k = 0; k < n; k++)
+		source_session_close(&fresh[k]);
+	template_set_free(tpl);
+	config_release(&cfg);
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct session s;
+	char *config_file = NULL;
+	char **args;
+	char err[512] = "";
+	struct source_session ss[CONFIG_MAX_SOURCES];
+	int woke[CONFIG_MAX_SOURCES];
+	size_t k, nss = 0;
+	int once = 0, check_only = 0, verbose = 0, help = 0, version = 0, nargs = 0;
+	int ret = 2, failures = 0, first, busy;
+	double t0 = now_secs();
+	const struct gl_opt opts[] = {
+		{ "config", GL_STRING, NULL, &config_file, NULL },
+		{ "once", GL_SET, &once, NULL, NULL },
+		{ "n|check-config", GL_SET, &check_only, NULL, NULL },
+		{ "verbose|v", GL_SET, &verbose, NULL, NULL },
+		{ "help|h", GL_SET, &help, NULL, NULL },
+		{ "version", GL_SET, &version, NULL, NULL },
+		{ NULL, 0, NULL, NULL, NULL },
+	};
+
+	args = calloc((size_t)argc + 1, sizeof(*args));
+	if (!args)
+		return 2;
+	if (gl_parse(opts, argc, argv, args, &nargs, err, sizeof(err))) {
+		fprintf(stderr, "reviewbot run: %s\n", err);
+		run_usage(stderr);
+		goto out_args;
+	}
+	if (version) {
+		printf("reviewbot %s\n", REVIEWBOT_VERSION);
+		ret = 0;
+		goto out_args;
+	}
+	if (help) {
+		run_usage(stdout);
+		ret = 0;
+		goto out_args;
+	}
+	if (nargs) {
+		fprintf(stderr, "reviewbot run: unexpected argument '%s'\n", args[0]);
+		goto out_args;
+	}
+	if (!config_file)
+		config_file = cmd_default_config();
+	if (check_only) {
+		struct config cfg;
+		struct template_set *t = NULL;
+
+		if (cmd_load_config(config_file, &cfg, "run"))
+			goto out_args;
+		if (cmd_check_runnable(&cfg, "run") || check_drivers(&cfg) ||
+		    check_paths_as_runner(&cfg) || check_stages(&cfg, 1) ||
+		    load_templates(&cfg, &t, err, sizeof(err))) {
+			if (t == NULL && err[0])
+				fprintf(stderr, "reviewbot run: %s\n", err);
+			config_release(&cfg);
+			goto out_args;
+		}
+		template_set_free(t);
+		config_release(&cfg);
+		printf("configuration OK\n");
+		ret = 0;
+		goto out_args;
+	}
+	if (verbose)
+		log_set_level(LOG_DEBUG);
+	privdrop_limits();
+	if (session_open(&s, config_file, NULL, PIPE_RUN, "run", 1))
+		goto out_session;
+	if (cmd_check_runnable(&s.cfg, "run"))
+		goto out_session;
+	run_signals();
+	pipeline_set_stop(s.p, &stop_requested);
+	log_event(LOG_INFO, "start", "version", REVIEWBOT_VERSION, "config",
+		  config_file, "database", s.cfg.database, NULL);
+	check_stages(&s.cfg, 0);
+	memset(woke, 0, sizeof(woke));
+	for (k = 0; k < s.cfg.nsources; k++) {
+		if (source_session_init(&ss[k], &s.cfg.sources[k], s.st, err, sizeof(err))) {
+			fprintf(stderr, "reviewbot run: %s\n", err);
+			goto out_sources;
+		}
+		nss++;
+	}
+	for (first = 1; !stop_requested; first = 0) {
+		if (reload_requested) {
+			reload_requested = 0;
+			run_reload(&s, config_file, ss, &nss);
+			first = 1;
+		}
+		busy = run_cycle(&s, ss, woke, first, once, &failures);
+		if (once)
+			break;
+		if (!reload_requested)
+			run_wait(&s, ss, woke, busy);
+	}
+	print_stats("run", pipeline_stats(s.p), now_secs() - t0);
+	/* --once reports what failed; the daemon's failures were logged as
+	 * they came and retried, and a stop asked for is a clean end */
+	ret = once && failures ? 1 : 0;
+	log_event(LOG_INFO, "stop", NULL);
+out_sources:
+	for (k = 0; k < nss; k++)
+		source_session_close(&ss[k]);
+out_session:
+	session_close(&s);
+out_args:
+	free(config_file);
+	free(args);
+	return ret;
+}
+
+/* ---- import ------------------------------------------------------------- */
+
+static void import_usage(FILE *f)
+{
+	fputs("Usage: reviewbot import [--config FILE] [--source NAME] MBOX|MAILDIR...\n"
+	      "\n"
+	      "Backfills the history: stores, assembles and checks every message\n"
+	      "of the files, and marks their series reviewed without mailing\n"
+	      "anyone.\n"
+	      "\n"
+	      "  --config FILE   configuration (for the database)\n"
+	      "  --source NAME   file the messages under this configured source\n"
+	      "                  (its list address)\n"
+	      "  --database FILE use this database instead of the configured one\n"
+	      "  --help          this text\n"
+	      "  --version       the version\n",
+	      f);
+}
+
+struct progress {
+	struct pipeline *p;
+	int tty;
+	double t0;
+	const char *path;
+};
+
+/* One line on a terminal, rewritten: count, rate, time left; cleared at
+ * the end.  Nothing when stderr is not a terminal. */
+static void show_progress(void *arg, uint64_t done, uint64_t total)
+{
+	struct progress *pr = arg;
+	const struct pipeline_stats *st = pipeline_stats(pr->p);
+	double el = now_secs() - pr->t0;
+	long n = st->stored + st->duplicates + st->bad;
+
+	if (!pr->tty || !total)
+		return;
+	if (done >= total) {
+		fputs("\r\033[K", stderr);
+		return;
+	}
+	fprintf(stderr, "\r\033[K%s: %ld messages, %.0f/s, %3d%%, about %.0f s left",
+		pr->path, n, el > 0 ? (double)n / el : 0.0, (int)(done * 100 / total),
+		done ? el * (double)(total - done) / (double)done : 0.0);
+}
+
+int cmd_import(int argc, char **argv)
+{
+	struct session s;
+	struct progress pr;
+	const struct config_source *src = NULL;
+	char *config_file = NULL, *source = NULL, *database = NULL;
+	char **args;
+	char err[1024];
+	int help = 0, version = 0, nargs = 0, ret = 2, i;
+	size_t k;
+	double t0 = now_secs();
+	const struct gl_opt opts[] = {
+		{ "config", GL_STRING, NULL, &config_file, NULL },
+		{ "source", GL_STRING, NULL, &source, NULL },
+		{ "database", GL_STRING, NULL, &database, NULL },
+		{ "help|h", GL_SET, &help, NULL, NULL },
+		{ "version", GL_SET, &version, NULL, NULL },
+		{ NULL, 0, NULL, NULL, NULL },
+	};
+
+	memset(&s, 0, sizeof(s));
+	args = calloc((size_t)argc + 1, sizeof(*args));
+	if (!args)
+		return 2;
+	if (gl_parse(opts, argc, argv, args, &nargs, err, sizeof(err))) {
+		fprintf(stderr, "reviewbot import: %s\n", err);
+		import_usage(stderr);
+		goto out_args;
+	}
+	if (version) {
+		printf("reviewbot %s\n", REVIEWBOT_VERSION);
+		ret = 0;
+		goto out_args;
+	}
+	if (help) {
+		import_usage(stdout);
+		ret = 0;
+		goto out_args;
+	}
+	if (!nargs) {
+		fprintf(stderr, "reviewbot import: no file to import\n");
+		import_usage(stderr);
+		goto out_args;
+	}
+	if (!config_file)
+		config_file = cmd_default_config();
+	privdrop_limits();
+	if (session_open(&s, config_file, database, PIPE_IMPORT, "import", 0))
+		goto out_session;
+	/* a transaction a batch, a savepoint a message (store_set_bulk) */
+	store_set_bulk(s.st);
+	for (k = 0; source && k < s.cfg.nsources; k++)
+		if (!strcmp(s.cfg.sources[k].name, source))
+			src = &s.cfg.sources[k];
+	if (source && !src) {
+		fprintf(stderr, "reviewbot import: no source \"%s\" in %s\n", source,
+			s.cfg.file ? s.cfg.file : "the configuration");
+		goto out_session;
+	}
+	pr.p = s.p;
+	pr.tty = isatty(2);
+	pr.t0 = t0;
+	ret = 0;
+	/* what an import cut short left stored and new (importing the same
+	 * files again finds them stored), each charged an attempt first: a
+	 * mail whose check killed the import twice is marked bad */
+	if (pipeline_process_pending(s.p, time(NULL)) < 0) {
+		fprintf(stderr, "reviewbot import: database: %s\n", store_errmsg(s.st));
+		ret = 1;
+	}
+	for (i = 0; i < nargs; i++) {
+		pr.path = args[i];
+		if (source_read_path(s.p, s.st, src, args[i], time(NULL), show_progress,
+				     &pr, err, sizeof(err))) {
+			fprintf(stderr, "reviewbot import: %s\n", err);
+			ret = 1;
+		}
+	}
+	/* history: every series is settled without mail */
+	if (pipeline_review(s.p, time(NULL), 1) < 0) {
+		fprintf(stderr, "reviewbot import: database: %s\n", store_errmsg(s.st));
+		ret = 1;
+	}
+	{
+		double secs = now_secs() - t0;
+		const struct pipeline_stats *st = pipeline_stats(s.p);
+		long n = st->stored + st->duplicates;
+
+		print_stats("import", st, secs);
+		fprintf(stderr, "reviewbot import: %ld messages in %.2f s: %.0f messages/s\n",
+			n, secs, secs > 0 ? (double)n / secs : 0.0);
+	}
+out_session:
+	session_close(&s);
+out_args:
+	free(config_file);
+	free(source);
+	free(database);
+	free(args);
+	return ret;
+}
+
+/* ---- review ------------------------------------------------------------- */
+
+static void review_usage(FILE *f)
+{
+	fputs("Usage: reviewbot review [--config FILE] MSGFILE...\n"
+	      "\n"
+	      "Prints the review mail(s) the bot would send for these messages\n"
+	      "(mails, mboxes or maildirs; the parts of a series are reviewed as\n"
+	      "one).  Sends nothing and writes no database but a temporary one.\n"
+	      "\n"
+	      "  --config FILE   take the bot's address, templates and policy from\n"
+	      "                  this configuration (default: built-in defaults)\n"
+	      "  --help          this text\n"
+	      "  --version       the version\n",
+	      f);
+}
+
+struct printer {
+	struct store *st;
+	int n;
+};
+
+static int print_reply(void *arg, int64_t id)
+{
+	struct printer *pr = arg;
+	struct store_reply r;
+
+	if (store_reply_get(pr->st, id, &r) != STORE_OK)
+		return 0;
+	if (pr->n++)
+		fputs("\n", stdout);
+	fputs(r.body, stdout);
+	store_reply_release(&r);
+	return 0;
+}
+
+int cmd_review(int argc, char **argv)
+{
+	struct session s;
+	struct printer pr;
+	char *config_file = NULL;
+	char **args;
+	char err[1024], dir[] = "/tmp/reviewbot-review.XXXXXX", db[64];
+	int help = 0, version = 0, nargs = 0, ret = 2, i, made_dir = 0;
+	const struct gl_opt opts[] = {
+		{ "config", GL_STRING, NULL, &config_file, NULL },
+		{ "help|h", GL_SET, &help, NULL, NULL },
+		{ "version", GL_SET, &version, NULL, NULL },
+		{ NULL, 0, NULL, NULL, NULL },
+	};
+
+	memset(&s, 0, sizeof(s));
+	args = calloc((size_t)argc + 1, sizeof(*args));
+	if (!args)
+		return 2;
+	if (gl_parse(opts, argc, argv, args, &nargs, err, sizeof(err))) {
+		fprintf(stderr, "reviewbot review: %s\n", err);
+		review_usage(stderr);
+		goto out_args;
+	}
+	if (version) {
+		printf("reviewbot %s\n", REVIEWBOT_VERSION);
+		ret = 0;
+		goto out_args;
+	}
+	if (help) {
+		review_usage(stdout);
+		ret = 0;
+		goto out_args;
+	}
+	if (!nargs) {
+		fprintf(stderr, "reviewbot review: no message file\n");
+		review_usage(stderr);
+		goto out_args;
+	}
+	if (!mkdtemp(dir)) {
+		fprintf(stderr, "reviewbot review: %s: %s\n", dir, strerror(errno));
+		goto out_args;
+	}
+	made_dir = 1;
+	snprintf(db, sizeof(db), "%s/review.db", dir);
+	log_set_level(LOG_WARN);
+	if (session_open(&s, config_file, db, PIPE_RUN, "review", 0))
+		goto out_session;
+	/* the mail the bot would send had the message just arrived, however
+	 * old its Date: (the pipeline reads the configuration it was given) */
+	s.cfg.max_age = 0;
+
+	ret = 0;
+	for (i = 0; i < nargs; i++)
+		if (source_read_path(s.p, s.st, NULL, args[i], time(NULL), NULL, NULL,
+				     err, sizeof(err))) {
+			fprintf(stderr, "reviewbot review: %s\n", err);
+			ret = 2;
+		}
+	if (!ret && pipeline_review(s.p, time(NULL), 1) < 0) {
+		fprintf(stderr, "reviewbot review: database: %s\n", store_errmsg(s.st));
+		ret = 2;
+	}
+	/* the compile and load stages, when configured, then the reviews
+	 * (and follow-ups) that waited for them */
+	if (!ret) {
+		int ran;
+
+		while ((ran = pipeline_run_stage(s.p, time(NULL))) > 0)
+			;
+		if (ran < 0 || pipeline_review(s.p, time(NULL), 1) < 0) {
+			fprintf(stderr, "reviewbot review: database: %s\n",
+				store_errmsg(s.st));
+			ret = 2;
+		}
+	}
+	pr.st = s.st;
+	pr.n = 0;
+	if (!ret)
+		store_reply_each_due(s.st, INT64_MAX, print_reply, &pr);
+	if (!ret && !pr.n)
+		fprintf(stderr, "reviewbot review: no patch to review in the input\n");
+out_session:
+	session_close(&s);
+	if (made_dir) {
+		char path[128];
+
+		snprintf(path, sizeof(path), "%s/review.db-wal", dir);
+		unlink(path);
+		snprintf(path, sizeof(path), "%s/review.db-shm", dir);
+		unlink(path);
+		unlink(db);
+		rmdir(dir);
+	}
+out_args:
+	free(config_file);
+	free(args);
+	return ret;
+}

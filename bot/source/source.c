@@ -1,0 +1,449 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "source.h"
+#include "../log.h"
+#include "mailbox.h"
+#include "../mail/mime.h"
+#include "../../checker/banned.h"
+
+/*
+ * Mails stored before the checker threads may see them: each mail is
+ * claimed with one attempt charged as it is stored (pipeline_add), and
+ * a check must not start before that is committed, or a check that
+ * kills the process would kill every start (the batch rolled back, read
+ * again, checked again).  So the batch's transaction is committed every
+ * SOURCE_OFFER_CHUNK mails, without the checkpoint (a batch read again
+ * after a crash finds these stored: duplicates by Message-ID), and only
+ * then are they offered.
+ */
+#define SOURCE_OFFER_CHUNK	32
+
+struct source_batch {
+	struct pipeline *p;
+	struct store *st;
+	const struct config_source *src;
+	int64_t now;
+	int64_t ids[SOURCE_BATCH];
+	struct mime_mail mails[SOURCE_BATCH];
+	struct pipeline_check checks[SOURCE_BATCH];
+	/*
+	 * The checker threads, started at the first mail: each mail is
+	 * checked from the moment it is parsed, while the rest of the batch
+	 * is read and stored (NULL: checked as each is processed).
+	 */
+	struct pipeline_pool *pool;
+	int pool_tried;
+	size_t offered;		/* mails[0, offered) are committed and offered */
+	size_t n;
+	size_t bytes;
+	int open;		/* a transaction is open */
+	struct pipeline_stats at_begin;	/* the counters when it opened */
+	uint64_t done;
+};
+
+static int batch_begin(struct source_batch *b)
+{
+	int ret;
+
+	if (b->open)
+		return 0;
+	ret = store_begin(b->st);
+	if (ret)
+		return ret;
+	b->open = 1;
+	b->at_begin = *pipeline_stats(b->p);
+	return 0;
+}
+
+/* Rolls the open transaction back, and what it counted. */
+static void batch_rollback(struct source_batch *b)
+{
+	store_rollback(b->st);
+	if (b->open)
+		pipeline_stats_restore(b->p, &b->at_begin);
+	b->open = 0;
+}
+
+/* The mails stored since the last commit are gone with its rollback. */
+static void batch_forget_uncommitted(struct source_batch *b)
+{
+	size_t i;
+
+	for (i = b->offered; i < b->n; i++) {
+		mime_release(&b->mails[i]);
+		pipeline_check_release(&b->checks[i]);
+	}
+	b->n = b->offered;
+}
+
+/* Commits the mails stored so far (no checkpoint) and offers them to the
+ * checker threads. */
+static int batch_offer(struct source_batch *b)
+{
+	int ret;
+
+	ret = store_commit(b->st);
+	if (ret < 0) {
+		log_event(LOG_WARN, "store-failed", "source", b->src ? b->src->name : NULL,
+			  "error", store_errmsg(b->st), NULL);
+		batch_rollback(b);
+		batch_forget_uncommitted(b);
+		return ret;
+	}
+	b->open = 0;
+	b->offered = b->n;
+	pipeline_pool_offer(b->pool, b->n);
+	return 0;
+}
+
+int source_batch_add(struct source_batch *b, const char *raw, size_t len)
+{
+	int64_t id = 0;
+	int ret;
+
+	ret = batch_begin(b);
+	if (ret)
+		return ret;
+	ret = pipeline_add(b->p, b->src, raw, len, b->now, &id, &b->mails[b->n]);
+	if (ret < 0)
+		return ret;
+	if (ret == STORE_OK && b->mails[b->n].message_id) {
+		b->ids[b->n++] = id;
+		b->bytes += len;
+		if (!b->pool_tried) {
+			b->pool_tried = 1;
+			b->pool = pipeline_pool_new(b->p, b->mails, b->checks,
+						    SOURCE_BATCH, 0);
+		}
+		if (b->pool)
+			b->checks[b->n - 1].skip =
+				pipeline_repeat_part(b->p, b->src, &b->mails[b->n - 1]);
+		if (b->pool && b->n - b->offered >= SOURCE_OFFER_CHUNK) {
+			ret = batch_offer(b);
+			if (ret < 0)
+				return ret;
+		}
+	}
+	b->done++;
+	return 0;
+}
+
+int source_batch_full(const struct source_batch *b)
+{
+	return b->n >= SOURCE_BATCH || b->bytes >= SOURCE_BATCH_BYTES;
+}
+
+/* Commits the stored batch (with the checkpoint, when given), then
+ * processes each message in a transaction of its own. */
+struct flush {
+	struct source_batch *b;
+	int batch;		/* one transaction, a savepoint a message */
+	int ret;
+	struct pipeline_stats at_begin;	/* the counters when batch began */
+};
+
+/* Processes the batch's message i, its check done (pipeline_pool_finish):
+ * nonzero stops the batch. */
+static int flush_one(void *arg, size_t i)
+{
+	struct flush *f = arg;
+	struct source_batch *b = f->b;
+	struct pipeline_stats saved;
+	int ret;
+
+	/* SIGTERM: the rest is stored (state new) and processed at the
+	 * next start */
+	if (pipeline_stopping(b->p))
+		return 1;
+	ret = f->batch ? store_savepoint(b->st) : store_begin(b->st);
+	if (ret < 0) {
+		f->ret = ret;
+		return 1;
+	}
+	saved = *pipeline_stats(b->p);
+	ret = pipeline_process(b->p, b->ids[i], &b->mails[i], &b->checks[i], b->now);
+	if (f->batch) {
+		int r = store_savepoint_end(b->st, ret);
+
+		if (ret >= 0)
+			ret = r;
+	} else if (ret >= 0) {
+		ret = store_commit(b->st);
+	}
+	if (ret < 0) {
+		/* stored and committed: the message stays new, and
+		 * pipeline_process_pending tries it again with the rest of
+		 * the batch, so the source reads on */
+		log_event(LOG_WARN, "process-deferred", "error",
+			  store_errmsg(b->st), NULL);
+		if (!f->batch)
+			store_rollback(b->st);
+		/* what it counted is undone with it */
+		pipeline_stats_restore(b->p, &saved);
+		return 1;
+	}
+	return 0;
+}
+
+int source_batch_flush(struct source_batch *b, const char *checkpoint)
+{
+	struct flush f = { .b = b };
+	size_t i;
+	int ret = 0;
+
+	if (!b->open && !checkpoint && !b->n)
+		return 0;
+	/* (all of it may be committed already, SOURCE_OFFER_CHUNK) */
+	if (!b->open && checkpoint) {
+		ret = batch_begin(b);
+		if (ret)
+			return ret;
+	}
+	if (b->open && checkpoint)
+		ret = store_checkpoint_set(b->st, b->src->name, checkpoint, b->now);
+	if (b->open && (ret < 0 || (ret = store_commit(b->st)) < 0)) {
+		/* the driver says "database error"; here is SQLite's reason */
+		log_event(LOG_WARN, "store-failed", "source", b->src ? b->src->name : NULL,
+			  "error", store_errmsg(b->st), NULL);
+		batch_rollback(b);
+		batch_forget_uncommitted(b);
+		goto out;
+	}
+	b->open = 0;
+	b->offered = b->n;
+	/*
+	 * A review may go out after each message, so each is committed (and
+	 * synced) before the next.  Import sends nothing: its batch is one
+	 * transaction, a savepoint a message, one sync instead of hundreds;
+	 * a crash leaves the messages stored and new, processed again at the
+	 * next start.
+	 */
+	f.batch = pipeline_history_only(b->p);
+	f.at_begin = *pipeline_stats(b->p);
+	if (f.batch && store_begin(b->st) < 0) {
+		log_event(LOG_WARN, "process-deferred", "error",
+			  store_errmsg(b->st), NULL);
+		goto out;
+	}
+	/*
+	 * The checker's work on every core (under way since each mail was
+	 * parsed), and the store's in order on this thread as each message's
+	 * check is done (flush_one()).  Without the pool, each message is
+	 * checked as it is processed.
+	 */
+	if (b->pool)
+		pipeline_pool_finish(b->pool, b->n, flush_one, &f);
+	else
+		for (i = 0; i < b->n && !flush_one(&f, i); i++)
+			;
+	ret = f.ret;
+	if (f.batch && store_commit(b->st) < 0) {
+		/* the batch's processing is undone: its messages stay new,
+		 * and what it counted goes too */
+		log_event(LOG_WARN, "process-deferred", "error",
+			  store_errmsg(b->st), NULL);
+		store_rollback(b->st);
+		pipeline_stats_restore(b->p, &f.at_begin);
+	}
+out:
+	/* (after a failed commit, checks may still be under way) */
+	pipeline_pool_drain(b->pool);
+	for (i = 0; i < b->n; i++) {
+		mime_release(&b->mails[i]);
+		pipeline_check_release(&b->checks[i]);
+	}
+	b->n = b->offered = 0;
+	b->bytes = 0;
+	/* no check is under way: what was not processed (a stop, a
+	 * database error) did not crash, its attempt is given back */
+	pipeline_unclaim(b->p);
+	return ret < 0 ? ret : 0;
+}
+
+void source_batch_abort(struct source_batch *b)
+{
+	size_t i;
+
+	if (b->open)
+		batch_rollback(b);
+	/* no check reads the mails any more */
+	pipeline_pool_drain(b->pool);
+	for (i = 0; i < b->n; i++) {
+		mime_release(&b->mails[i]);
+		pipeline_check_release(&b->checks[i]);
+	}
+	/* stored before this (SOURCE_OFFER_CHUNK) and not processed: new,
+	 * for the next walk, and not blamed */
+	if (b->offered)
+		pipeline_unclaim(b->p);
+	b->n = b->offered = 0;
+	b->bytes = 0;
+}
+
+struct source_batch *source_batch_new(struct pipeline *p, struct store *st,
+				      const struct config_source *src, int64_t now)
+{
+	struct source_batch *b = calloc(1, sizeof(*b));
+
+	if (!b)
+		return NULL;
+	b->p = p;
+	b->st = st;
+	b->src = src;
+	b->now = now;
+	return b;
+}
+
+
+void source_batch_free(struct source_batch *b)
+{
+	if (!b)
+		return;
+	source_batch_abort(b);
+	pipeline_pool_free(b->pool);
+	free(b);
+}
+
+int source_batch_checkpoint(struct source_batch *b, char **value)
+{
+	*value = NULL;
+	if (!b->src || !b->src->name)
+		return STORE_OK;
+	return store_checkpoint_get(b->st, b->src->name, value) < 0 ? STORE_ERR : STORE_OK;
+}
+
+uint64_t source_batch_count(const struct source_batch *b)
+{
+	return b->done;
+}
+
+/* ---- sessions ------------------------------------------------------------ */
+
+void source_session_close(struct source_session *s)
+{
+	if (s->ops && s->ops->close)
+		s->ops->close(s);
+	s->priv = NULL;
+}
+
+int source_session_poll(struct source_session *s, struct pipeline *p, int64_t now,
+			int force)
+{
+	struct source_batch *b;
+	char err[1024], nf[16], wait[16];
+	int64_t delay;
+	int ret;
+
+	if (now < s->next_try)
+		return 0;
+	/* after a failure the backoff decides, not the poll interval */
+	if (!force && !s->failures && s->last_poll &&
+	    now - s->last_poll < s->src->poll_interval)
+		return 0;
+	b = source_batch_new(p, s->st, s->src, now);
+	if (!b) {
+		log_event(LOG_ERR, "source-failed", "source", s->src->name,
+			  "error", "out of memory", NULL);
+		return -1;
+	}
+	err[0] = '\0';
+	ret = s->ops->poll(s, b, err, sizeof(err));
+	source_batch_free(b);
+	s->last_poll = now;
+	if (!ret) {
+		if (s->failures)
+			log_event(LOG_INFO, "source-recovered", "source", s->src->name, NULL);
+		s->failures = 0;
+		s->next_try = 0;
+		return 1;
+	}
+	/* exponential backoff with jitter, so a restarted server is not
+	 * hit by every client at once */
+	source_session_close(s);
+	s->failures++;
+	delay = SOURCE_BACKOFF_MIN << (s->failures < 10 ? s->failures - 1 : 9);
+	if (delay > SOURCE_BACKOFF_MAX)
+		delay = SOURCE_BACKOFF_MAX;
+	delay = delay / 2 + random() % (delay / 2 + 1);
+	s->next_try = now + (delay ? delay : 1);
+	snprintf(nf, sizeof(nf), "%d", s->failures);
+	snprintf(wait, sizeof(wait), "%lld", (long long)(s->next_try - now));
+	log_event(LOG_WARN, "source-failed", "source", s->src->name, "error", err,
+		  "failures", nf, "retry_in", wait, NULL);
+	return -1;
+}
+
+/* ---- secrets --------------------------------------------------------------- */
+
+int source_password(const char *file, const char *env, char *out, size_t outlen,
+		    char *err, size_t errlen)
+{
+	struct stat sb;
+	ssize_t n;
+	size_t len;
+	char *nl;
+	int fd;
+
+	out[0] = '\0';
+	if (file) {
+		fd = open(file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+		if (fd < 0) {
+			snprintf(err, errlen, "password file %s: %s", file, strerror(errno));
+			return -1;
+		}
+		if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
+			snprintf(err, errlen, "password file %s: not a regular file", file);
+			close(fd);
+			return -1;
+		}
+		if (sb.st_mode & 077) {
+			snprintf(err, errlen, "password file %s: readable by others (mode %03o): chmod 600 it",
+				 file, (unsigned)(sb.st_mode & 0777));
+			close(fd);
+			return -1;
+		}
+		n = read(fd, out, outlen - 1);
+		close(fd);
+		if (n < 0) {
+			snprintf(err, errlen, "password file %s: %s", file, strerror(errno));
+			return -1;
+		}
+		out[n] = '\0';
+		nl = strpbrk(out, "\r\n");
+		if (nl)
+			*nl = '\0';
+		if ((size_t)n == outlen - 1 && !nl) {
+			snprintf(err, errlen, "password file %s: longer than %zu bytes", file,
+				 outlen - 2);
+			explicit_bzero(out, outlen);
+			return -1;
+		}
+		return 0;
+	}
+	if (env) {
+		const char *v = getenv(env);
+
+		if (!v) {
+			snprintf(err, errlen, "password: environment variable %s is not set", env);
+			return -1;
+		}
+		len = strlen(v);
+		if (len >= outlen) {
+			snprintf(err, errlen, "password: %s is longer than %zu bytes", env,
+				 outlen - 1);
+			return -1;
+		}
+		memcpy(out, v, len + 1);
+		return 0;
+	}
+	return 1;
+}

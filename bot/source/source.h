@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * source: feeding mail into the pipeline.
+ *
+ * A batch (struct source_batch) is how every source hands mail over: up to
+ * SOURCE_BATCH messages (or SOURCE_BATCH_BYTES) are stored, with the
+ * source's checkpoint, in one transaction (source_batch_flush); then the
+ * patches are checked on every core and each message is processed in a
+ * transaction of its own.  Each message is stored claimed by this
+ * process with one processing attempt charged, and no check of it
+ * starts before that is committed: with checker threads, the batch's
+ * transaction is committed every SOURCE_OFFER_CHUNK messages (without
+ * the checkpoint) before they are offered to the threads.  A crash
+ * after a commit leaves the messages in state "new", charged: the next
+ * run processes them (pipeline_process_pending, which checks such a
+ * message again in a child process and marks it bad when that check
+ * does not finish either) and reads on from the checkpoint.  A message seen again (a batch read again after a crash,
+ * a re-scan after an IMAP UIDVALIDITY change, a rewritten mbox) is
+ * recognised by its Message-ID and skipped.
+ *
+ * A session (struct source_session) is one configured source as the
+ * daemon keeps it between cycles: its driver (by type and url scheme,
+ * bot/source/source_drivers.c), the driver's connection, and the backoff after a
+ * failure.  Drivers:
+ *   maildir, mbox                 bot/source/src_local.c
+ *   imap, public-inbox imap(s)://  bot/source/src_imap.c
+ *   nntp, public-inbox nntp(s)://  bot/source/src_nntp.c
+ *   public-inbox http(s)://        bot/source/src_pihttp.c
+ */
+#ifndef RB_SOURCE_H
+#define RB_SOURCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../config.h"
+#include "../pipeline.h"
+
+#define SOURCE_BATCH		512
+#define SOURCE_BATCH_BYTES	(32u << 20)
+#define SOURCE_BACKOFF_MIN	1	/* seconds after the first failure */
+#define SOURCE_BACKOFF_MAX	300	/* seconds, at most, between attempts */
+
+/* ---- batches ----------------------------------------------------------- */
+
+struct source_batch;
+
+struct source_batch *source_batch_new(struct pipeline *p, struct store *st,
+				      const struct config_source *src, int64_t now);
+/* Flushes nothing: call source_batch_flush first.  NULL is fine. */
+void source_batch_free(struct source_batch *b);
+/* Stores one raw message (a transaction opens on the first).  0, or a
+ * negative store result. */
+int source_batch_add(struct source_batch *b, const char *raw, size_t len);
+/* 1 when the batch should be flushed now. */
+int source_batch_full(const struct source_batch *b);
+/*
+ * Commits what was added, with checkpoint (NULL: unchanged) as the
+ * source's position, then checks and processes the messages.  0, or a
+ * negative store result (the transaction is rolled back: the messages
+ * and the checkpoint are as before).
+ */
+int source_batch_flush(struct source_batch *b, const char *checkpoint);
+/* Rolls back what was added and not flushed. */
+void source_batch_abort(struct source_batch *b);
+/* The source's stored checkpoint (malloc'd), or NULL when none; 0 or a
+ * negative store result. */
+int source_batch_checkpoint(struct source_batch *b, char **value);
+/* Messages added so far (stored or already known). */
+uint64_t source_batch_count(const struct source_batch *b);
+
+/* ---- sessions and drivers ---------------------------------------------- */
+
+struct source_session;
+
+struct source_ops {
+	const char *name;	/* "maildir", "imap", ... for logs */
+	/*
+	 * Reads what is new since the checkpoint through b (flushing it with
+	 * the new checkpoint as it goes, and at the end).  Connects when
+	 * needed.  0, or -1 with err set (the session is then closed and
+	 * retried after a backoff).
+	 */
+	int (*poll)(struct source_session *s, struct source_batch *b,
+		    char *err, size_t errlen);
+	/*
+	 * Starts waiting for new mail on the server (IMAP IDLE) and returns
+	 * the socket to watch for reading, or -1 when the driver cannot
+	 * (the daemon then polls every poll_interval).  May be NULL.  The
+	 * next poll() ends the wait.
+	 */
+	int (*idle)(struct source_session *s);
+	/* Drops the connection and frees priv. */
+	void (*close)(struct source_session *s);
+};
+
+struct source_session {
+	const struct source_ops *ops;
+	const struct config_source *src;
+	struct store *st;
+	void *priv;		/* the driver's */
+	int failures;		/* in a row */
+	int64_t next_try;	/* not before (backoff) */
+	int64_t last_poll;
+};
+
+/* Picks the driver for src; 0, or -1 with err when there is none. */
+int source_session_init(struct source_session *s, const struct config_source *src,
+			struct store *st, char *err, size_t errlen);
+void source_session_close(struct source_session *s);
+/*
+ * One poll of a session when it is due (backoff, poll interval or
+ * force): reads, records a failure with exponential backoff and jitter.
+ * Returns 1 when it polled, 0 when not due, -1 on a failure (logged).
+ */
+int source_session_poll(struct source_session *s, struct pipeline *p, int64_t now,
+			int force);
+
+/* The drivers' constructors (bot/source/source_drivers.c lists them by type).
+ * Each sets s->ops (and s->priv when it keeps a connection); nothing
+ * connects before the first poll. */
+int src_local_init(struct source_session *s, char *err, size_t errlen);
+int src_imap_init(struct source_session *s, char *err, size_t errlen);
+int src_nntp_init(struct source_session *s, char *err, size_t errlen);
+int src_pihttp_init(struct source_session *s, char *err, size_t errlen);
+
+/* ---- reading files (import, review) ------------------------------------ */
+
+/* Called after each batch (for progress); may be NULL. */
+typedef void (*source_progress_fn)(void *arg, uint64_t done, uint64_t total);
+
+/*
+ * Reads every message of path (an mbox, a single mail, or a maildir)
+ * through the pipeline, with no checkpoint; src may be NULL.
+ */
+int source_read_path(struct pipeline *p, struct store *st,
+		     const struct config_source *src, const char *path,
+		     int64_t now, source_progress_fn progress, void *arg,
+		     char *err, size_t errlen);
+
+/* ---- secrets -------------------------------------------------------------- */
+
+#define SOURCE_MAX_PASSWORD	1024
+
+/*
+ * The password for a server: from file (refused when group or others may
+ * read it, or it is not a regular file; the first line, without its line
+ * end) or from the environment variable env.  0, 1 when neither is set
+ * (no password), or -1 with err (which never holds the password).
+ */
+int source_password(const char *file, const char *env, char *out, size_t outlen,
+		    char *err, size_t errlen);
+
+#endif
