@@ -523,6 +523,46 @@ int store_bound_row(struct store *st, sqlite3_stmt *s, int rc)
 	return store_sqlerr(st, rc);
 }
 
+int store_bound_each(struct store *st, sqlite3_stmt *s, int rc,
+		     int (*row)(struct store *st, sqlite3_stmt *s, void *arg),
+		     void *arg)
+{
+	int ret = STORE_OK;
+
+	if (rc != SQLITE_OK) {
+		store_stmt_done(s);
+		return store_sqlerr(st, rc);
+	}
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		ret = row(st, s, arg);
+		if (ret)
+			break;
+	}
+	if (!ret && rc != SQLITE_DONE)
+		ret = store_sqlerr(st, rc);
+	store_stmt_done(s);
+	return ret;
+}
+
+int store_grow(struct store *st, void **arr, size_t *alloc, size_t n,
+	       size_t size)
+{
+	size_t na;
+	void *p;
+
+	if (n < *alloc)
+		return STORE_OK;
+	na = *alloc ? *alloc * 2 : 16;
+	if (na > SIZE_MAX / size)
+		return store_seterr(st, STORE_ERR_NOMEM, "too many rows");
+	p = realloc(*arr, na * size);
+	if (!p)
+		return store_seterr(st, STORE_ERR_NOMEM, "out of memory");
+	*arr = p;
+	*alloc = na;
+	return STORE_OK;
+}
+
 int store_step_counts(struct store *st, sqlite3_stmt *s, long long *counts,
 		      int n)
 {
@@ -542,28 +582,14 @@ int store_step_counts(struct store *st, sqlite3_stmt *s, long long *counts,
 int store_each_id(struct store *st, sqlite3_stmt *s,
 		  int (*cb)(void *arg, int64_t id), void *arg)
 {
-	int64_t *ids = NULL, *p;
+	int64_t *ids = NULL;
 	size_t n = 0, alloc = 0, i;
 	int rc, ret = STORE_OK;
 
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		if (n == alloc) {
-			size_t na = alloc ? alloc * 2 : 64;
-
-			if (na > SIZE_MAX / sizeof(*ids)) {
-				ret = store_seterr(st, STORE_ERR_NOMEM,
-						   "too many rows");
-				goto out;
-			}
-			p = realloc(ids, na * sizeof(*ids));
-			if (!p) {
-				ret = store_seterr(st, STORE_ERR_NOMEM,
-						   "out of memory");
-				goto out;
-			}
-			ids = p;
-			alloc = na;
-		}
+		ret = store_grow(st, (void **)&ids, &alloc, n, sizeof(*ids));
+		if (ret)
+			goto out;
 		ids[n++] = sqlite3_column_int64(s, 0);
 	}
 	if (rc != SQLITE_DONE) {

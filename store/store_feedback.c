@@ -36,11 +36,31 @@ int store_reply_finding_add(struct store *st, int64_t reply_id, int64_t finding_
 	return ret;
 }
 
+struct reply_findings_cb {
+	int (*cb)(void *arg, const struct store_reply_finding *rf);
+	void *arg;
+};
+
+static int reply_finding_row(struct store *st, sqlite3_stmt *q, void *arg)
+{
+	struct reply_findings_cb *c = arg;
+	struct store_reply_finding rf;
+
+	(void)st;
+	memset(&rf, 0, sizeof(rf));
+	rf.finding_id = sqlite3_column_int64(q, 0);
+	rf.series_id = sqlite3_column_int64(q, 1);
+	rf.num = sqlite3_column_int(q, 2);
+	rf.type = (const char *)sqlite3_column_text(q, 3);
+	rf.list = (const char *)sqlite3_column_text(q, 4);
+	return c->cb(c->arg, &rf);
+}
+
 int store_reply_findings_each(struct store *st, int64_t reply_id,
 			      int (*cb)(void *arg, const struct store_reply_finding *rf),
 			      void *arg)
 {
-	struct store_reply_finding rf;
+	struct reply_findings_cb c = { cb, arg };
 	sqlite3_stmt *q;
 	int rc = SQLITE_OK, ret = STORE_OK;
 
@@ -55,26 +75,7 @@ int store_reply_findings_each(struct store *st, int64_t reply_id,
 	if (!q)
 		return ret;
 	store_bind_int64(q, 1, reply_id, &rc);
-	if (rc != SQLITE_OK) {
-		store_stmt_done(q);
-		return store_sqlerr(st, rc);
-	}
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		memset(&rf, 0, sizeof(rf));
-		rf.finding_id = sqlite3_column_int64(q, 0);
-		rf.series_id = sqlite3_column_int64(q, 1);
-		rf.num = sqlite3_column_int(q, 2);
-		rf.type = (const char *)sqlite3_column_text(q, 3);
-		rf.list = (const char *)sqlite3_column_text(q, 4);
-		ret = cb(arg, &rf);
-		if (ret)
-			goto out;
-	}
-	if (rc != SQLITE_DONE)
-		ret = store_sqlerr(st, rc);
-out:
-	store_stmt_done(q);
-	return ret;
+	return store_bound_each(st, q, rc, reply_finding_row, &c);
 }
 
 int store_feedback_add(struct store *st, const struct store_feedback *fb, int64_t *id)
@@ -154,12 +155,33 @@ int store_feedback_count(struct store *st, long long *n)
 	return store_bound_count(st, q, SQLITE_OK, n);
 }
 
+struct counts_cb {
+	int (*cb)(void *arg, const struct store_feedback_count *c);
+	void *arg;
+};
+
+static int counts_row(struct store *st, sqlite3_stmt *q, void *arg)
+{
+	struct counts_cb *cc = arg;
+	struct store_feedback_count c;
+
+	(void)st;
+	memset(&c, 0, sizeof(c));
+	c.list = (const char *)sqlite3_column_text(q, 0);
+	c.type = (const char *)sqlite3_column_text(q, 1);
+	c.findings = sqlite3_column_int64(q, 2);
+	c.disputed = sqlite3_column_int64(q, 3);
+	c.by_maintainers = sqlite3_column_int64(q, 4);
+	c.reviews = sqlite3_column_int64(q, 5);
+	return cc->cb(cc->arg, &c);
+}
+
 int store_feedback_counts(struct store *st, const char *list, int64_t since,
 			  int only_disputed, int per_type,
 			  int (*cb)(void *arg, const struct store_feedback_count *c),
 			  void *arg)
 {
-	struct store_feedback_count c;
+	struct counts_cb cc = { cb, arg };
 	sqlite3_stmt *q;
 	int rc = SQLITE_OK, ret = STORE_OK;
 
@@ -192,27 +214,23 @@ int store_feedback_counts(struct store *st, const char *list, int64_t since,
 	store_bind_int64(q, 2, since, &rc);
 	store_bind_int64(q, 3, only_disputed ? 1 : 0, &rc);
 	store_bind_int64(q, 4, per_type ? 1 : 0, &rc);
-	if (rc != SQLITE_OK) {
-		store_stmt_done(q);
-		return store_sqlerr(st, rc);
-	}
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		memset(&c, 0, sizeof(c));
-		c.list = (const char *)sqlite3_column_text(q, 0);
-		c.type = (const char *)sqlite3_column_text(q, 1);
-		c.findings = sqlite3_column_int64(q, 2);
-		c.disputed = sqlite3_column_int64(q, 3);
-		c.by_maintainers = sqlite3_column_int64(q, 4);
-		c.reviews = sqlite3_column_int64(q, 5);
-		ret = cb(arg, &c);
-		if (ret)
-			goto out;
-	}
-	if (rc != SQLITE_DONE)
-		ret = store_sqlerr(st, rc);
-out:
-	store_stmt_done(q);
-	return ret;
+	return store_bound_each(st, q, rc, counts_row, &cc);
+}
+
+struct maintained_cb {
+	int (*cb)(void *arg, const char *type, int64_t series_id,
+		  const char *addr);
+	void *arg;
+};
+
+static int maintained_row(struct store *st, sqlite3_stmt *q, void *arg)
+{
+	struct maintained_cb *c = arg;
+
+	(void)st;
+	return c->cb(c->arg, (const char *)sqlite3_column_text(q, 0),
+		     sqlite3_column_int64(q, 1),
+		     (const char *)sqlite3_column_text(q, 2));
 }
 
 int store_feedback_each_maintained(struct store *st, const char *list,
@@ -220,6 +238,7 @@ int store_feedback_each_maintained(struct store *st, const char *list,
 					     int64_t series_id, const char *addr),
 				   void *arg)
 {
+	struct maintained_cb c = { cb, arg };
 	sqlite3_stmt *q;
 	int rc = SQLITE_OK, ret = STORE_OK;
 
@@ -235,20 +254,5 @@ int store_feedback_each_maintained(struct store *st, const char *list,
 	if (!q)
 		return ret;
 	store_bind_text(q, 1, list, &rc);
-	if (rc != SQLITE_OK) {
-		store_stmt_done(q);
-		return store_sqlerr(st, rc);
-	}
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		ret = cb(arg, (const char *)sqlite3_column_text(q, 0),
-			 sqlite3_column_int64(q, 1),
-			 (const char *)sqlite3_column_text(q, 2));
-		if (ret)
-			goto out;
-	}
-	if (rc != SQLITE_DONE)
-		ret = store_sqlerr(st, rc);
-out:
-	store_stmt_done(q);
-	return ret;
+	return store_bound_each(st, q, rc, maintained_row, &c);
 }

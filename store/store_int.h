@@ -213,6 +213,21 @@ int store_bound_count(struct store *st, sqlite3_stmt *s, int rc, long long *n);
  * finish s: the caller reads the row, then calls store_stmt_done().
  */
 int store_bound_row(struct store *st, sqlite3_stmt *s, int rc);
+/*
+ * Binds checked, then steps every row of s and calls row for each; stops
+ * at the first row that returns non-zero and returns that, else STORE_OK
+ * or the step's error.  Finishes s on every path.  row reads the row in s
+ * and does not step it; it runs with the read cursor open
+ * (store_each_id is for callbacks that write).
+ */
+int store_bound_each(struct store *st, sqlite3_stmt *s, int rc,
+		     int (*row)(struct store *st, sqlite3_stmt *s, void *arg),
+		     void *arg);
+
+/* Room for element n in *arr (of *alloc elements of size bytes), doubling
+ * it: STORE_OK or STORE_ERR_NOMEM (recorded). */
+int store_grow(struct store *st, void **arr, size_t *alloc, size_t n,
+	       size_t size);
 
 /*
  * Steps a "SELECT k, count(*) ... GROUP BY k" and finishes it:
@@ -234,8 +249,10 @@ int store_each_id(struct store *st, sqlite3_stmt *s,
 int store_tx_enter(struct store *st, int *own);
 int store_tx_leave(struct store *st, int own, int ret);
 
-/* Row readers shared by store_series.c and store_query.c: the columns
- * of PATCH_COLS / FINDING_COLS (the latter from column col on). */
+/* Row readers shared by store_series.c, store_query.c and store_web.c:
+ * the columns of PATCH_COLS / FINDING_COLS (the latter from column col
+ * on), and a series' 17 columns (id, list, ... reviewed_at, in the order
+ * of the series table) from column 0. */
 #define PATCH_COLS(t) \
 	t "id, " t "series_id, " t "msg_id, " t "part, " t "subject, " \
 	t "checked, " t "errors, " t "warnings, " t "checks"
@@ -247,6 +264,8 @@ int store_patch_from_row(struct store *st, sqlite3_stmt *q,
 			 struct store_patch *p);
 int store_finding_from_row(struct store *st, sqlite3_stmt *q, int col,
 			   struct store_finding *f);
+int store_series_from_row(struct store *st, sqlite3_stmt *q,
+			  struct store_series *s);
 
 /* now when t is 0 */
 int64_t store_time_or_now(int64_t t);

@@ -124,51 +124,51 @@ static void query_row_release(struct store_query_row *r)
 	memset(r, 0, sizeof(*r));
 }
 
+struct findings_cb {
+	int (*cb)(void *arg, const struct store_query_row *r);
+	void *arg;
+};
+
+static int findings_row(struct store *st, sqlite3_stmt *s, void *arg)
+{
+	struct findings_cb *c = arg;
+	struct store_query_row row;
+	int ret, oom = 0;
+
+	memset(&row, 0, sizeof(row));
+	ret = store_finding_from_row(st, s, 0, &row.f);
+	if (ret)
+		return ret;
+	row.message_id = store_col_dup(s, 12, &oom);
+	row.subject = store_col_dup(s, 13, &oom);
+	row.author_addr = store_col_dup(s, 14, &oom);
+	row.author_name = store_col_dup(s, 15, &oom);
+	row.list = store_col_dup(s, 16, &oom);
+	row.date = sqlite3_column_int64(s, 17);
+	row.version = sqlite3_column_int(s, 18);
+	row.total = sqlite3_column_int(s, 19);
+	if (oom)
+		ret = store_seterr(st, STORE_ERR_NOMEM, "out of memory");
+	else
+		ret = c->cb(c->arg, &row);
+	query_row_release(&row);
+	return ret;
+}
+
 int store_query_findings(struct store *st, const struct store_query *q,
 			 int (*cb)(void *arg, const struct store_query_row *r),
 			 void *arg)
 {
-	struct store_query_row row;
+	struct findings_cb c = { cb, arg };
 	sqlite3_stmt *s;
-	int rc = SQLITE_OK, ret = STORE_OK, oom = 0;
+	int rc = SQLITE_OK, ret = STORE_OK;
 
 	store_clearerr(st);
-	memset(&row, 0, sizeof(row));
 	s = store_stmt(st, STMT_QUERY_FINDINGS, sql_query_findings, &ret);
 	if (!s)
 		return ret;
 	store_bind_query(s, q, &rc);
-	if (rc) {
-		ret = store_sqlerr(st, rc);
-		goto out;
-	}
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		ret = store_finding_from_row(st, s, 0, &row.f);
-		if (ret)
-			goto out;
-		row.message_id = store_col_dup(s, 12, &oom);
-		row.subject = store_col_dup(s, 13, &oom);
-		row.author_addr = store_col_dup(s, 14, &oom);
-		row.author_name = store_col_dup(s, 15, &oom);
-		row.list = store_col_dup(s, 16, &oom);
-		row.date = sqlite3_column_int64(s, 17);
-		row.version = sqlite3_column_int(s, 18);
-		row.total = sqlite3_column_int(s, 19);
-		if (oom) {
-			ret = store_seterr(st, STORE_ERR_NOMEM, "out of memory");
-			goto out;
-		}
-		ret = cb(arg, &row);
-		query_row_release(&row);
-		if (ret)
-			goto out;
-	}
-	if (rc != SQLITE_DONE)
-		ret = store_sqlerr(st, rc);
-out:
-	query_row_release(&row);
-	store_stmt_done(s);
-	return ret;
+	return store_bound_each(st, s, rc, findings_row, &c);
 }
 
 static void patch_row_release(struct store_patch_row *r)
@@ -181,51 +181,51 @@ static void patch_row_release(struct store_patch_row *r)
 	memset(r, 0, sizeof(*r));
 }
 
+struct patches_cb {
+	int (*cb)(void *arg, const struct store_patch_row *r);
+	void *arg;
+};
+
+static int patches_row(struct store *st, sqlite3_stmt *s, void *arg)
+{
+	struct patches_cb *c = arg;
+	struct store_patch_row row;
+	int ret, oom = 0;
+
+	memset(&row, 0, sizeof(row));
+	ret = store_patch_from_row(st, s, &row.p);
+	if (ret)
+		return ret;
+	row.message_id = store_col_dup(s, 9, &oom);
+	row.author_addr = store_col_dup(s, 10, &oom);
+	row.author_name = store_col_dup(s, 11, &oom);
+	row.list = store_col_dup(s, 12, &oom);
+	row.date = sqlite3_column_int64(s, 13);
+	row.version = sqlite3_column_int(s, 14);
+	row.total = sqlite3_column_int(s, 15);
+	row.findings = (long)sqlite3_column_int64(s, 16);
+	if (oom)
+		ret = store_seterr(st, STORE_ERR_NOMEM, "out of memory");
+	else
+		ret = c->cb(c->arg, &row);
+	patch_row_release(&row);
+	return ret;
+}
+
 int store_query_patches(struct store *st, const struct store_query *q,
 			int (*cb)(void *arg, const struct store_patch_row *r),
 			void *arg)
 {
-	struct store_patch_row row;
+	struct patches_cb c = { cb, arg };
 	sqlite3_stmt *s;
-	int rc = SQLITE_OK, ret = STORE_OK, oom = 0;
+	int rc = SQLITE_OK, ret = STORE_OK;
 
 	store_clearerr(st);
-	memset(&row, 0, sizeof(row));
 	s = store_stmt(st, STMT_QUERY_PATCHES, sql_query_patches, &ret);
 	if (!s)
 		return ret;
 	store_bind_query(s, q, &rc);
-	if (rc) {
-		ret = store_sqlerr(st, rc);
-		goto out;
-	}
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		ret = store_patch_from_row(st, s, &row.p);
-		if (ret)
-			goto out;
-		row.message_id = store_col_dup(s, 9, &oom);
-		row.author_addr = store_col_dup(s, 10, &oom);
-		row.author_name = store_col_dup(s, 11, &oom);
-		row.list = store_col_dup(s, 12, &oom);
-		row.date = sqlite3_column_int64(s, 13);
-		row.version = sqlite3_column_int(s, 14);
-		row.total = sqlite3_column_int(s, 15);
-		row.findings = (long)sqlite3_column_int64(s, 16);
-		if (oom) {
-			ret = store_seterr(st, STORE_ERR_NOMEM, "out of memory");
-			goto out;
-		}
-		ret = cb(arg, &row);
-		patch_row_release(&row);
-		if (ret)
-			goto out;
-	}
-	if (rc != SQLITE_DONE)
-		ret = store_sqlerr(st, rc);
-out:
-	patch_row_release(&row);
-	store_stmt_done(s);
-	return ret;
+	return store_bound_each(st, s, rc, patches_row, &c);
 }
 
 /* ---- per week, and counted by keys (store_web.h) ---------------------------- */
@@ -244,11 +244,27 @@ static const char sql_query_weekly[] =
 	" AND m.date > 0"
 	" GROUP BY 1, 2 ORDER BY 1, 2";
 
+struct weekly_cb {
+	int (*cb)(void *arg, int64_t week, const char *category, long long n);
+	void *arg;
+};
+
+static int weekly_row(struct store *st, sqlite3_stmt *s, void *arg)
+{
+	struct weekly_cb *c = arg;
+	const char *cat = (const char *)sqlite3_column_text(s, 1);
+
+	(void)st;
+	return c->cb(c->arg, sqlite3_column_int64(s, 0), cat ? cat : "",
+		     sqlite3_column_int64(s, 2));
+}
+
 int store_web_weekly(struct store *st, const struct store_query *q,
 		     int (*cb)(void *arg, int64_t week, const char *category,
 			       long long n),
 		     void *arg)
 {
+	struct weekly_cb c = { cb, arg };
 	struct store_query all = *q;
 	sqlite3_stmt *s;
 	int rc = SQLITE_OK, ret = STORE_OK;
@@ -260,22 +276,7 @@ int store_web_weekly(struct store *st, const struct store_query *q,
 	if (!s)
 		return ret;
 	store_bind_query(s, &all, &rc);
-	if (rc) {
-		store_stmt_done(s);
-		return store_sqlerr(st, rc);
-	}
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		const char *cat = (const char *)sqlite3_column_text(s, 1);
-
-		ret = cb(arg, sqlite3_column_int64(s, 0), cat ? cat : "",
-			 sqlite3_column_int64(s, 2));
-		if (ret)
-			break;
-	}
-	if (!ret && rc != SQLITE_DONE)
-		ret = store_sqlerr(st, rc);
-	store_stmt_done(s);
-	return ret;
+	return store_bound_each(st, s, rc, weekly_row, &c);
 }
 
 /*
@@ -301,11 +302,33 @@ static const char sql_query_count[] =
 	" ORDER BY 7 DESC, 1, 2, 3, 4, 5, 6"
 	" LIMIT ?9 OFFSET ?11";
 
+struct count_cb {
+	int (*cb)(void *arg, const struct store_count_row *r);
+	void *arg;
+};
+
+static int count_row(struct store *st, sqlite3_stmt *s, void *arg)
+{
+	struct count_cb *c = arg;
+	struct store_count_row row;
+
+	(void)st;
+	memset(&row, 0, sizeof(row));
+	row.author = (const char *)sqlite3_column_text(s, 0);
+	row.type = (const char *)sqlite3_column_text(s, 1);
+	row.category = (const char *)sqlite3_column_text(s, 2);
+	row.file = (const char *)sqlite3_column_text(s, 3);
+	row.list = (const char *)sqlite3_column_text(s, 4);
+	row.week = sqlite3_column_int64(s, 5);
+	row.n = sqlite3_column_int64(s, 6);
+	return c->cb(c->arg, &row);
+}
+
 int store_query_count(struct store *st, const struct store_query *q, unsigned keys,
 		      int (*cb)(void *arg, const struct store_count_row *r),
 		      void *arg)
 {
-	struct store_count_row row;
+	struct count_cb c = { cb, arg };
 	sqlite3_stmt *s;
 	int rc = SQLITE_OK, ret = STORE_OK;
 
@@ -315,25 +338,5 @@ int store_query_count(struct store *st, const struct store_query *q, unsigned ke
 		return ret;
 	store_bind_query(s, q, &rc);
 	store_bind_int64(s, 15, (int64_t)(keys & 63), &rc);
-	if (rc) {
-		store_stmt_done(s);
-		return store_sqlerr(st, rc);
-	}
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		memset(&row, 0, sizeof(row));
-		row.author = (const char *)sqlite3_column_text(s, 0);
-		row.type = (const char *)sqlite3_column_text(s, 1);
-		row.category = (const char *)sqlite3_column_text(s, 2);
-		row.file = (const char *)sqlite3_column_text(s, 3);
-		row.list = (const char *)sqlite3_column_text(s, 4);
-		row.week = sqlite3_column_int64(s, 5);
-		row.n = sqlite3_column_int64(s, 6);
-		ret = cb(arg, &row);
-		if (ret)
-			break;
-	}
-	if (!ret && rc != SQLITE_DONE)
-		ret = store_sqlerr(st, rc);
-	store_stmt_done(s);
-	return ret;
+	return store_bound_each(st, s, rc, count_row, &c);
 }

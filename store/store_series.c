@@ -14,26 +14,6 @@
 	" version, version_minor, total, cover_msg, prev_id, created," \
 	" last_part_at, state, reviewed_at"
 
-/* Growth of the arrays handed out by the _list functions. */
-static int grow(struct store *st, void **arr, size_t *alloc, size_t n,
-		size_t size)
-{
-	size_t na;
-	void *p;
-
-	if (n < *alloc)
-		return STORE_OK;
-	na = *alloc ? *alloc * 2 : 16;
-	if (na > SIZE_MAX / size)
-		return store_seterr(st, STORE_ERR_NOMEM, "too many rows");
-	p = realloc(*arr, na * size);
-	if (!p)
-		return store_seterr(st, STORE_ERR_NOMEM, "out of memory");
-	*arr = p;
-	*alloc = na;
-	return STORE_OK;
-}
-
 static int patch_id_by_part(struct store *st, int64_t series_id, int part,
 			    int64_t *id);
 
@@ -53,8 +33,8 @@ void store_series_release(struct store_series *s)
 	memset(s, 0, sizeof(*s));
 }
 
-static int series_from_row(struct store *st, sqlite3_stmt *q,
-			   struct store_series *s)
+int store_series_from_row(struct store *st, sqlite3_stmt *q,
+			  struct store_series *s)
 {
 	int oom = 0, state;
 
@@ -93,7 +73,7 @@ static int series_lookup(struct store *st, sqlite3_stmt *q, int rc,
 
 	ret = store_bound_row(st, q, rc);
 	if (ret == STORE_OK)
-		ret = series_from_row(st, q, s);
+		ret = store_series_from_row(st, q, s);
 	store_stmt_done(q);
 	return ret;
 }
@@ -233,10 +213,31 @@ int store_series_ref_add(struct store *st, int64_t series_id, const char *msgid,
 	return store_bound_write(st, q, rc, NULL, NULL);
 }
 
+struct ref_rows {
+	int64_t *ids;
+	int *own;
+	size_t max, *n;
+};
+
+static int ref_row(struct store *st, sqlite3_stmt *q, void *arg)
+{
+	struct ref_rows *r = arg;
+
+	(void)st;
+	if (*r->n == r->max)
+		return STORE_OK;	/* LIMIT ?4: no such row */
+	r->ids[*r->n] = sqlite3_column_int64(q, 0);
+	if (r->own)
+		r->own[*r->n] = sqlite3_column_int(q, 1);
+	(*r->n)++;
+	return STORE_OK;
+}
+
 int store_series_by_ref(struct store *st, const char *list, const char *author_addr,
 			const char *msgid, int64_t *ids, int *own, size_t max,
 			size_t *n)
 {
+	struct ref_rows r = { ids, own, max, n };
 	sqlite3_stmt *q;
 	int rc = SQLITE_OK, ret = STORE_OK;
 
@@ -255,20 +256,7 @@ int store_series_by_ref(struct store *st, const char *list, const char *author_a
 	store_bind_text(q, 2, list, &rc);
 	store_bind_text(q, 3, author_addr, &rc);
 	store_bind_int64(q, 4, (int64_t)max, &rc);
-	if (rc) {
-		store_stmt_done(q);
-		return store_sqlerr(st, rc);
-	}
-	while (*n < max && (rc = sqlite3_step(q)) == SQLITE_ROW) {
-		ids[*n] = sqlite3_column_int64(q, 0);
-		if (own)
-			own[*n] = sqlite3_column_int(q, 1);
-		(*n)++;
-	}
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		ret = store_sqlerr(st, rc);
-	store_stmt_done(q);
-	return ret;
+	return store_bound_each(st, q, rc, ref_row, &r);
 }
 
 int store_series_has_part(struct store *st, int64_t series_id, int part)
@@ -543,13 +531,32 @@ int store_patch_remove(struct store *st, int64_t id)
 	return store_bound_change(st, q, rc);
 }
 
+/* The rows of a _list function, grown as they are read. */
+struct patch_rows {
+	struct store_patch *arr;
+	size_t n, alloc;
+};
+
+static int patch_row(struct store *st, sqlite3_stmt *q, void *arg)
+{
+	struct patch_rows *r = arg;
+	int ret;
+
+	ret = store_grow(st, (void **)&r->arr, &r->alloc, r->n, sizeof(*r->arr));
+	if (!ret)
+		ret = store_patch_from_row(st, q, &r->arr[r->n]);
+	if (!ret)
+		r->n++;
+	return ret;
+}
+
 int store_patch_list(struct store *st, int64_t series_id,
 		     struct store_patch **out, size_t *n)
 {
-	struct store_patch *arr = NULL;
-	size_t cnt = 0, alloc = 0, i;
+	struct patch_rows r = { NULL, 0, 0 };
 	sqlite3_stmt *q;
-	int rc, ret = STORE_OK;
+	size_t i;
+	int rc = SQLITE_OK, ret = STORE_OK;
 
 	store_clearerr(st);
 	*out = NULL;
@@ -559,32 +566,16 @@ int store_patch_list(struct store *st, int64_t series_id,
 		       " ORDER BY part, id", &ret);
 	if (!q)
 		return ret;
-	rc = sqlite3_bind_int64(q, 1, series_id);
-	if (rc) {
-		ret = store_sqlerr(st, rc);
-		goto out;
-	}
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		ret = grow(st, (void **)&arr, &alloc, cnt, sizeof(*arr));
-		if (ret)
-			goto out;
-		ret = store_patch_from_row(st, q, &arr[cnt]);
-		if (ret)
-			goto out;
-		cnt++;
-	}
-	if (rc != SQLITE_DONE)
-		ret = store_sqlerr(st, rc);
-out:
-	store_stmt_done(q);
+	store_bind_int64(q, 1, series_id, &rc);
+	ret = store_bound_each(st, q, rc, patch_row, &r);
 	if (ret) {
-		for (i = 0; i < cnt; i++)
-			store_patch_release(&arr[i]);
-		free(arr);
+		for (i = 0; i < r.n; i++)
+			store_patch_release(&r.arr[i]);
+		free(r.arr);
 		return ret;
 	}
-	*out = arr;
-	*n = cnt;
+	*out = r.arr;
+	*n = r.n;
 	return STORE_OK;
 }
 
@@ -666,13 +657,31 @@ int store_finding_add(struct store *st, const struct store_finding *f, int64_t *
 	return ret;
 }
 
+struct finding_rows {
+	struct store_finding *arr;
+	size_t n, alloc;
+};
+
+static int finding_row(struct store *st, sqlite3_stmt *q, void *arg)
+{
+	struct finding_rows *r = arg;
+	int ret;
+
+	ret = store_grow(st, (void **)&r->arr, &r->alloc, r->n, sizeof(*r->arr));
+	if (!ret)
+		ret = store_finding_from_row(st, q, 0, &r->arr[r->n]);
+	if (!ret)
+		r->n++;
+	return ret;
+}
+
 int store_finding_list(struct store *st, int64_t series_id,
 		       struct store_finding **out, size_t *n)
 {
-	struct store_finding *arr = NULL;
-	size_t cnt = 0, alloc = 0, i;
+	struct finding_rows r = { NULL, 0, 0 };
 	sqlite3_stmt *q;
-	int rc, ret = STORE_OK;
+	size_t i;
+	int rc = SQLITE_OK, ret = STORE_OK;
 
 	store_clearerr(st);
 	*out = NULL;
@@ -682,31 +691,15 @@ int store_finding_list(struct store *st, int64_t series_id,
 		       " ORDER BY part, file, line, id", &ret);
 	if (!q)
 		return ret;
-	rc = sqlite3_bind_int64(q, 1, series_id);
-	if (rc) {
-		ret = store_sqlerr(st, rc);
-		goto out;
-	}
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		ret = grow(st, (void **)&arr, &alloc, cnt, sizeof(*arr));
-		if (ret)
-			goto out;
-		ret = store_finding_from_row(st, q, 0, &arr[cnt]);
-		if (ret)
-			goto out;
-		cnt++;
-	}
-	if (rc != SQLITE_DONE)
-		ret = store_sqlerr(st, rc);
-out:
-	store_stmt_done(q);
+	store_bind_int64(q, 1, series_id, &rc);
+	ret = store_bound_each(st, q, rc, finding_row, &r);
 	if (ret) {
-		for (i = 0; i < cnt; i++)
-			store_finding_release(&arr[i]);
-		free(arr);
+		for (i = 0; i < r.n; i++)
+			store_finding_release(&r.arr[i]);
+		free(r.arr);
 		return ret;
 	}
-	*out = arr;
-	*n = cnt;
+	*out = r.arr;
+	*n = r.n;
 	return STORE_OK;
 }

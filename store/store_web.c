@@ -294,30 +294,13 @@ static void series_row_release(struct store_series_row *r)
 
 static int series_row_read(struct store *st, sqlite3_stmt *q, struct store_series_row *r)
 {
-	struct store_series *s = &r->s;
-	int oom = 0, state, c = W_NSERIES_COLS, i;
+	int oom = 0, state, c = W_NSERIES_COLS, i, ret;
 	char *cover, *first;
 
 	memset(r, 0, sizeof(*r));
-	s->id = sqlite3_column_int64(q, 0);
-	s->list = store_col_dup(q, 1, &oom);
-	s->author_addr = store_col_dup(q, 2, &oom);
-	s->author_name = store_col_dup(q, 3, &oom);
-	s->subject = store_col_dup(q, 4, &oom);
-	s->root = store_col_dup(q, 5, &oom);
-	s->prefix = store_col_dup(q, 6, &oom);
-	s->change_id = store_col_dup(q, 7, &oom);
-	s->version = sqlite3_column_int(q, 8);
-	s->version_minor = sqlite3_column_int(q, 9);
-	s->total = sqlite3_column_int(q, 10);
-	s->cover_msg = store_col_id(q, 11);
-	s->prev_id = store_col_id(q, 12);
-	s->created = sqlite3_column_int64(q, 13);
-	s->last_part_at = sqlite3_column_int64(q, 14);
-	state = sqlite3_column_int(q, 15);
-	s->state = state == SERIES_REVIEWED ? SERIES_REVIEWED :
-		   state == SERIES_SKIPPED ? SERIES_SKIPPED : SERIES_OPEN;
-	s->reviewed_at = sqlite3_column_int64(q, 16);
+	ret = store_series_from_row(st, q, &r->s);
+	if (ret)
+		return ret;
 	r->date = sqlite3_column_int64(q, c++);
 	cover = store_col_dup(q, c++, &oom);
 	first = store_col_dup(q, c++, &oom);
@@ -351,17 +334,35 @@ static int series_row_read(struct store *st, sqlite3_stmt *q, struct store_serie
 	return STORE_OK;
 }
 
+struct series_cb {
+	int (*cb)(void *arg, const struct store_series_row *r);
+	void *arg;
+};
+
+static int series_row(struct store *st, sqlite3_stmt *q, void *arg)
+{
+	struct series_cb *c = arg;
+	struct store_series_row row;
+	int ret;
+
+	ret = series_row_read(st, q, &row);
+	if (ret)
+		return ret;
+	ret = c->cb(c->arg, &row);
+	series_row_release(&row);
+	return ret;
+}
+
 int store_web_series(struct store *st, const struct store_query *q,
 		     int reviewed_only,
 		     int (*cb)(void *arg, const struct store_series_row *r),
 		     void *arg)
 {
-	struct store_series_row row;
+	struct series_cb c = { cb, arg };
 	sqlite3_stmt *s;
 	int rc = SQLITE_OK, ret = STORE_OK;
 
 	store_clearerr(st);
-	memset(&row, 0, sizeof(row));
 	s = q->newest_first ?
 		store_stmt(st, STMT_WEB_SERIES, sql_web_series_newest, &ret) :
 		store_stmt(st, STMT_WEB_SERIES_OLDEST, sql_web_series_oldest, &ret);
@@ -369,25 +370,21 @@ int store_web_series(struct store *st, const struct store_query *q,
 		return ret;
 	store_bind_query(s, q, &rc);
 	store_bind_int64(s, 15, reviewed_only ? 1 : 0, &rc);
-	if (rc) {
-		ret = store_sqlerr(st, rc);
-		goto out;
-	}
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		ret = series_row_read(st, s, &row);
-		if (ret)
-			goto out;
-		ret = cb(arg, &row);
-		series_row_release(&row);
-		if (ret)
-			goto out;
-	}
-	if (rc != SQLITE_DONE)
-		ret = store_sqlerr(st, rc);
-out:
-	series_row_release(&row);
-	store_stmt_done(s);
-	return ret;
+	return store_bound_each(st, s, rc, series_row, &c);
+}
+
+struct lists_cb {
+	int (*cb)(void *arg, const char *list, long long series, int64_t latest);
+	void *arg;
+};
+
+static int lists_row(struct store *st, sqlite3_stmt *s, void *arg)
+{
+	struct lists_cb *c = arg;
+
+	(void)st;
+	return c->cb(c->arg, (const char *)sqlite3_column_text(s, 0),
+		     sqlite3_column_int64(s, 1), sqlite3_column_int64(s, 2));
 }
 
 int store_web_lists(struct store *st, const char *publish,
@@ -395,6 +392,7 @@ int store_web_lists(struct store *st, const char *publish,
 			      int64_t latest),
 		    void *arg)
 {
+	struct lists_cb c = { cb, arg };
 	sqlite3_stmt *s;
 	int rc = SQLITE_OK, ret = STORE_OK;
 
@@ -409,20 +407,7 @@ int store_web_lists(struct store *st, const char *publish,
 	if (!s)
 		return ret;
 	store_bind_text(s, 10, publish, &rc);
-	if (rc) {
-		store_stmt_done(s);
-		return store_sqlerr(st, rc);
-	}
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		ret = cb(arg, (const char *)sqlite3_column_text(s, 0),
-			 sqlite3_column_int64(s, 1), sqlite3_column_int64(s, 2));
-		if (ret)
-			break;
-	}
-	if (!ret && rc != SQLITE_DONE)
-		ret = store_sqlerr(st, rc);
-	store_stmt_done(s);
-	return ret;
+	return store_bound_each(st, s, rc, lists_row, &c);
 }
 
 /* ---- versions -------------------------------------------------------------- */
@@ -452,15 +437,42 @@ static int next_version(struct store *st, int64_t id, int64_t *next)
 	return store_bound_int64(st, s, rc, next);
 }
 
+/* A sorted array of malloc'd strings. */
+struct strv {
+	char **v;
+	size_t n, alloc;
+};
+
+static void strv_free(char **v, size_t n)
+{
+	while (n)
+		free(v[--n]);
+	free(v);
+}
+
+static int fingerprint_row(struct store *st, sqlite3_stmt *s, void *arg)
+{
+	struct strv *fp = arg;
+	int ret, oom = 0;
+
+	ret = store_grow(st, (void **)&fp->v, &fp->alloc, fp->n, sizeof(*fp->v));
+	if (ret)
+		return ret;
+	fp->v[fp->n] = store_col_dup(s, 0, &oom);
+	if (oom || !fp->v[fp->n])
+		return store_seterr(st, STORE_ERR_NOMEM, "out of memory");
+	fp->n++;
+	return STORE_OK;
+}
+
 /* The distinct fingerprints of series id (published ones under
  * publish), sorted: *out malloc'd strings. */
 static int fingerprints(struct store *st, int64_t id, const char *publish,
 			char ***out, size_t *n)
 {
+	struct strv fp = { NULL, 0, 0 };
 	sqlite3_stmt *s;
-	char **v = NULL, **nv;
-	size_t alloc = 0;
-	int rc = SQLITE_OK, ret = STORE_OK, oom = 0;
+	int rc = SQLITE_OK, ret = STORE_OK;
 
 	*out = NULL;
 	*n = 0;
@@ -476,46 +488,14 @@ static int fingerprints(struct store *st, int64_t id, const char *publish,
 		return ret;
 	store_bind_int64(s, 1, id, &rc);
 	store_bind_text(s, 10, publish, &rc);
-	if (rc) {
-		ret = store_sqlerr(st, rc);
-		goto out;
-	}
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		if (*n == alloc) {
-			alloc = alloc ? alloc * 2 : 32;
-			nv = realloc(v, alloc * sizeof(*v));
-			if (!nv) {
-				ret = store_seterr(st, STORE_ERR_NOMEM, "out of memory");
-				goto out;
-			}
-			v = nv;
-		}
-		v[*n] = store_col_dup(s, 0, &oom);
-		if (oom || !v[*n]) {
-			ret = store_seterr(st, STORE_ERR_NOMEM, "out of memory");
-			goto out;
-		}
-		(*n)++;
-	}
-	if (rc != SQLITE_DONE)
-		ret = store_sqlerr(st, rc);
-out:
-	store_stmt_done(s);
+	ret = store_bound_each(st, s, rc, fingerprint_row, &fp);
 	if (ret) {
-		while (*n)
-			free(v[--*n]);
-		free(v);
-		v = NULL;
+		strv_free(fp.v, fp.n);
+		return ret;
 	}
-	*out = v;
-	return ret;
-}
-
-static void strv_free(char **v, size_t n)
-{
-	while (n)
-		free(v[--n]);
-	free(v);
+	*out = fp.v;
+	*n = fp.n;
+	return STORE_OK;
 }
 
 struct one_series {
