@@ -4,7 +4,7 @@
 #   make            build ./reviewbot
 #   make run        the main job on the bundled examples (no server needed)
 #   make check      build and run every test (SANITIZE=1: under ASan+UBSan)
-#   make compat     per-type agreement with checkpatch.pl 6.1 on the corpus
+#   make compat     per-type agreement with checkpatch.pl 6.1 and 6.12 on the corpus
 #   make bench      speed and memory against checkpatch.pl, measured together
 #   make eval-signal  precision and recall of the security and uapi rules
 #                   (and of the review mail) on hand-labelled corpus patches
@@ -159,6 +159,36 @@ $(PATTERNS_OBJ): $(BUILD)/gen/patterns.c
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(ALL_CFLAGS) -I. -c -o $@ $<
 
+# Each checkpatch.pl version's data files (spelling.txt,
+# const_structs.checkpatch), extracted from Debian's linux-source-VERSION
+# into build/kernel-VERSION (shared by every build folder; never
+# committed) and built into the programs (tools/mkcpdata.c).
+CP_VERSIONS := 6.1 6.12
+KERNEL_DATA = $(foreach v,$(CP_VERSIONS),build/kernel-$(v)/scripts/spelling.txt \
+	build/kernel-$(v)/scripts/const_structs.checkpatch)
+MKCPDATA := $(BUILD)/tools/mkcpdata
+CPDATA_OBJ := $(BUILD)/gen/cpdata.o
+
+build/kernel-%/scripts/checkpatch.pl build/kernel-%/scripts/spelling.txt \
+		build/kernel-%/scripts/const_structs.checkpatch: | $(DEPS_STAMP)
+	@$(if $(Q),echo "  EXTRACT linux-source-$*")
+	$(Q)bash tests/compat/extract-checkpatch.sh $* >/dev/null
+
+$(MKCPDATA): tools/mkcpdata.c $(BUILD)/obj/bot/fileio.o $(CHECKER_OBJS)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(PC_LIBS)
+
+$(BUILD)/gen/cpdata.c: $(MKCPDATA) $(KERNEL_DATA)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  GEN     $@")
+	$(Q)$(MKCPDATA) $@ $(BUILD)/gen/cpdata.bin $(foreach v,$(CP_VERSIONS),$(v)=build/kernel-$(v)) \
+		2>$(BUILD)/gen/cpdata.log || { cat $(BUILD)/gen/cpdata.log; exit 1; }
+
+$(CPDATA_OBJ): $(BUILD)/gen/cpdata.c
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -I. -c -o $@ $<
+
 # reviewbot-rules(7), generated from the rule table
 MKRULESMAN := $(BUILD)/tools/mkrulesman
 RULES_MAN := $(BUILD)/man/reviewbot-rules.7
@@ -226,20 +256,20 @@ $(BUILD)/obj/bot/exec.o: ALL_CFLAGS += \
 $(BUILD)/obj/bot/config.o: ALL_CFLAGS += -DRB_DATADIR='"$(DATADIR)"'
 $(BUILD)/obj/bot/cmd_mail.o: ALL_CFLAGS += -DRB_TEMPLATES_REL='"$(TEMPLATES_REL)"'
 
-$(PROGRAM): $(FRONT_OBJS) $(LIBBOT) $(LIBSTORE) $(LIBCHECKER) $(PATTERNS_OBJ)
+$(PROGRAM): $(FRONT_OBJS) $(LIBBOT) $(LIBSTORE) $(LIBCHECKER) $(PATTERNS_OBJ) $(CPDATA_OBJ)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(ALL_LDFLAGS) $(FRONT_LDFLAGS) -o $@ $^ $(FRONT_LIBS)
 
-$(HELPER): $(MAIL_OBJS) $(LIBBOT) $(LIBSTORE) $(LIBCHECKER) $(PATTERNS_OBJ)
+$(HELPER): $(MAIL_OBJS) $(LIBBOT) $(LIBSTORE) $(LIBCHECKER) $(PATTERNS_OBJ) $(CPDATA_OBJ)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(MAIL_LIBS) $(PC_LIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c $(LIBBOT) $(LIBSTORE) $(LIBCHECKER) $(PATTERNS_OBJ) $(DEPS_STAMP)
+$(BUILD)/tests/%: tests/unit/%.c $(LIBBOT) $(LIBSTORE) $(LIBCHECKER) $(PATTERNS_OBJ) $(CPDATA_OBJ) $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  TEST-CC $<")
 	$(Q)$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) -MMD -MP -o $@ $< $(LIBBOT) $(LIBSTORE) \
-		$(LIBCHECKER) $(PATTERNS_OBJ) $(ALL_LDFLAGS) $(MAIL_LIBS) $(PC_LIBS) $(TEST_LIBS)
+		$(LIBCHECKER) $(PATTERNS_OBJ) $(CPDATA_OBJ) $(ALL_LDFLAGS) $(MAIL_LIBS) $(PC_LIBS) $(TEST_LIBS)
 
 unit-tests: $(UNIT_BINS)
 	$(Q)fail=0; for t in $(UNIT_BINS); do \
@@ -253,11 +283,18 @@ golden-tests: $(PROGRAM)
 golden-verify:
 	$(Q)bash tests/checker/run-golden.sh --verify-ref
 
-# agreement with checkpatch.pl 6.1 on the corpus may not fall below this
+# agreement with checkpatch.pl on the corpus, for each version, may not
+# fall below this (micro-F1; 6.1's reference is stored with the corpus,
+# 6.12's is checkpatch.pl 6.12 run once and kept in build/compat-ref/)
 COMPAT_FLOOR ?= 1.0
 compat-floor: $(PROGRAM)
-	$(Q)COMPAT_OUT=$(abspath $(BUILD))/compat-floor bash tests/compat/run.sh --floor $(COMPAT_FLOOR) | tail -n 4
-	$(Q)COMPAT_OUT=$(abspath $(BUILD))/compat-floor bash tests/compat/run.sh --strict --floor $(COMPAT_FLOOR) | tail -n 4
+	$(Q)for v in $(CP_VERSIONS); do for m in default strict; do \
+		o=; [ $$m = strict ] && o=--strict; \
+		echo "checkpatch.pl $$v $$m:"; \
+		COMPAT_OUT=$(abspath $(BUILD))/compat-floor bash tests/compat/run.sh --version $$v $$o \
+			--floor $(COMPAT_FLOOR) >$(BUILD)/compat-floor.log 2>&1; st=$$?; \
+		tail -n 4 $(BUILD)/compat-floor.log; [ $$st -eq 0 ] || exit $$st; \
+	done; done
 
 cli-tests: $(PROGRAM)
 	$(Q)REVIEWBOT=$(abspath $(PROGRAM)) bash tests/cli/test_cli.sh
@@ -306,13 +343,11 @@ valgrind-tests: $(PROGRAM) $(HELPER)
 		[ "$$n" -gt 0 ] || { echo "valgrind: the helper never ran under it"; exit 1; }; \
 		echo "valgrind: $$n runs of the helper, no error"
 
-# The whole corpus through an ASan+UBSan build: no crash, no leak.
+# The whole corpus through an ASan+UBSan build: no crash, no leak (the
+# default version, with its built-in spelling.txt and const structs).
 corpus-sanitize:
 	$(Q)$(MAKE) --no-print-directory SANITIZE=1 all
-	$(Q)bash tests/compat/extract-checkpatch.sh $(BUILD)/kernel >/dev/null
-	$(Q)bash tests/sanitize/corpus.sh $(abspath $(BUILD)/asan/reviewbot) --strict \
-		--spelling-file=$(abspath $(BUILD)/kernel/scripts/spelling.txt) \
-		--const-structs-file=$(abspath $(BUILD)/kernel/scripts/const_structs.checkpatch)
+	$(Q)bash tests/sanitize/corpus.sh $(abspath $(BUILD)/asan/reviewbot) --strict
 
 ifeq ($(SANITIZE),1)
 check: unit-tests golden-tests cli-tests bot-tests build-tests boot-tests integration-tests man-tests fuzz-smoke \
@@ -352,13 +387,18 @@ $(FUZZ_DIR)/obj/bot/exec.o: FUZZ_CFLAGS += \
 	-DRB_LIBEXEC_REL='"../libexec/reviewbot"' -DRB_BUILD_REL='"$(HELPER_REL)"'
 $(FUZZ_DIR)/obj/bot/config.o: FUZZ_CFLAGS += -DRB_DATADIR='"$(DATADIR)"'
 
-# the patterns are data: no coverage needed
+# the patterns and the versions' data are data: no coverage needed
 $(FUZZ_DIR)/obj/patterns.o: $(BUILD)/gen/patterns.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  FUZZ-CC $<")
 	$(Q)$(FUZZ_CC) $(BASE_CFLAGS) $(PC_CFLAGS) -I. -O1 -c -o $@ $<
 
-$(FUZZ_LIB): $(FUZZ_OBJS) $(FUZZ_DIR)/obj/patterns.o
+$(FUZZ_DIR)/obj/cpdata.o: $(BUILD)/gen/cpdata.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  FUZZ-CC $<")
+	$(Q)$(FUZZ_CC) $(BASE_CFLAGS) $(PC_CFLAGS) -I. -O1 -c -o $@ $<
+
+$(FUZZ_LIB): $(FUZZ_OBJS) $(FUZZ_DIR)/obj/patterns.o $(FUZZ_DIR)/obj/cpdata.o
 	@$(if $(Q),echo "  AR      $@")
 	$(Q)rm -f $@ && ar rcs $@ $^
 
@@ -390,9 +430,19 @@ run: $(PROGRAM) $(HELPER)
 		./$(PROGRAM) query --config examples/reviewbot.conf --category security; \
 		./$(PROGRAM) query --config examples/reviewbot.conf --category uapi
 
+# per-type agreement of each version with its checkpatch.pl, default and
+# --strict, then one line per run: micro-F1 and byte-identical outputs
 compat: $(PROGRAM)
-	$(Q)bash tests/compat/run.sh
-	$(Q)bash tests/compat/run.sh --strict
+	$(Q)rm -f $(BUILD)/compat-summary
+	$(Q)for v in $(CP_VERSIONS); do for m in default strict; do \
+		o=; [ $$m = strict ] && o=--strict; \
+		bash tests/compat/run.sh --version $$v $$o || exit 1; \
+		python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); \
+			print("checkpatch.pl %-5s %-8s micro-F1 %.4f  byte-identical %d / %d" % (sys.argv[2], \
+			sys.argv[3], d["micro"]["f1"], d["outputs"]["identical"], d["outputs"]["reference"]))' \
+			build/compat/$$v/$$m/score.json $$v $$m >>$(BUILD)/compat-summary; \
+	done; done
+	$(Q)echo; cat $(BUILD)/compat-summary
 
 bench: $(PROGRAM) $(HELPER)
 	$(Q)bash tests/bench/bench.sh

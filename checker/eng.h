@@ -54,6 +54,12 @@ struct lineset {		/* a set of line numbers (Perl's %suppress_*) */
 
 struct eng {
 	const struct chk_opts *o;
+	/*
+	 * The checkpatch.pl version followed (o->cp_version, checked): a
+	 * rule that differs between versions tests it where it differs,
+	 * "if (e->cpv >= CP_6_12)".
+	 */
+	enum cp_version cpv;
 	struct chk_result *res;
 	struct re_ctx *rc;
 	struct re_m m;		/* the last successful match: $1, $2, ... */

@@ -15,6 +15,8 @@
 void chk_opts_init(struct chk_opts *o)
 {
 	memset(o, 0, sizeof(*o));
+	o->cp_version = CP_LATEST;
+	o->fixes_tag = 1;
 	o->max_line_length = 100;
 	o->tabsize = 8;
 	o->min_conf_desc_length = 4;
@@ -711,7 +713,8 @@ struct chk_checker *chk_new(const struct chk_opts *o)
 
 int chk_export_patterns(struct chk_checker *c,
 			int (*cb)(void *arg, const char *text, int dyn,
-				  const unsigned char *bytes, size_t len),
+				  unsigned cpv, const unsigned char *bytes,
+				  size_t len),
 			void *arg)
 {
 	return re_export(c->rc, cb, arg);
@@ -889,6 +892,10 @@ static int check_input(struct chk_checker *c, const char *name,
 	e.res = res;
 	e.filename = name;
 	e.rc = c->rc;
+	/* the version's rules and vocabulary (a value out of range: the
+	 * newest, as the default) */
+	e.cpv = (unsigned)o->cp_version < CP__COUNT ? o->cp_version : CP_LATEST;
+	re_set_version(e.rc, (int)e.cpv);
 	/* @typeListFile and @modifierListFile start empty for each file */
 	re_types_reset(e.rc);
 	/* JIT code in proportion to the text it serves: a large input may
