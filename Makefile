@@ -208,7 +208,7 @@ MKCONFMAN := $(BUILD)/tools/mkconfman
 CONF_MAN := $(BUILD)/man/reviewbot.conf.5
 
 $(MKCONFMAN): tools/mkconfman.c $(BUILD)/obj/bot/config.o $(BUILD)/obj/bot/fileio.o \
-		$(BUILD)/obj/checker/sbuf.o
+		$(BUILD)/obj/checker/sbuf.o $(BUILD)/obj/checker/rules.o
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS)

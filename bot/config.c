@@ -28,6 +28,7 @@
 #include <strings.h>
 
 #include "../checker/diff.h"
+#include "../checker/rules.h"
 #include "../checker/sbuf.h"
 #include "fileio.h"
 #include "mailbox.h"
@@ -64,6 +65,7 @@ static int check_address(const char *v, const char **why);
 static int check_url(const char *v, const char **why);
 static int check_smtp_url(const char *v, const char **why);
 static int check_env_name(const char *v, const char **why);
+static int check_cp_version(const char *v, const char **why);
 
 /*
  * X(section, key, type, default, min, max, enum values, field, check, desc)
@@ -145,6 +147,9 @@ static int check_env_name(const char *v, const char **why);
 	  "make -j for the one-time preparation")			\
 	X(BUILD, "timeout", INT, "900", 10, 86400, NULL, build_timeout, \
 	  NULL, "seconds for one series (apply and builds); then \"not checked\"") \
+	X(CHECKER, "checkpatch_version", STRING, "auto", 0, 0, NULL,	\
+	  checkpatch_version, check_cp_version,				\
+	  "the checkpatch.pl whose rules, messages, spelling list and const structs the reviews follow: 6.1 or 6.12; auto: the version nearest to the kernel of [build] tree (its Makefile's VERSION and PATCHLEVEL), else the newest") \
 	X(BOOT, "kernel", PATH, NULL, 0, 0, NULL, boot_kernel, NULL,	\
 	  "kernel image to load-test modules in, under QEMU only; unset: no load test") \
 	X(BOOT, "headers", PATH, NULL, 0, 0, NULL, boot_headers, NULL,	\
@@ -171,12 +176,13 @@ static int check_env_name(const char *v, const char **why);
 	  NULL, "seconds one patch's check may take; a check cut short marks the mail bad with the reason and its series is reviewed without it")
 
 enum cfg_section {
-	SEC_BOT, SEC_SOURCE, SEC_DELIVERY, SEC_POLICY, SEC_BUILD, SEC_BOOT, SEC_LIMITS, SEC_N
+	SEC_BOT, SEC_SOURCE, SEC_DELIVERY, SEC_POLICY, SEC_BUILD, SEC_CHECKER, SEC_BOOT,
+	SEC_LIMITS, SEC_N
 };
 enum cfg_type { T_STRING, T_PATH, T_BOOL, T_INT, T_ENUM };
 
 static const char *const section_names[SEC_N] = {
-	"bot", "source", "delivery", "policy", "build", "boot", "limits",
+	"bot", "source", "delivery", "policy", "build", "checker", "boot", "limits",
 };
 
 #define SECNAME_BOT		"bot"
@@ -184,6 +190,7 @@ static const char *const section_names[SEC_N] = {
 #define SECNAME_DELIVERY	"delivery"
 #define SECNAME_POLICY		"policy"
 #define SECNAME_BUILD		"build"
+#define SECNAME_CHECKER		"checker"
 #define SECNAME_BOOT		"boot"
 #define SECNAME_LIMITS		"limits"
 #define TYPENAME_STRING		"string"
@@ -195,6 +202,7 @@ static const char *const section_names[SEC_N] = {
 #define OFF_DELIVERY(f)		offsetof(struct config, f)
 #define OFF_POLICY(f)		offsetof(struct config, f)
 #define OFF_BUILD(f)		offsetof(struct config, f)
+#define OFF_CHECKER(f)		offsetof(struct config, f)
 #define OFF_BOOT(f)		offsetof(struct config, f)
 #define OFF_LIMITS(f)		offsetof(struct config, f)
 #define OFF_SOURCE(f)		offsetof(struct config_source, f)
@@ -334,6 +342,15 @@ static int check_env_name(const char *v, const char **why)
 	return 0;
 bad:
 	*why = "is not an environment variable name";
+	return -1;
+}
+
+/* a checkpatch.pl version reviewbot follows, or "auto" */
+static int check_cp_version(const char *v, const char **why)
+{
+	if (!strcmp(v, "auto") || cp_version_find(v, strlen(v)) >= 0)
+		return 0;
+	*why = "is not a checkpatch.pl version reviewbot follows (6.1, 6.12) or auto";
 	return -1;
 }
 
@@ -562,6 +579,7 @@ void config_init(struct config *c)
 	defaults_set(c, SEC_DELIVERY);
 	defaults_set(c, SEC_POLICY);
 	defaults_set(c, SEC_BUILD);
+	defaults_set(c, SEC_CHECKER);
 	defaults_set(c, SEC_BOOT);
 	defaults_set(c, SEC_LIMITS);
 }
@@ -579,6 +597,7 @@ void config_release(struct config *c)
 	strings_free(c, SEC_DELIVERY);
 	strings_free(c, SEC_POLICY);
 	strings_free(c, SEC_BUILD);
+	strings_free(c, SEC_CHECKER);
 	strings_free(c, SEC_BOOT);
 	strings_free(c, SEC_LIMITS);
 	free(c->file);

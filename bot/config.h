@@ -120,6 +120,8 @@ struct config {
 	char *build_config;	/* make target (allmodconfig) or a .config file */
 	int build_jobs;
 	int build_timeout;	/* seconds for one series (apply + builds) */
+	/* [checker] */
+	char *checkpatch_version;	/* "auto", "6.1", "6.12" (bot/kversion.h) */
 	/* [boot] (bot/boot.h): off unless boot_kernel and boot_headers are set */
 	char *boot_kernel;	/* kernel image booted in QEMU, absolute */
 	char *boot_headers;	/* its kbuild tree (modules built with M=), absolute */
@@ -162,7 +164,7 @@ void config_diff_limits(const struct config *c, struct diff_limits *out);
 /* The option table, for reviewbot.conf(5) and --help. */
 struct config_option {
 	const char *section;	/* "bot", "source", "delivery", "policy", "build",
-				 * "boot", "limits" */
+				 * "checker", "boot", "limits" */
 	const char *key;
 	const char *type;	/* "string", "path", "bool", "int", "enum" */
 	const char *def;	/* default as text, or NULL when required/none */

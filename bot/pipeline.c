@@ -20,6 +20,7 @@
 #include "compose.h"
 #include "deliver.h"
 #include "fileio.h"
+#include "kversion.h"
 #include "log.h"
 #include "patterns.h"
 #include "series.h"
@@ -30,9 +31,6 @@
 #include "../checker/diff.h"
 #include "../checker/spelling.h"
 #include "../checker/banned.h"
-
-/* Debian's codespell package: the misspellings checkpatch.pl would use */
-#define CODESPELL_DICT "/usr/lib/python3/dist-packages/codespell_lib/data/dictionary.txt"
 
 #define PIPE_MAX_CHECK_TEXT	(64u << 20)	/* bytes handed to the checker */
 #define PIPE_MAX_FINDINGS	10000		/* findings stored per patch */
@@ -81,7 +79,8 @@ int pipeline_new(struct store *st, const struct config *cfg,
 		 struct pipeline **out, char *err, size_t errlen)
 {
 	struct pipeline *p;
-	struct sbuf words;
+	const struct chk_cp_data *data;
+	char note[256];
 
 	*out = NULL;
 	p = calloc(1, sizeof(*p));
@@ -100,16 +99,17 @@ int pipeline_new(struct store *st, const struct config *cfg,
 				1000ul;
 	p->opts.max_line_bytes = CHK_BOT_MAX_LINE_BYTES;
 	p->opts.patterns = &reviewbot_patterns;
-	/* misspellings as `reviewbot check` finds them; none when the
-	 * dictionary is missing (the checker works without) */
-	sbuf_init(&words, CHK_SPELLING_MAX_INPUT);
-	if (!fileio_read(CODESPELL_DICT, &words))
-		p->spelling = chk_spelling_new(words.buf, words.len);
-	else
-		log_event(LOG_WARN, "no-spelling-dictionary", "file", CODESPELL_DICT,
-			  "error", strerror(errno), NULL);
-	sbuf_release(&words);
+	/* the checkpatch.pl the reviews follow ([checker] checkpatch_version,
+	 * or the tree's), with its spelling.txt and const structs, as
+	 * `reviewbot check --checkpatch-version` uses them */
+	p->opts.cp_version = kversion_checkpatch(cfg->checkpatch_version, cfg->build_tree,
+						 note, sizeof(note));
+	data = &reviewbot_cp_data[p->opts.cp_version];
+	p->spelling = chk_spelling_from_image(data->spelling_image, data->spelling_image_len);
 	p->opts.spelling = p->spelling;
+	p->opts.const_structs = data->const_structs;
+	log_event(LOG_INFO, "checkpatch-version", "version",
+		  cp_version_name(p->opts.cp_version), "from", note, NULL);
 	p->claim = claim_self();
 	test_hooks(p);
 	*out = p;
