@@ -161,7 +161,7 @@ elif [ ! -d "$ref" ]; then
 	# no stored reference for this version: checkpatch.pl's outputs, kept
 	# while the script, its data and the corpus stay the same
 	bash "$repo/tests/compat/extract-checkpatch.sh" "$version" "$kdir" >/dev/null
-	cached=$repo/build/compat-ref/$version/$mode
+	cached=${COMPAT_REF:-$repo/build/compat-ref}/$version/$mode
 	key=$( { sha256sum "$kdir"/scripts/checkpatch.pl "$kdir"/scripts/spelling.txt \
 			"$kdir"/scripts/const_structs.checkpatch | cut -d' ' -f1
 		echo "${opts[*]}"
