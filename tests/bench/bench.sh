@@ -76,11 +76,23 @@ mkbig() {
 	{
 		printf 'From: Bench <bench@example.org>\nSubject: [PATCH] big\n\nBig.\n\nSigned-off-by: Bench <bench@example.org>\n---\n'
 		printf 'diff --git a/drivers/big/big.c b/drivers/big/big.c\nnew file mode 100644\n--- /dev/null\n+++ b/drivers/big/big.c\n'
-		local lines=0 tmp=$work/big.body
+		local lines=0 tmp=$work/big.body chunk=$work/big.chunk cs
+		# the body repeated until the size is reached, as before, but
+		# 64 KiB at a time first: the body may be a few hundred bytes,
+		# and 16,000 cat+stat rounds took minutes on a loaded machine
+		: >"$chunk"
+		while [ "$(stat -c %s "$chunk")" -lt 65536 ]; do
+			cat "$body" >>"$chunk"
+		done
+		cs=$(stat -c %s "$chunk")
 		: >"$tmp"
+		while [ $(($(stat -c %s "$tmp") + cs)) -le "$size" ]; do
+			cat "$chunk" >>"$tmp"
+		done
 		while [ "$(stat -c %s "$tmp")" -lt "$size" ]; do
 			cat "$body" >>"$tmp"
 		done
+		rm -f "$chunk"
 		lines=$(wc -l <"$tmp")
 		printf '@@ -0,0 +1,%d @@\n' "$lines"
 		sed 's/^/+/' "$tmp"
