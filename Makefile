@@ -4,7 +4,7 @@
 #   make            build ./reviewbot
 #   make run        the main job on the bundled examples (no server needed)
 #   make check      build and run every test (SANITIZE=1: under ASan+UBSan)
-#   make compat     per-type agreement with checkpatch.pl 6.1 on the corpus
+#   make compat     per-type agreement with checkpatch.pl 6.1 and 6.12 on the corpus
 #   make bench      speed and memory against checkpatch.pl, measured together;
 #                   the bot's import rate, post-to-review latency (dovecot,
 #                   public-inbox; skipped without them), compile and load cost
@@ -126,13 +126,6 @@ LIBBOT := $(BUILD)/libbot.a
 LIBSTORE := $(BUILD)/libstore.a
 LIBCHECKER := $(BUILD)/libchecker.a
 HELPER := $(BUILD)/libexec/reviewbot/reviewbot-mail
-# checkpatch.pl's own misspellings, for the bot's reviews
-# (bot/spell_list.h): copied at build time out of Debian's
-# linux-source-VERSION (never committed), one file per kernel version,
-# installed into DATADIR/reviewbot/.  The helper finds them as
-# ../../share/reviewbot/ from its folder, in the build tree as installed.
-SPELLING_KERNELS := 6.1
-SPELLING_DATA := $(SPELLING_KERNELS:%=$(BUILD)/share/reviewbot/spelling-%.txt)
 SERVE := $(BUILD)/libexec/reviewbot/reviewbot-serve
 
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
@@ -154,7 +147,7 @@ endif
 	deploy-tests unit-file \
 	fuzz fuzz-build fuzz-smoke
 
-all: $(PROGRAM) $(HELPER) $(SERVE) $(SPELLING_DATA)
+all: $(PROGRAM) $(HELPER) $(SERVE)
 
 # Install what the build needs when it is missing (the README's commands
 # work on a fresh machine).
@@ -170,10 +163,6 @@ $(BUILD)/obj/%.o: %.c $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
-
-$(BUILD)/share/reviewbot/spelling-%.txt:
-	@$(if $(Q),echo "  EXTRACT $@")
-	$(Q)bash tools/extract-spelling.sh $* $@
 
 # checkpatch.pl's patterns, compiled at build time (tools/mkpatterns.c):
 # the golden cases and examples reach every rule.
@@ -192,6 +181,36 @@ $(BUILD)/gen/patterns.c: $(MKPATTERNS) $(PATTERN_INPUTS)
 	$(Q)$(MKPATTERNS) $@ $(BUILD)/gen/patterns.bin $(PATTERN_INPUTS)
 
 $(PATTERNS_OBJ): $(BUILD)/gen/patterns.c
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -I. -c -o $@ $<
+
+# Each checkpatch.pl version's data files (spelling.txt,
+# const_structs.checkpatch), extracted from Debian's linux-source-VERSION
+# into build/kernel-VERSION (shared by every build folder; never
+# committed) and built into the programs (tools/mkcpdata.c).
+CP_VERSIONS := 6.1 6.12
+KERNEL_DATA = $(foreach v,$(CP_VERSIONS),build/kernel-$(v)/scripts/spelling.txt \
+	build/kernel-$(v)/scripts/const_structs.checkpatch)
+MKCPDATA := $(BUILD)/tools/mkcpdata
+CPDATA_OBJ := $(BUILD)/gen/cpdata.o
+
+build/kernel-%/scripts/checkpatch.pl build/kernel-%/scripts/spelling.txt \
+		build/kernel-%/scripts/const_structs.checkpatch: | $(DEPS_STAMP)
+	@$(if $(Q),echo "  EXTRACT linux-source-$*")
+	$(Q)bash tests/compat/extract-checkpatch.sh $* >/dev/null
+
+$(MKCPDATA): tools/mkcpdata.c $(BUILD)/obj/bot/fileio.o $(CHECKER_OBJS)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(PC_LIBS)
+
+$(BUILD)/gen/cpdata.c: $(MKCPDATA) $(KERNEL_DATA)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  GEN     $@")
+	$(Q)$(MKCPDATA) $@ $(BUILD)/gen/cpdata.bin $(foreach v,$(CP_VERSIONS),$(v)=build/kernel-$(v)) \
+		2>$(BUILD)/gen/cpdata.log || { cat $(BUILD)/gen/cpdata.log; exit 1; }
+
+$(CPDATA_OBJ): $(BUILD)/gen/cpdata.c
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(ALL_CFLAGS) -I. -c -o $@ $<
 
@@ -214,7 +233,7 @@ MKCONFMAN := $(BUILD)/tools/mkconfman
 CONF_MAN := $(BUILD)/man/reviewbot.conf.5
 
 $(MKCONFMAN): tools/mkconfman.c $(BUILD)/obj/bot/config.o $(BUILD)/obj/bot/fileio.o \
-		$(BUILD)/obj/checker/sbuf.o
+		$(BUILD)/obj/checker/sbuf.o $(BUILD)/obj/checker/rules.o
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS)
@@ -269,11 +288,11 @@ $(BUILD)/obj/bot/cmd/cmd_mail.o: $(PATHS_STAMP)
 $(BUILD)/obj/bot/cmd/cmd_mail.o: ALL_CFLAGS += -DRB_TEMPLATES_REL='"$(TEMPLATES_REL)"' \
 	-DRB_TEMPLATES_INST_REL='"$(TEMPLATES_INST_REL)"'
 
-$(PROGRAM): $(FRONT_OBJS) $(LIBBOT) $(LIBSTORE) $(LIBCHECKER) $(PATTERNS_OBJ)
+$(PROGRAM): $(FRONT_OBJS) $(LIBBOT) $(LIBSTORE) $(LIBCHECKER) $(PATTERNS_OBJ) $(CPDATA_OBJ)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(ALL_LDFLAGS) $(FRONT_LDFLAGS) -o $@ $^ $(FRONT_LIBS)
 
-$(HELPER): $(MAIL_OBJS) $(LIBBOT) $(LIBSTORE) $(LIBCHECKER) $(PATTERNS_OBJ)
+$(HELPER): $(MAIL_OBJS) $(LIBBOT) $(LIBSTORE) $(LIBCHECKER) $(PATTERNS_OBJ) $(CPDATA_OBJ)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(MAIL_LIBS) $(PC_LIBS)
@@ -283,11 +302,11 @@ $(SERVE): $(SERVE_OBJS) $(LIBBOT) $(LIBSTORE) $(LIBCHECKER)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(SERVE_LIBS) $(PC_LIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c $(LIBBOT) $(LIBSTORE) $(LIBCHECKER) $(PATTERNS_OBJ) $(DEPS_STAMP)
+$(BUILD)/tests/%: tests/unit/%.c $(LIBBOT) $(LIBSTORE) $(LIBCHECKER) $(PATTERNS_OBJ) $(CPDATA_OBJ) $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  TEST-CC $<")
 	$(Q)$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) -MMD -MP -o $@ $< $(LIBBOT) $(LIBSTORE) \
-		$(LIBCHECKER) $(PATTERNS_OBJ) $(ALL_LDFLAGS) $(MAIL_LIBS) $(SERVE_LIBS) $(PC_LIBS) $(TEST_LIBS)
+		$(LIBCHECKER) $(PATTERNS_OBJ) $(CPDATA_OBJ) $(ALL_LDFLAGS) $(MAIL_LIBS) $(SERVE_LIBS) $(PC_LIBS) $(TEST_LIBS)
 
 unit-tests: $(UNIT_BINS)
 	$(Q)fail=0; for t in $(UNIT_BINS); do \
@@ -301,36 +320,43 @@ golden-tests: $(PROGRAM)
 golden-verify:
 	$(Q)bash tests/checker/run-golden.sh --verify-ref
 
-# agreement with checkpatch.pl 6.1 on the corpus may not fall below this
+# agreement with checkpatch.pl on the corpus, for each version, may not
+# fall below this (micro-F1; 6.1's reference is stored with the corpus,
+# 6.12's is checkpatch.pl 6.12 run once and kept in build/compat-ref/)
 COMPAT_FLOOR ?= 1.0
 compat-floor: $(PROGRAM)
-	$(Q)COMPAT_OUT=$(abspath $(BUILD))/compat-floor bash tests/compat/run.sh --floor $(COMPAT_FLOOR) | tail -n 4
-	$(Q)COMPAT_OUT=$(abspath $(BUILD))/compat-floor bash tests/compat/run.sh --strict --floor $(COMPAT_FLOOR) | tail -n 4
+	$(Q)for v in $(CP_VERSIONS); do for m in default strict; do \
+		o=; [ $$m = strict ] && o=--strict; \
+		echo "checkpatch.pl $$v $$m:"; \
+		COMPAT_OUT=$(abspath $(BUILD))/compat-floor bash tests/compat/run.sh --version $$v $$o \
+			--floor $(COMPAT_FLOOR) >$(BUILD)/compat-floor.log 2>&1; st=$$?; \
+		tail -n 4 $(BUILD)/compat-floor.log; [ $$st -eq 0 ] || exit $$st; \
+	done; done
 
 cli-tests: $(PROGRAM)
 	$(Q)REVIEWBOT=$(abspath $(PROGRAM)) bash tests/cli/test_cli.sh
 
 # the bot end to end on local mail (run, import, review, query, sendmail,
 # opting out): every tests/bot/test_*.sh
-bot-tests: $(PROGRAM) $(HELPER) $(SERVE) $(SPELLING_DATA)
+bot-tests: $(PROGRAM) $(HELPER) $(SERVE)
 	$(Q)fail=0; for t in tests/bot/test_*.sh; do \
 		REVIEWBOT=$(abspath $(PROGRAM)) bash "$$t" || fail=1; \
 	done; exit $$fail
 
 # The compile stage on a real kernel tree: linux-source-6.1 extracted into
 # build/ksrc and prepared into build/ksrc.reviewbot once, then cached.
-build-tests: $(PROGRAM) $(HELPER) $(SPELLING_DATA)
+build-tests: $(PROGRAM) $(HELPER)
 	$(Q)REVIEWBOT=$(abspath $(PROGRAM)) BUILD_DIR=$(abspath build) bash tests/build/test_build.sh
 
 # The QEMU load stage: Debian's kernel image and headers extracted (never
 # installed) into build/boot once, then cached; modules booted under TCG.
-boot-tests: $(PROGRAM) $(HELPER) $(SPELLING_DATA)
+boot-tests: $(PROGRAM) $(HELPER)
 	$(Q)REVIEWBOT=$(abspath $(PROGRAM)) bash tests/boot/test_boot.sh
 	$(Q)REVIEWBOT=$(abspath $(PROGRAM)) bash tests/boot/test_boot_changed.sh
 
 # the bot against real servers on 127.0.0.1 (dovecot, public-inbox-netd,
 # an SMTP server), started and stopped by each script
-integration-tests: $(PROGRAM) $(HELPER) $(SERVE) $(SPELLING_DATA)
+integration-tests: $(PROGRAM) $(HELPER) $(SERVE)
 	$(Q)fail=0; for t in tests/integration/test_*.sh; do \
 		[ -e "$$t" ] || continue; \
 		REVIEWBOT=$(abspath $(PROGRAM)) bash "$$t" || fail=1; \
@@ -342,7 +368,7 @@ integration-tests: $(PROGRAM) $(HELPER) $(SERVE) $(SPELLING_DATA)
 # (valgrind -q writes a log only for those).
 # tests/valgrind.supp: library-internal noise only.
 VG_DIR := $(BUILD)/valgrind
-valgrind-tests: $(PROGRAM) $(HELPER) $(SPELLING_DATA)
+valgrind-tests: $(PROGRAM) $(HELPER)
 	$(Q)rm -rf $(VG_DIR) && mkdir -p $(VG_DIR)/bin $(VG_DIR)/log
 	$(Q)printf '#!/bin/sh\nexec valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect --track-fds=no --suppressions=%s --log-file=%s/vg.%%p.log %s "$$@"\n' \
 		$(abspath tests/valgrind.supp) $(abspath $(VG_DIR)/log) $(abspath $(HELPER)) \
@@ -354,13 +380,11 @@ valgrind-tests: $(PROGRAM) $(HELPER) $(SPELLING_DATA)
 		[ "$$n" -gt 0 ] || { echo "valgrind: the helper never ran under it"; exit 1; }; \
 		echo "valgrind: $$n runs of the helper, no error"
 
-# The whole corpus through an ASan+UBSan build: no crash, no leak.
+# The whole corpus through an ASan+UBSan build: no crash, no leak (the
+# default version, with its built-in spelling.txt and const structs).
 corpus-sanitize:
 	$(Q)$(MAKE) --no-print-directory SANITIZE=1 all
-	$(Q)bash tests/compat/extract-checkpatch.sh $(BUILD)/kernel >/dev/null
-	$(Q)bash tests/sanitize/corpus.sh $(abspath $(BUILD)/asan/reviewbot) --strict \
-		--spelling-file=$(abspath $(BUILD)/kernel/scripts/spelling.txt) \
-		--const-structs-file=$(abspath $(BUILD)/kernel/scripts/const_structs.checkpatch)
+	$(Q)bash tests/sanitize/corpus.sh $(abspath $(BUILD)/asan/reviewbot) --strict
 
 ifeq ($(SANITIZE),1)
 CHECK_SUITES := unit-tests golden-tests cli-tests bot-tests build-tests boot-tests integration-tests man-tests fuzz-smoke \
@@ -406,13 +430,18 @@ $(FUZZ_DIR)/obj/bot/cmd/exec.o: FUZZ_CFLAGS += \
 $(FUZZ_DIR)/obj/bot/config.o: FUZZ_CFLAGS += -DRB_DATADIR='"$(DATADIR)"'
 $(FUZZ_DIR)/obj/bot/spell_list.o: FUZZ_CFLAGS += -DRB_DATADIR='"$(DATADIR)"'
 
-# the patterns are data: no coverage needed
+# the patterns and the versions' data are data: no coverage needed
 $(FUZZ_DIR)/obj/patterns.o: $(BUILD)/gen/patterns.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  FUZZ-CC $<")
 	$(Q)$(FUZZ_CC) $(BASE_CFLAGS) $(PC_CFLAGS) -I. -O1 -c -o $@ $<
 
-$(FUZZ_LIB): $(FUZZ_OBJS) $(FUZZ_DIR)/obj/patterns.o
+$(FUZZ_DIR)/obj/cpdata.o: $(BUILD)/gen/cpdata.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  FUZZ-CC $<")
+	$(Q)$(FUZZ_CC) $(BASE_CFLAGS) $(PC_CFLAGS) -I. -O1 -c -o $@ $<
+
+$(FUZZ_LIB): $(FUZZ_OBJS) $(FUZZ_DIR)/obj/patterns.o $(FUZZ_DIR)/obj/cpdata.o
 	@$(if $(Q),echo "  AR      $@")
 	$(Q)rm -f $@ && ar rcs $@ $^
 
@@ -433,7 +462,7 @@ fuzz-smoke: fuzz-build
 
 # The bot once over the bundled archive (examples/lkml-sample.mbox), dry
 # run: a fresh database and outbox under build/run each time.
-run: $(PROGRAM) $(HELPER) $(SPELLING_DATA)
+run: $(PROGRAM) $(HELPER)
 	$(Q)rm -rf build/run && mkdir -p build/run
 	$(Q)./$(PROGRAM) run --once --config examples/reviewbot.conf
 	$(Q)echo; echo "Review mails (dry run: written to the outbox, nothing sent):"; \
@@ -444,9 +473,19 @@ run: $(PROGRAM) $(HELPER) $(SPELLING_DATA)
 		./$(PROGRAM) query --config examples/reviewbot.conf --category security; \
 		./$(PROGRAM) query --config examples/reviewbot.conf --category uapi
 
+# per-type agreement of each version with its checkpatch.pl, default and
+# --strict, then one line per run: micro-F1 and byte-identical outputs
 compat: $(PROGRAM)
-	$(Q)bash tests/compat/run.sh
-	$(Q)bash tests/compat/run.sh --strict
+	$(Q)rm -f $(BUILD)/compat-summary
+	$(Q)for v in $(CP_VERSIONS); do for m in default strict; do \
+		o=; [ $$m = strict ] && o=--strict; \
+		bash tests/compat/run.sh --version $$v $$o || exit 1; \
+		python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); \
+			print("checkpatch.pl %-5s %-8s micro-F1 %.4f  byte-identical %d / %d" % (sys.argv[2], \
+			sys.argv[3], d["micro"]["f1"], d["outputs"]["identical"], d["outputs"]["reference"]))' \
+			build/compat/$$v/$$m/score.json $$v $$m >>$(BUILD)/compat-summary; \
+	done; done
+	$(Q)echo; cat $(BUILD)/compat-summary
 
 bench: $(PROGRAM) $(HELPER) $(SERVE)
 	$(Q)bash tests/bench/bench.sh
@@ -476,8 +515,7 @@ INSTALLED := $(BINDIR)/reviewbot $(LIBEXECDIR)/reviewbot/reviewbot-mail \
 	$(MANDIR)/man1/reviewbot.1 $(MANDIR)/man5/reviewbot.conf.5 \
 	$(MANDIR)/man7/reviewbot-rules.7 $(MANDIR)/man8/reviewbot.8 \
 	$(UNITDIR)/reviewbot.service $(UNITDIR)/reviewbot-serve.service \
-	$(DOCDIR)/reviewbot.conf.example \
-	$(SPELLING_KERNELS:%=$(DATADIR)/reviewbot/spelling-%.txt)
+	$(DOCDIR)/reviewbot.conf.example
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR)/reviewbot \
 		$(DESTDIR)$(DATADIR)/reviewbot/templates $(DESTDIR)$(MANDIR)/man1 \
@@ -487,7 +525,6 @@ install: all
 	install -m 0755 $(HELPER) $(DESTDIR)$(LIBEXECDIR)/reviewbot/reviewbot-mail
 	install -m 0755 $(SERVE) $(DESTDIR)$(LIBEXECDIR)/reviewbot/reviewbot-serve
 	install -m 0644 templates/*.txt $(DESTDIR)$(DATADIR)/reviewbot/templates/
-	install -m 0644 $(SPELLING_DATA) $(DESTDIR)$(DATADIR)/reviewbot/
 	install -m 0644 deploy/man/reviewbot.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 0644 deploy/man/reviewbot.8 $(DESTDIR)$(MANDIR)/man8/
 	install -m 0644 $(CONF_MAN) $(DESTDIR)$(MANDIR)/man5/
@@ -508,7 +545,7 @@ uninstall:
 
 # make install into a folder, the unit through systemd-analyze verify,
 # status and progress: every tests/deploy/test_*.sh
-deploy-tests: $(PROGRAM) $(HELPER) $(SERVE) $(SPELLING_DATA) $(UNIT) $(UNIT_SERVE) $(MAN_PAGES)
+deploy-tests: $(PROGRAM) $(HELPER) $(SERVE) $(UNIT) $(UNIT_SERVE) $(MAN_PAGES)
 	$(Q)fail=0; for t in tests/deploy/test_*.sh; do \
 		REVIEWBOT=$(abspath $(PROGRAM)) BUILD=$(abspath $(BUILD)) bash "$$t" || fail=1; \
 	done; exit $$fail

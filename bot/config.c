@@ -28,6 +28,7 @@
 #include <strings.h>
 
 #include "../checker/diff.h"
+#include "../checker/rules.h"
 #include "../checker/sbuf.h"
 #include "fileio.h"
 #include "source/mailbox.h"
@@ -65,6 +66,7 @@ static int check_addresses(const char *v, const char **why);
 static int check_listen(const char *v, const char **why);
 static int check_web_url(const char *v, const char **why);
 static int check_address_list(const char *v, const char **why);
+static int check_cp_version(const char *v, const char **why);
 
 /*
  * X(section, key, type, default, min, max, enum values, field, check, desc)
@@ -160,8 +162,11 @@ static int check_address_list(const char *v, const char **why);
 	  "scratch folder for the module build and the initramfs (default: boot-work beside the database)") \
 	X(BOOT, "timeout", INT, "180", 30, 3600, NULL, boot_timeout,	\
 	  NULL, "seconds per module for build, boot, load and unload; a hang is a finding") \
+	X(CHECKER, "checkpatch_version", STRING, "auto", 0, 0, NULL,	\
+	  checkpatch_version, check_cp_version,				\
+	  "the checkpatch.pl whose rules, messages, spelling list and const structs the reviews follow: 6.1 or 6.12; auto: the version nearest to the kernel of [build] tree (its Makefile's VERSION and PATCHLEVEL), else the newest") \
 	X(CHECKER, "spelling", STRING, "checkpatch", 0, 0, NULL, spelling, \
-	  check_spelling, "the misspellings the review's TYPO_SPELLING looks for: checkpatch (checkpatch.pl's own scripts/spelling.txt: from [build] tree when set, else the copy of linux-source-6.1's installed in share/reviewbot), codespell (codespell's dictionary, which also flags kernel words such as filp and parms), or a file in spelling.txt or codespell format (reviewbot check keeps checkpatch.pl's options)") \
+	  check_spelling, "the misspellings the review's TYPO_SPELLING looks for: checkpatch (checkpatch.pl's own scripts/spelling.txt: from [build] tree when set, else the list built in for the checkpatch_version the reviews follow), codespell (codespell's dictionary, which also flags kernel words such as filp and parms), or a file in spelling.txt or codespell format (reviewbot check keeps checkpatch.pl's options)") \
 	X(LIMITS, "max_message_bytes", INT, "67108864", LIMIT_MIN_MESSAGE,	\
 	  MAILBOX_MAX_MESSAGE, NULL, max_message_bytes, NULL,		\
 	  "bytes of one mail; a larger one is stored unparsed, as bad with the reason (the default is the ceiling: the most a source reads and the database keeps)") \
@@ -219,6 +224,7 @@ static const char *const section_names[SEC_N] = {
 #define OFF_DELIVERY(f)		offsetof(struct config, f)
 #define OFF_POLICY(f)		offsetof(struct config, f)
 #define OFF_BUILD(f)		offsetof(struct config, f)
+#define OFF_CHECKER(f)		offsetof(struct config, f)
 #define OFF_BOOT(f)		offsetof(struct config, f)
 #define OFF_CHECKER(f)		offsetof(struct config, f)
 #define OFF_LIMITS(f)		offsetof(struct config, f)
@@ -456,6 +462,15 @@ static int check_spelling(const char *v, const char **why)
 		return -1;
 	}
 	return 0;
+}
+
+/* a checkpatch.pl version reviewbot follows, or "auto" */
+static int check_cp_version(const char *v, const char **why)
+{
+	if (!strcmp(v, "auto") || cp_version_find(v, strlen(v)) >= 0)
+		return 0;
+	*why = "is not a checkpatch.pl version reviewbot follows (6.1, 6.12) or auto";
+	return -1;
 }
 
 static int check_url(const char *v, const char **why)
@@ -736,6 +751,7 @@ void config_init(struct config *c)
 	defaults_set(c, SEC_DELIVERY);
 	defaults_set(c, SEC_POLICY);
 	defaults_set(c, SEC_BUILD);
+	defaults_set(c, SEC_CHECKER);
 	defaults_set(c, SEC_BOOT);
 	defaults_set(c, SEC_CHECKER);
 	defaults_set(c, SEC_LIMITS);
@@ -755,6 +771,7 @@ void config_release(struct config *c)
 	strings_free(c, SEC_DELIVERY);
 	strings_free(c, SEC_POLICY);
 	strings_free(c, SEC_BUILD);
+	strings_free(c, SEC_CHECKER);
 	strings_free(c, SEC_BOOT);
 	strings_free(c, SEC_CHECKER);
 	strings_free(c, SEC_LIMITS);

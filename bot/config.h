@@ -142,6 +142,7 @@ struct config {
 	char *boot_work;	/* scratch folder, absolute, or NULL: beside the database */
 	int boot_timeout;	/* seconds per module: build, boot, load and unload */
 	/* [checker] */
+	char *checkpatch_version;	/* "auto", "6.1", "6.12" (bot/kversion.h) */
 	char *spelling;		/* CONFIG_SPELLING_CHECKPATCH, _CODESPELL or a file */
 	/* [limits]: what one mail may hold; the parsers get them through
 	 * config_mime_limits(), config_diff_limits() and max_series_parts */

@@ -21,6 +21,7 @@
 #include "mail/compose.h"
 #include "mail/deliver.h"
 #include "fileio.h"
+#include "kversion.h"
 #include "log.h"
 #include "patterns.h"
 #include "series.h"
@@ -81,7 +82,8 @@ int pipeline_new(struct store *st, const struct config *cfg,
 		 struct pipeline **out, char *err, size_t errlen)
 {
 	struct pipeline *p;
-	char path[PATH_MAX], why[PATH_MAX + 128];
+	const struct chk_cp_data *data;
+	char path[PATH_MAX], why[PATH_MAX + 128], note[256];
 
 	*out = NULL;
 	p = calloc(1, sizeof(*p));
@@ -100,16 +102,26 @@ int pipeline_new(struct store *st, const struct config *cfg,
 				1000ul;
 	p->opts.max_line_bytes = CHK_BOT_MAX_LINE_BYTES;
 	p->opts.patterns = &reviewbot_patterns;
-	/* misspellings: checkpatch.pl's own list unless [checker] spelling
-	 * says otherwise (spell_list.h); none when it cannot be read (the
-	 * checker works without) */
-	p->spelling = spell_list_load(cfg, path, sizeof(path), why, sizeof(why));
+	/* the checkpatch.pl the reviews follow ([checker] checkpatch_version,
+	 * or the tree's), with its const structs, as `reviewbot check
+	 * --checkpatch-version` uses them; misspellings: that version's own
+	 * list unless [checker] spelling or the tree says otherwise
+	 * (spell_list.h); none when it cannot be read (the checker works
+	 * without) */
+	p->opts.cp_version = kversion_checkpatch(cfg->checkpatch_version, cfg->build_tree,
+						 note, sizeof(note));
+	data = &reviewbot_cp_data[p->opts.cp_version];
+	p->spelling = spell_list_load(cfg, data->spelling_image, data->spelling_image_len,
+				      path, sizeof(path), why, sizeof(why));
 	if (p->spelling)
 		log_event(LOG_DEBUG, "spelling", "file", path, NULL);
 	else
 		log_event(LOG_WARN, "no-spelling-list", "spelling", cfg->spelling,
 			  "error", why, NULL);
 	p->opts.spelling = p->spelling;
+	p->opts.const_structs = data->const_structs;
+	log_event(LOG_INFO, "checkpatch-version", "version",
+		  cp_version_name(p->opts.cp_version), "from", note, NULL);
 	p->claim = claim_self();
 	test_hooks(p);
 	*out = p;

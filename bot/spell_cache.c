@@ -55,7 +55,8 @@ static int cache_dir(char *buf, size_t sz)
 	return n > 0 && (size_t)n < sz ? 0 : -1;
 }
 
-int spell_cache_init(struct spell_cache *c, const char *const *files, int n)
+int spell_cache_init(struct spell_cache *c, const void *key, size_t keylen,
+		     const char *const *files, int n)
 {
 	uint64_t h = FNV_OFF;
 	uint32_t fmt = CHK_SPELLING_IMAGE_VERSION;
@@ -64,6 +65,9 @@ int spell_cache_init(struct spell_cache *c, const char *const *files, int n)
 	memset(c, 0, sizeof(*c));
 	h = fnv(h, "reviewbot " REVIEWBOT_VERSION, sizeof("reviewbot " REVIEWBOT_VERSION));
 	h = fnv(h, &fmt, sizeof(fmt));
+	h = fnv_u64(h, (uint64_t)keylen);
+	if (keylen)
+		h = fnv(h, key, keylen);
 	for (i = 0; i < n; i++) {
 		struct stat st;
 		int fd;

@@ -5,8 +5,9 @@
  * parsing codespell's dictionary (37k lines) again.
  *
  * The file is <folder>/spelling-<16 hex>.img, the hex a hash of the
- * program's version, the image format and, for each list file in order,
- * its path, size, mtime (ns), inode and device: a changed file is a new
+ * program's version, the image format, the built-in list's bytes when it
+ * is one of the lists, and for each list file in order, its path, size,
+ * mtime (ns), inode and device: a changed file is a new
  * name, and the old image is simply no longer read.  The folder is
  * $REVIEWBOT_CACHE_DIR, else $XDG_CACHE_HOME/reviewbot, else
  * $HOME/.cache/reviewbot (created 0700 when an image is written).
@@ -35,12 +36,14 @@ struct spell_cache {
 };
 
 /*
- * Names the image of the list built from files[0, n), in that order.
- * Returns 0, or -1 when there can be no cache: no folder, or a file that
- * is "-" or not a regular file that opens (whose list then has to be
- * read, with its error messages).
+ * Names the image of the list built from key[0, keylen) (a list that is
+ * not a file, e.g. the built-in spelling.txt: its bytes; keylen may be
+ * 0) and files[0, n), in that order.  Returns 0, or -1 when there can be
+ * no cache: no folder, or a file that is "-" or not a regular file that
+ * opens (whose list then has to be read, with its error messages).
  */
-int spell_cache_init(struct spell_cache *c, const char *const *files, int n);
+int spell_cache_init(struct spell_cache *c, const void *key, size_t keylen,
+		     const char *const *files, int n);
 
 /* The list from the cached image (mapped until spell_cache_release()),
  * or NULL when there is none or it is not fit to use. */

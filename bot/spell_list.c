@@ -6,25 +6,15 @@
 #include "spell_list.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cmd/cmd_common.h"
 #include "config.h"
 #include "fileio.h"
 #include "../checker/sbuf.h"
 #include "../checker/spelling.h"
 #include "../checker/banned.h"
-
-#ifndef RB_DATADIR
-#define RB_DATADIR "/usr/local/share"
-#endif
-
-/* from the mail helper (libexec/reviewbot/) and from the build tree's
- * (build/libexec/reviewbot/: make keeps the copy in build/share/) */
-#define SPELL_LIST_REL	"../../share/reviewbot/" SPELL_LIST_FILE
 
 static int is_file(const char *path)
 {
@@ -43,7 +33,6 @@ static int set_path(char *path, size_t n, const char *dir, const char *rel)
 int spell_list_path(const struct config *cfg, char *path, size_t n, const char **why)
 {
 	const char *v = cfg->spelling ? cfg->spelling : CONFIG_SPELLING_CHECKPATCH;
-	char dir[PATH_MAX];
 
 	*why = NULL;
 	if (!strcmp(v, CONFIG_SPELLING_CODESPELL))
@@ -54,26 +43,33 @@ int spell_list_path(const struct config *cfg, char *path, size_t n, const char *
 	if (cfg->build_tree && !set_path(path, n, cfg->build_tree, "scripts/spelling.txt") &&
 	    is_file(path))
 		return 0;
-	if (!cmd_exe_relative(SPELL_LIST_REL, dir, sizeof(dir)) && is_file(dir) &&
-	    !set_path(path, n, "", dir))
-		return 0;
-	if (!set_path(path, n, RB_DATADIR "/reviewbot", SPELL_LIST_FILE) && is_file(path))
-		return 0;
-	*why = "checkpatch.pl's spelling.txt not found: no [build] tree, and no "
-	       SPELL_LIST_FILE " beside the program or in " RB_DATADIR "/reviewbot";
-	return -1;
+	if (set_path(path, n, "", "built-in")) {
+		*why = "no room for the list's name";
+		return -1;
+	}
+	return 1;
 }
 
-struct chk_spelling *spell_list_load(const struct config *cfg, char *path, size_t n,
+struct chk_spelling *spell_list_load(const struct config *cfg, const void *builtin,
+				     size_t builtin_len, char *path, size_t n,
 				     char *err, size_t errlen)
 {
 	struct chk_spelling *sp = NULL;
 	struct sbuf words;
 	const char *why;
+	int r;
 
-	if (spell_list_path(cfg, path, n, &why)) {
+	r = spell_list_path(cfg, path, n, &why);
+	if (r < 0) {
 		snprintf(err, errlen, "%s", why);
 		return NULL;
+	}
+	if (r > 0) {
+		sp = builtin ? chk_spelling_from_image(builtin, builtin_len) : NULL;
+		if (!sp)
+			snprintf(err, errlen, "checkpatch.pl's built-in spelling list: %s",
+				 builtin ? "out of memory" : "none in this build");
+		return sp;
 	}
 	sbuf_init(&words, CHK_SPELLING_MAX_INPUT);
 	if (fileio_read(path, &words)) {

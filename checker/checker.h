@@ -28,6 +28,12 @@ struct re_precompiled_set;
 struct chk_finding;
 
 struct chk_opts {
+	/*
+	 * The checkpatch.pl whose rules, messages and data the check
+	 * follows (rules.h; default CP_LATEST).  The caller gives the
+	 * version's data with it: spelling and const_structs below.
+	 */
+	enum cp_version cp_version;
 	int strict;		/* --strict / --subjective: show CHECKs */
 	int file;		/* -f: the input is a source file */
 	int max_line_length;	/* default 100 */
@@ -41,6 +47,7 @@ struct chk_opts {
 	int summary;		/* default on */
 	int summary_file;
 	int signoff;		/* check sign-offs, default on */
+	int fixes_tag;		/* 6.12's missing Fixes: check, default on */
 	int patch;		/* treat input as a patch, default on */
 	int color;		/* 0: never */
 	unsigned char ignore[RULE__COUNT];	/* --ignore */
@@ -100,6 +107,23 @@ struct chk_opts {
 /* What the bot checks of one line at most: no kernel source line comes
  * near it, and one match on a line this long ends within a second. */
 #define CHK_BOT_MAX_LINE_BYTES	(16u << 10)
+
+/*
+ * What checkpatch.pl of one version reads from its tree even with
+ * --no-tree: scripts/spelling.txt and scripts/const_structs.checkpatch.
+ * The build extracts both from Debian's linux-source package of each
+ * version (tools/mkcpdata.c; never committed) into a table the programs
+ * link (bot/patterns.h), so that a check's data follows its version.
+ */
+struct chk_cp_data {
+	/* spelling.txt's list as a spelling image (chk_spelling_from_image()),
+	 * 8-byte aligned; its entries */
+	const void *spelling_image;
+	size_t spelling_image_len;
+	size_t spelling_entries;
+	/* const_structs.checkpatch's names joined by '|' (chk_opts.const_structs) */
+	const char *const_structs;
+};
 
 void chk_opts_init(struct chk_opts *o);
 /* Parses a comma-separated list of type names into ignore/use; unknown
@@ -193,7 +217,8 @@ int chk_check_buf(struct chk_checker *c, const char *name, char *buf,
  * serialized (see re_export()). */
 int chk_export_patterns(struct chk_checker *c,
 			int (*cb)(void *arg, const char *text, int dyn,
-				  const unsigned char *bytes, size_t len),
+				  unsigned cpv, const unsigned char *bytes,
+				  size_t len),
 			void *arg);
 /* Patterns compiled at run time so far (not found precompiled). */
 unsigned long chk_pattern_compiles(const struct chk_checker *c);

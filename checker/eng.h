@@ -45,6 +45,7 @@ enum { SEG_GO = 0, SEG_NEXT = 1 };
 struct arena_chunk;
 struct line_chunk;
 struct camelcase_set;
+struct linksym_set;
 struct sig_set;
 
 struct lineset {		/* a set of line numbers (Perl's %suppress_*) */
@@ -54,6 +55,12 @@ struct lineset {		/* a set of line numbers (Perl's %suppress_*) */
 
 struct eng {
 	const struct chk_opts *o;
+	/*
+	 * The checkpatch.pl version followed (o->cp_version, checked): a
+	 * rule that differs between versions tests it where it differs,
+	 * "if (e->cpv >= CP_6_12)".
+	 */
+	enum cp_version cpv;
 	struct chk_result *res;
 	struct re_ctx *rc;
 	struct re_m m;		/* the last successful match: $1, $2, ... */
@@ -102,6 +109,10 @@ struct eng {
 	int commit_log_possible_stack_dump;
 	int commit_log_long_line;
 	int commit_log_has_diff;
+	/* 6.12: $fixes_tag, $is_revert, $needs_fixes_tag */
+	int fixes_tag;
+	int is_revert;
+	struct sbuf needs_fixes_tag;
 	int reported_maintainer_file;
 	int non_utf8_charset;
 	long last_git_commit_id_linenr;
@@ -169,6 +180,9 @@ struct eng {
 	 * use; free it with seg_c_macros_release()) */
 	struct camelcase_set *camelcase;
 
+	/* 6.12's %maybe_linker_symbol (linksym.c), kept like camelcase */
+	struct linksym_set *linksyms;
+
 	/* seg_commit: checkpatch.pl's %signatures, the signature lines
 	 * seen (a hash set owned by seg_commit.c, created on first use;
 	 * free it with seg_commit_release()), and $emitted_corrupt */
@@ -180,6 +194,9 @@ struct eng {
 	struct rv_uapi *rv_uapi;		/* review.c modules' state */
 	struct rv_security *rv_security;
 	struct rv_process *rv_process;
+	/* rv_process showed a MISSING_FIXES_TAG: checkpatch.pl 6.12's own
+	 * (the same type, the same concern) is then left out */
+	int fixes_said;
 	int failed;		/* a limit was hit: stop */
 	/*
 	 * The current line ran out of scratch memory (or produced a report
@@ -288,6 +305,21 @@ int ERROR(struct eng *e, enum rule_id id, const char *msg);
 int WARN(struct eng *e, enum rule_id id, const char *msg);
 int CHK(struct eng *e, enum rule_id id, const char *msg);
 int eng_show_type(struct eng *e, enum rule_id id);
+
+/*
+ * The current line becomes s (copied): $line and @lines' element, as a
+ * substitution on checkpatch.pl's loop variable (an alias of the array
+ * element) changes both.  The lines before and the copies made of it
+ * ($prevline, $sline, ...) keep what they had.
+ */
+void eng_set_line(struct eng *e, const char *s);
+
+/* linksym.c: 6.12's %maybe_linker_symbol */
+/* $maybe_linker_symbol{$word}++ for w[0, n): the count before (0: new) */
+long linksym_bump(struct eng *e, const char *w, size_t n);
+/* whether a word of the set occurs in s */
+int linksym_any_in(const struct eng *e, const char *s);
+void linksym_free(struct linksym_set *ls);
 
 /* ---- checkpatch.pl's helper subs ---- */
 char *expand_tabs(struct eng *e, const char *s);

@@ -15,6 +15,8 @@
 void chk_opts_init(struct chk_opts *o)
 {
 	memset(o, 0, sizeof(*o));
+	o->cp_version = CP_LATEST;
+	o->fixes_tag = 1;
 	o->max_line_length = 100;
 	o->tabsize = 8;
 	o->min_conf_desc_length = 4;
@@ -190,6 +192,20 @@ static void line_pool_free(struct eng *e)
 		c = next;
 	}
 	e->line_pool = NULL;
+}
+
+void eng_set_line(struct eng *e, const char *s)
+{
+	const char *p = line_pool_strdup(e, s);
+
+	if (!p) {
+		e->failed = 1;
+		eng_fail_line(e);
+		return;
+	}
+	e->lines[e->linenr - 1] = p;
+	e->line = p;
+	eng_known_lines(e);
 }
 
 /* -f: what "diff -u /dev/null FILE" prints, as checkpatch.pl reads it. */
@@ -630,6 +646,19 @@ static void process_end(struct eng *e)
 	if (!e->is_patch && !re_match(e->rc, "cover-letter\\.patch$", e->filename, NULL))
 		ERROR(e, R_NOT_UNIFIED_DIFF,
 		      "Does not appear to be a unified-diff format patch\n");
+	/*
+	 * 6.12: a message that quotes a crash report, syzkaller or stable@
+	 * should say what it fixes (not with -f, as checkpatch.pl).  With
+	 * --extra, reviewbot's MISSING_FIXES_TAG may have said so already,
+	 * on the line that shows the fix: then not twice.
+	 */
+	if (e->cpv >= CP_6_12 && e->is_patch && e->has_commit_log &&
+	    o->fixes_tag && !o->file && !(o->extra && e->fixes_said)) {
+		if (e->needs_fixes_tag.len && !e->is_revert && !e->fixes_tag)
+			WARN(e, R_MISSING_FIXES_TAG,
+			     eng_printf(e, "The commit message has '%s', perhaps it also needs a 'Fixes:' tag?\n",
+					e->needs_fixes_tag.buf));
+	}
 	if (e->is_patch && e->has_commit_log && o->signoff) {
 		if (e->signoff == 0) {
 			ERROR(e, R_MISSING_SIGN_OFF, "Missing Signed-off-by: line(s)\n");
@@ -671,6 +700,7 @@ static void eng_release(struct eng *e)
 	sbuf_release(&e->av_paren_type);
 	sbuf_release(&e->author);
 	sbuf_release(&e->author_sob);
+	sbuf_release(&e->needs_fixes_tag);
 	sbuf_release(&e->realfile);
 	sbuf_release(&e->here);
 	sbuf_release(&e->context_function);
@@ -689,6 +719,7 @@ struct chk_checker {
 	int check;		/* checkpatch.pl's $check outlives one file */
 	/* so do %camelcase and $emitted_corrupt (globals of the script) */
 	struct camelcase_set *camelcase;
+	struct linksym_set *linksyms;	/* and %maybe_linker_symbol (6.12) */
 	int emitted_corrupt;
 };
 
@@ -711,7 +742,8 @@ struct chk_checker *chk_new(const struct chk_opts *o)
 
 int chk_export_patterns(struct chk_checker *c,
 			int (*cb)(void *arg, const char *text, int dyn,
-				  const unsigned char *bytes, size_t len),
+				  unsigned cpv, const unsigned char *bytes,
+				  size_t len),
 			void *arg)
 {
 	return re_export(c->rc, cb, arg);
@@ -733,6 +765,7 @@ void chk_free(struct chk_checker *c)
 		e.camelcase = c->camelcase;
 		seg_c_macros_release(&e);
 	}
+	linksym_free(c->linksyms);
 	re_ctx_free(c->rc);
 	free(c);
 }
@@ -769,6 +802,8 @@ int chk_reset(struct chk_checker *c)
 		seg_c_macros_release(&e);
 		c->camelcase = NULL;
 	}
+	linksym_free(c->linksyms);
+	c->linksyms = NULL;
 	c->emitted_corrupt = 0;
 	re_ctx_reset(c->rc);
 	/* o->typedefs may have changed since chk_new(): as chk_new() does */
@@ -889,6 +924,10 @@ static int check_input(struct chk_checker *c, const char *name,
 	e.res = res;
 	e.filename = name;
 	e.rc = c->rc;
+	/* the version's rules and vocabulary (a value out of range: the
+	 * newest, as the default) */
+	e.cpv = (unsigned)o->cp_version < CP__COUNT ? o->cp_version : CP_LATEST;
+	re_set_version(e.rc, (int)e.cpv);
 	/* @typeListFile and @modifierListFile start empty for each file */
 	re_types_reset(e.rc);
 	/* JIT code in proportion to the text it serves: a large input may
@@ -897,6 +936,7 @@ static int check_input(struct chk_checker *c, const char *name,
 	sbuf_init(&e.av_paren_type, 1u << 20);
 	sbuf_init(&e.author, 1u << 16);
 	sbuf_init(&e.author_sob, 1u << 16);
+	sbuf_init(&e.needs_fixes_tag, 1u << 16);
 	sbuf_init(&e.realfile, 1u << 16);
 	sbuf_init(&e.here, 1u << 17);
 	sbuf_init(&e.context_function, 1u << 16);
@@ -911,6 +951,7 @@ static int check_input(struct chk_checker *c, const char *name,
 	e.checklicenseline = 1;
 	e.check = c->check;
 	e.camelcase = c->camelcase;
+	e.linksyms = c->linksyms;
 	e.emitted_corrupt = c->emitted_corrupt;
 	e.clean = 1;
 	e.prevline = e.prevrawline = e.stashline = e.stashrawline = "";
@@ -993,6 +1034,7 @@ out:
 	res->show_checks = e.check;
 	c->check = e.check;
 	c->camelcase = e.camelcase;
+	c->linksyms = e.linksyms;
 	c->emitted_corrupt = e.emitted_corrupt;
 	sbuf_release(&diff);
 	eng_release(&e);

@@ -90,6 +90,7 @@ struct __attribute__((aligned(64))) re_entry {
 	unsigned char known;	/* dyn below is set */
 	unsigned char dyn;	/* interpolates the learned types */
 	unsigned char bad;	/* failed to compile: never retried */
+	unsigned char verdep;	/* interpolates a name the version changes */
 	struct re_code base;
 	int32_t prek;		/* its precompiled entry + 1 (0: not looked up,
 				 * -1: none) */
@@ -242,6 +243,8 @@ struct re_ctx {
 				 * change */
 	unsigned base_gen;	/* bumped when typedefs change */
 	char err[256];
+	int cpv;		/* the checkpatch.pl version (re_set_version()) */
+	int expand_verdep;	/* expand_into() met a versioned name */
 	uint64_t deadline;	/* re_set_deadline(), 0: none */
 	int expired;		/* ... and it has passed */
 };
@@ -542,6 +545,34 @@ void re_ctx_reset(struct re_ctx *rc)
 	re_types_reset(rc);
 }
 
+void re_set_version(struct re_ctx *rc, int cpv)
+{
+	size_t i;
+
+	if (cpv == rc->cpv)
+		return;
+	rc->cpv = cpv;
+	/* what was compiled for the other version is compiled again */
+	for (i = 0; i < rc->nent; i++) {
+		struct re_entry *e = &rc->ent[i];
+		const char *pat = e->pat;
+
+		if (!pat || !e->verdep)
+			continue;
+		if (e->bad)
+			rc->nbad--;
+		entry_release(e);
+		memset(e, 0, sizeof(*e));
+		e->pat = pat;
+		e->nlit = -1;
+	}
+}
+
+int re_version(const struct re_ctx *rc)
+{
+	return rc->cpv;
+}
+
 static int is_interned(const struct re_ctx *rc, const char *p);
 
 /* ---- interpolation ---- */
@@ -552,12 +583,14 @@ static int expand_into(struct re_ctx *rc, const char *src, struct sbuf *out,
 static int expand_name(struct re_ctx *rc, const char *name, size_t n,
 		       struct sbuf *out, int *dyn, int depth)
 {
-	const struct vocab *v = vocab_find(name, n);
+	const struct vocab *v = vocab_find_v(name, n, rc->cpv);
 
 	if (!v) {
 		re_set_error(rc, "unknown pattern name", name);
 		return -1;
 	}
+	if (v->cpv)
+		rc->expand_verdep = 1;
 	if (v->kind == VOCAB_DYN) {
 		*dyn = 1;
 		sbuf_addstr(out, "(?^:");
@@ -653,6 +686,7 @@ char *re_expand(struct re_ctx *rc, const char *pat)
 		sbuf_release(&sb);
 		return NULL;
 	}
+	rc->expand_verdep = 0;
 	return sbuf_detach(&sb, NULL);
 }
 
@@ -750,18 +784,21 @@ static const struct re_precompiled *pre_entry(struct re_ctx *rc,
 	if (!e->prek) {
 		e->prek = -1;
 		hi = set->n;
+		/* the first entry of the text, then the one of this version
+		 * (a text is there once, or once per version it differs in) */
 		while (lo < hi) {
 			size_t mid = (lo + hi) / 2;
-			int c = strcmp(set->v[mid].text, e->pat);
 
-			if (!c) {
-				e->prek = (int32_t)mid + 1;
-				break;
-			}
-			if (c < 0)
+			if (strcmp(set->v[mid].text, e->pat) < 0)
 				lo = mid + 1;
 			else
 				hi = mid;
+		}
+		for (; lo < set->n && !strcmp(set->v[lo].text, e->pat); lo++) {
+			if (!set->v[lo].cpv || (set->v[lo].cpv & (1u << rc->cpv))) {
+				e->prek = (int32_t)lo + 1;
+				break;
+			}
 		}
 		if (e->prek < 0)
 			return NULL;
@@ -822,6 +859,7 @@ static pcre2_code *precompiled(struct re_ctx *rc, struct re_entry *e, int *dyn)
 		rc->no_share = 1;
 	}
 	*dyn = p->dyn;
+	e->verdep = p->cpv != 0;
 	rc->decodes++;
 	return code;
 }
@@ -907,8 +945,12 @@ static int compile_code(struct re_ctx *rc, struct re_entry *e,
 	sbuf_init(&sb, RE_EXPAND_MAX);
 	rc->expand_dyn = full ? rc->dyn : form == RE_FORM_CALL ? rc->dync :
 		rc->dyn0;
+	rc->expand_verdep = 0;
 	ret = expand_into(rc, e->pat, &sb, &dyn, 0);
 	rc->expand_dyn = rc->dyn;
+	if (rc->expand_verdep)
+		e->verdep = 1;
+	rc->expand_verdep = 0;
 	if (ret) {
 		sbuf_release(&sb);
 		e->bad = 1;
@@ -1524,7 +1566,7 @@ size_t re_learned_modifiers(const struct re_ctx *rc)
 }
 
 int re_export(struct re_ctx *rc,
-	      int (*cb)(void *arg, const char *text, int dyn,
+	      int (*cb)(void *arg, const char *text, int dyn, unsigned cpv,
 			const unsigned char *bytes, size_t len),
 	      void *arg)
 {
@@ -1544,7 +1586,8 @@ int re_export(struct re_ctx *rc,
 		codes[0] = e->base.code;
 		if (pcre2_serialize_encode(codes, 1, &bytes, &size, NULL) != 1)
 			return -1;
-		ret = cb(arg, e->pat, e->dyn, bytes, size);
+		ret = cb(arg, e->pat, e->dyn, e->verdep ? 1u << rc->cpv : 0,
+			 bytes, size);
 		pcre2_serialize_free(bytes);
 		if (ret)
 			return -1;

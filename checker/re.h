@@ -62,6 +62,13 @@ struct re_precompiled {
 	unsigned int len;
 	unsigned char dyn;	/* interpolates the learned types */
 	/*
+	 * The checkpatch.pl versions (enum cp_version bits) this code is
+	 * for, 0 for every one: a pattern that interpolates a name whose
+	 * definition changed between versions (vocab.h) is in the table once
+	 * per version, each with its own bit.
+	 */
+	unsigned short cpv;
+	/*
 	 * The literal pretest's strings (re_lits_scan() without typedefs):
 	 * nlit of them, litn[i] bytes each, one after the other at lits.
 	 */
@@ -90,13 +97,22 @@ void re_use_precompiled(struct re_ctx *rc, const struct re_precompiled_set *set)
 
 /*
  * Calls cb for every literal (not interned) pattern compiled so far, with
- * its code serialized as compiled without learned types.  For the build
- * tool; returns the number exported or -1.
+ * its code serialized as compiled without learned types, and cpv the
+ * bit of the context's version when the code depends on it (else 0).
+ * For the build tool; returns the number exported or -1.
  */
 int re_export(struct re_ctx *rc,
-	      int (*cb)(void *arg, const char *text, int dyn,
+	      int (*cb)(void *arg, const char *text, int dyn, unsigned cpv,
 			const unsigned char *bytes, size_t len),
 	      void *arg);
+
+/*
+ * The checkpatch.pl version (enum cp_version, rules.h) whose definitions
+ * of the vocabulary's names the patterns interpolate; 0 (6.1) in a new
+ * context.  A change drops what was compiled for the other version.
+ */
+void re_set_version(struct re_ctx *rc, int cpv);
+int re_version(const struct re_ctx *rc);
 
 /* Compiles so far, for tests and the benchmark. */
 unsigned long re_compiles(const struct re_ctx *rc);

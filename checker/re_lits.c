@@ -189,7 +189,8 @@ static int name_lits(int typedefs, const char *s, size_t n, const char *after,
 	struct lit_set sub;
 	int i;
 
-	if (!v || v->kind != VOCAB_QR || !v->src || *v->flags || vdepth >= 8 ||
+	/* (a name the version changes: no literals, true in every version) */
+	if (!v || v->cpv || v->kind != VOCAB_QR || !v->src || *v->flags || vdepth >= 8 ||
 	    is_quant((unsigned char)*after))
 		return 0;
 	memset(&sub, 0, sizeof(sub));

@@ -18,7 +18,11 @@
  *                            another subsystem (include/linux/, kernel/, mm/,
  *                            lib/, fs/, net/, a core/ folder, ...), once
  *   MISSING_FIXES_TAG        a message that says it fixes a bug, no Fixes:
- *                            (BAD_FIXES_TAG already checks the form of one)
+ *                            (BAD_FIXES_TAG already checks the form of one).
+ *                            checkpatch.pl 6.12 has the type too, for a
+ *                            message quoting a crash or syzkaller: once
+ *                            this one is shown, that one is not
+ *                            (process_end()), so a review says it once.
  *   FIXES_AFTER_SIGN_OFF     a Fixes: below the last Signed-off-by:
  *   SIGN_OFF_NOT_SENDER      the last Signed-off-by: is not the sender's
  *                            (submitting-patches.rst: "the last
@@ -515,7 +519,7 @@ static void message_line(struct eng *e, struct rv_process *st)
 	     (!in_header && n > st->header_end)) &&
 	    says_security_fix(e, in_header ? l + 8 : l)) {
 		st->fixes_done = 1;
-		WARN(e, R_MISSING_FIXES_TAG,
+		e->fixes_said |= WARN(e, R_MISSING_FIXES_TAG,
 		     eng_printf(e, "The commit message describes a security fix but has no %s: %s\n%s",
 				!st->has_fixes && !st->has_stable ? "Fixes: tag and no Cc: stable@vger.kernel.org" :
 				!st->has_fixes ? "Fixes: tag" : "Cc: stable@vger.kernel.org",
@@ -529,7 +533,7 @@ static void message_line(struct eng *e, struct rv_process *st)
 	    says_fix(e, in_header || n - 1 <= st->header_end ? "" : eng_rawline(e, n - 1),
 		     in_header ? l + 8 : l)) {
 		st->fixes_done = 1;
-		CHK(e, R_MISSING_FIXES_TAG,
+		e->fixes_said |= CHK(e, R_MISSING_FIXES_TAG,
 		    eng_cat(e, "The commit message describes a bug fix but has no Fixes: tag: name the commit that introduced the bug, 'Fixes: <12 chars of sha1> (\"<title line>\")', so the fix reaches the stable trees that have it\n",
 			    e->herecurr));
 	}

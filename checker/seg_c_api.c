@@ -284,6 +284,16 @@ static void check_externs_and_functions(struct eng *e)
 			WARN(e, R_FUNCTION_ARGUMENTS,
 			     eng_cat(e, "arguments for function declarations should follow identifier\n",
 				     e->herecurr));
+	} else if (e->cpv >= CP_6_12 && MQ(e, "\\.c$", realfile) && e->has_stat &&
+		   M(e, "^\\+extern struct\\s+(\\w+)\\s+(\\w+)\\[\\];", stat)) {
+		/* 6.12: an extern array of structs may be a linker symbol:
+		 * one when a word of a vmlinux.lds.h line is in its name */
+		char *st_type = eng_cap(e, 1), *st_name = eng_cap(e, 2);
+
+		if (!linksym_any_in(e, st_name))
+			WARN(e, R_AVOID_EXTERNS,
+			     eng_printf(e, "found a file-scoped extern type:%s name:%s in .c file\nis this a linker symbol ?\n%s",
+					st_type, st_name, e->herecurr));
 	} else if (MQ(e, "\\.c$", realfile) && e->has_stat &&
 		   MQ(e, "^.\\s*extern\\s+", stat)) {
 		WARN(e, R_AVOID_EXTERNS,
@@ -625,11 +635,38 @@ int seg_c_api(struct eng *e)
 					e->here.buf, stat));
 	}
 
+	/* 6.12: strcpy uses that should likely be strscpy */
+	if (e->cpv >= CP_6_12 && MQ(e, "\\bstrcpy\\s*\\(", line))
+		WARN(e, R_STRCPY,
+		     eng_cat(e, "Prefer strscpy over strcpy - see: https://github.com/KSPP/linux/issues/88\n",
+			     e->herecurr));
+
 	/* strlcpy uses that should likely be strscpy */
 	if (MQ(e, "\\bstrlcpy\\s*\\(", line))
 		WARN(e, R_STRLCPY,
-		     eng_cat(e, "Prefer strscpy over strlcpy - see: https://lore.kernel.org/r/CAHk-=wgfRnXz0W3D37d01q3JFkr_i_uTL=V6A6G1oUZcprmknw@mail.gmail.com/\n",
+		     eng_cat(e, e->cpv >= CP_6_12 ?
+			     "Prefer strscpy over strlcpy - see: https://github.com/KSPP/linux/issues/89\n" :
+			     "Prefer strscpy over strlcpy - see: https://lore.kernel.org/r/CAHk-=wgfRnXz0W3D37d01q3JFkr_i_uTL=V6A6G1oUZcprmknw@mail.gmail.com/\n",
 			     e->herecurr));
+
+	if (e->cpv >= CP_6_12) {
+		/* strncpy uses that should likely be strscpy or strscpy_pad */
+		if (MQ(e, "\\bstrncpy\\s*\\(", line))
+			WARN(e, R_STRNCPY,
+			     eng_cat(e, "Prefer strscpy, strscpy_pad, or __nonstring over strncpy - see: https://github.com/KSPP/linux/issues/90\n",
+				     e->herecurr));
+		/* ethtool_sprintf uses that should likely be ethtool_puts */
+		if (MQ(e, "\\bethtool_sprintf\\s*\\(\\s*$FuncArg\\s*,\\s*$FuncArg\\s*\\)", line))
+			WARN(e, R_PREFER_ETHTOOL_PUTS,
+			     eng_cat(e, "Prefer ethtool_puts over ethtool_sprintf with only two arguments\n",
+				     e->herecurr));
+		/* $rawline: $line lost the %s to sanitising */
+		if (MQ(e, "\\bethtool_sprintf\\s*\\(\\s*$FuncArg\\s*,\\s*\\\"\\%s\\\"\\s*,\\s*$FuncArg\\s*\\)",
+		       e->rawline))
+			WARN(e, R_PREFER_ETHTOOL_PUTS,
+			     eng_cat(e, "Prefer ethtool_puts over ethtool_sprintf with standalone \"%s\" specifier\n",
+				     e->herecurr));
+	}
 
 	/* typecasts on min/max could be min_t/max_t */
 	if (e->has_stat &&

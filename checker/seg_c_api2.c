@@ -90,6 +90,9 @@ static const char *const deprecated_apis[][2] = {
 	{ "cond_synchronize_sched", "cond_synchronize_rcu" },
 	{ "kmap", "kmap_local_page" },
 	{ "kmap_atomic", "kmap_local_page" },
+	/* 6.12 */
+	{ "kunmap", "kunmap_local" },
+	{ "kunmap_atomic", "kunmap_local" },
 };
 
 /* @fallthroughs */
@@ -249,8 +252,11 @@ static void check_alloc(struct eng *e)
 		WARN(e, R_KREALLOC_ARG_REUSE,
 		     eng_cat(e, "Reusing the krealloc arg is almost always a bug\n", e->herecurr));
 
-	/* check for alloc argument mismatch */
-	if (M(e, "\\b((?:devm_)?(?:kcalloc|kmalloc_array))\\s*\\(\\s*sizeof\\b", line))
+	/* check for alloc argument mismatch (6.12: kv and _node variants,
+	 * calloc and malloc_array) */
+	if (e->cpv >= CP_6_12 ?
+	    M(e, "\\b((?:devm_)?((?:k|kv)?(calloc|malloc_array)(?:_node)?))\\s*\\(\\s*sizeof\\b", line) :
+	    M(e, "\\b((?:devm_)?(?:kcalloc|kmalloc_array))\\s*\\(\\s*sizeof\\b", line))
 		WARN(e, R_ALLOC_ARRAY_ARGS,
 		     eng_printf(e, "%s uses number as first arg, sizeof is generally wrong\n%s",
 				eng_cap(e, 1), e->herecurr));
@@ -389,8 +395,10 @@ int seg_c_api2(struct eng *e)
 			     e->herecurr));
 
 	/* check for deprecated apis; the alternation's order (Perl's hash
-	 * order) does not matter with the \b after it */
-	if (M(e, "\\b((?:synchronize_rcu_bh|synchronize_rcu_bh_expedited|call_rcu_bh|rcu_barrier_bh|synchronize_sched|synchronize_sched_expedited|call_rcu_sched|rcu_barrier_sched|get_state_synchronize_sched|cond_synchronize_sched|kmap|kmap_atomic))\\b\\s*\\(", line)) {
+	 * order) does not matter with the \b after it (6.12: kunmap too) */
+	if (e->cpv >= CP_6_12 ?
+	    M(e, "\\b((?:synchronize_rcu_bh|synchronize_rcu_bh_expedited|call_rcu_bh|rcu_barrier_bh|synchronize_sched|synchronize_sched_expedited|call_rcu_sched|rcu_barrier_sched|get_state_synchronize_sched|cond_synchronize_sched|kmap|kunmap|kmap_atomic|kunmap_atomic))\\b\\s*\\(", line) :
+	    M(e, "\\b((?:synchronize_rcu_bh|synchronize_rcu_bh_expedited|call_rcu_bh|rcu_barrier_bh|synchronize_sched|synchronize_sched_expedited|call_rcu_sched|rcu_barrier_sched|get_state_synchronize_sched|cond_synchronize_sched|kmap|kmap_atomic))\\b\\s*\\(", line)) {
 		char *api = eng_cap(e, 1);
 		const char *new_api = "";
 
@@ -451,6 +459,16 @@ int seg_c_api2(struct eng *e)
 				     e->herecurr));
 	}
 
+	/* 6.12: check for array definition/declarations that should use
+	 * flexible arrays instead */
+	if (e->cpv >= CP_6_12 &&
+	    MQ(e, "^[\\+ ]\\s*\\}(?:\\s*__packed)?\\s*;\\s*$", e->sline) &&
+	    MQ(e, "^\\+\\s*(?:\\}(?:\\s*__packed\\s*)?|$Type)\\s*$Ident\\s*\\[\\s*(0|1)\\s*\\]\\s*;\\s*$",
+	       e->prevline))
+		ERROR(e, R_FLEXIBLE_ARRAY,
+		      eng_cat(e, "Use C99 flexible arrays - see https://docs.kernel.org/process/deprecated.html#zero-length-and-one-element-arrays\n",
+			      e->hereprev));
+
 	/* nested likely/unlikely calls */
 	if (M(e, "\\b(?:(?:un)?likely)\\s*\\(\\s*!?\\s*(IS_ERR(?:_OR_NULL|_VALUE)?|WARN)", line))
 		WARN(e, R_LIKELY_MISUSE,
@@ -467,6 +485,14 @@ int seg_c_api2(struct eng *e)
 			     eng_cat(e, "use of in_atomic() is incorrect outside core kernel code\n",
 				     e->herecurr));
 	}
+
+	/* 6.12: Complain about RCU Tasks Trace used outside of BPF (and of
+	 * course, RCU) */
+	if (e->cpv >= CP_6_12 && MQ(e, "\\b($rcu_trace_funcs)\\s*\\(", line) &&
+	    !MQ(e, "^$rcu_trace_paths", realfile))
+		WARN(e, R_RCU_TASKS_TRACE,
+		     eng_cat(e, "use of RCU tasks trace is incorrect outside BPF or core RCU code\n",
+			     e->herecurr));
 
 	/* check for lockdep_set_novalidate_class */
 	if ((MQ(e, "^.\\s*lockdep_set_novalidate_class\\s*\\(", line) ||

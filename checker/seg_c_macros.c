@@ -324,6 +324,8 @@ static void camelcase(struct eng *e, size_t pos)
 		    MQ(e, "^(?:[A-Z]+_){1,5}[A-Z]{1,3}[a-z]", var) ||
 		    /* Ignore Page<foo> variants */
 		    MQ(e, "^(?:Clear|Set|TestClear|TestSet|)Page[A-Z]", var) ||
+		    /* 6.12: Ignore ETHTOOL_LINK_MODE_<foo> variants */
+		    (e->cpv >= CP_6_12 && MQ(e, "^ETHTOOL_LINK_MODE_", var)) ||
 		    /* Ignore SI style variants like nS, mV and dB
 		     * (ie: max_uV, regulator_min_uA_show, RANGE_mA_VALUE) */
 		    MQ(e, "^(?:[a-z0-9_]*|[A-Z0-9_]*)?_?[a-z][A-Z](?:_[a-z0-9_]+|_[A-Z0-9_]+)?$", var) ||
@@ -389,6 +391,46 @@ static int subst1(struct eng *e, const char *pat, const char *repl,
 }
 
 #define FLATTEN_MAX 1000000	/* substitutions: each one shortens dstat */
+
+/* Perl's \w on bytes */
+static int word_byte(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_';
+}
+
+/*
+ * 6.12: every word of a vmlinux.lds.h line goes into %maybe_linker_symbol,
+ * and the line, as checkpatch.pl's substitution leaves it, has each word
+ * replaced by how often it was seen before ("" the first time).
+ */
+static void linker_symbols(struct eng *e)
+{
+	const char *p = e->line;
+	struct sbuf sb;
+
+	sbuf_init(&sb, ENG_ARENA_MAX);
+	while (*p) {
+		const char *w = p;
+		long was;
+
+		while (*p && !word_byte((unsigned char)*p))
+			p++;
+		sbuf_add(&sb, w, (size_t)(p - w));
+		if (!*p)
+			break;
+		for (w = p; word_byte((unsigned char)*p); p++)
+			;
+		was = linksym_bump(e, w, (size_t)(p - w));
+		if (was)
+			sbuf_addf(&sb, "%ld", was);
+	}
+	if (!sb.err)
+		eng_set_line(e, sb.buf);
+	else
+		eng_fail_line(e);
+	sbuf_release(&sb);
+}
 
 /*
  * multi-statement macros should be enclosed in a do while loop, grab the
@@ -473,6 +515,7 @@ static void macro_complex(struct eng *e)
 		stmt) &&
 	    !MQ(e, "^\\.$Ident\\s*=", stmt) &&				/* .foo = */
 	    !MQ(e, "^(?:\\#\\s*$Ident|\\#\\s*$Constant)\\s*$", stmt) &&	/* stringification #foo */
+	    !(e->cpv >= CP_6_12 && MQ(e, "^case\\b", stmt)) &&		/* case ... (6.12) */
 	    /* do {...} while (...); and do {...} while (...) */
 	    !MQ(e, "^do\\s*$Constant\\s*while\\s*$Constant;?$", stmt) &&
 	    !MQ(e, "^while\\s*$Constant\\s*$Constant\\s*$", stmt) &&	/* while (...) {...} */
@@ -574,6 +617,12 @@ static void macro_complex(struct eng *e)
 				    eng_printf(e, "Macro argument '%s' may be better as '(%s)' to avoid precedence issues\n%s",
 					       arg, arg, herectx));
 		}
+		/* 6.12: check if this is an unused argument */
+		if (e->cpv >= CP_6_12 &&
+		    !MQ(e, eng_pat(e, "\\b%s\\b", arg), define_stmt))
+			WARN(e, R_MACRO_ARG_UNUSED,
+			     eng_printf(e, "Argument '%s' is not used in function-like macro\n%s",
+					arg, herectx));
 	}
 
 	/* check for macros with flow control, but without ## concatenation
@@ -650,6 +699,9 @@ int seg_c_macros(struct eng *e)
 	    M(e, "^.\\s*\\#\\s*define\\s*$Ident(\\()?", line)) {
 		/* M(): macro_complex() may read this $1 (see there) */
 		macro_complex(e);
+	} else if (e->cpv >= CP_6_12 && MQ(e, "/vmlinux.lds.h$", e->realfile.buf)) {
+		/* 6.12: $line =~ s/(\w+)/$maybe_linker_symbol{$1}++/ge */
+		linker_symbols(e);
 	} else if (!MQ(e, "^..*\\\\$", e->prevline) &&
 		   /* check for line continuations outside of #defines,
 		    * preprocessor #, and asm */

@@ -531,28 +531,114 @@ static int check_signature(struct eng *e)
 	}
 
 	/* Check Co-developed-by: immediately followed by Signed-off-by: with
-	 * same name and email */
+	 * same name and email (6.12: the messages end in $herecurr, and the
+	 * Signed-off-by: must start its line) */
 	if (MQ(e, "(?i)^co-developed-by:$", sign_off)) {
 		const char *next = eng_rawline(e, e->linenr + 1);
 
-		if (!strcmp(email, e->author.buf))
-			WARN(e, R_BAD_SIGN_OFF,
-			     eng_printf(e, "Co-developed-by: should not be used to attribute nominal patch author '%s'\n%s\n%s",
-					e->author.buf, e->here.buf, e->rawline));
+		if (e->cpv >= CP_6_12) {
+			if (!strcmp(email, e->author.buf))
+				WARN(e, R_BAD_SIGN_OFF,
+				     eng_printf(e, "Co-developed-by: should not be used to attribute nominal patch author '%s'\n%s",
+						e->author.buf, e->herecurr));
+			if (!eng_line(e, e->linenr + 1))
+				WARN(e, R_BAD_SIGN_OFF,
+				     eng_cat(e, "Co-developed-by: must be immediately followed by Signed-off-by:\n",
+					     e->herecurr));
+			else if (!M(e, "(?i)^signed-off-by:\\s*(.*)", next))
+				WARN(e, R_BAD_SIGN_OFF,
+				     eng_printf(e, "Co-developed-by: must be immediately followed by Signed-off-by:\n%s%s\n",
+						e->herecurr, next));
+			else if (strcmp(eng_cap(e, 1), email))
+				WARN(e, R_BAD_SIGN_OFF,
+				     eng_printf(e, "Co-developed-by and Signed-off-by: name/email do not match\n%s%s\n",
+						e->herecurr, next));
+		} else {
+			if (!strcmp(email, e->author.buf))
+				WARN(e, R_BAD_SIGN_OFF,
+				     eng_printf(e, "Co-developed-by: should not be used to attribute nominal patch author '%s'\n%s\n%s",
+						e->author.buf, e->here.buf, e->rawline));
+			if (!eng_line(e, e->linenr + 1))
+				WARN(e, R_BAD_SIGN_OFF,
+				     eng_printf(e, "Co-developed-by: must be immediately followed by Signed-off-by:\n%s\n%s",
+						e->here.buf, e->rawline));
+			else if (!M(e, "(?i)^\\s*signed-off-by:\\s*(.*)", next))
+				WARN(e, R_BAD_SIGN_OFF,
+				     eng_printf(e, "Co-developed-by: must be immediately followed by Signed-off-by:\n%s\n%s\n%s",
+						e->here.buf, e->rawline, next));
+			else if (strcmp(eng_cap(e, 1), email))
+				WARN(e, R_BAD_SIGN_OFF,
+				     eng_printf(e, "Co-developed-by and Signed-off-by: name/email do not match \n%s\n%s\n%s",
+						e->here.buf, e->rawline, next));
+		}
+	}
+
+	/* 6.12: check if Reported-by: is followed by a Closes: tag */
+	if (e->cpv >= CP_6_12 &&
+	    MQ(e, "(?i)^reported(?:|-and-tested)-by:$", sign_off)) {
+		const char *next = eng_rawline(e, e->linenr + 1);
+
 		if (!eng_line(e, e->linenr + 1))
-			WARN(e, R_BAD_SIGN_OFF,
-			     eng_printf(e, "Co-developed-by: must be immediately followed by Signed-off-by:\n%s\n%s",
-					e->here.buf, e->rawline));
-		else if (!M(e, "(?i)^\\s*signed-off-by:\\s*(.*)", next))
-			WARN(e, R_BAD_SIGN_OFF,
-			     eng_printf(e, "Co-developed-by: must be immediately followed by Signed-off-by:\n%s\n%s\n%s",
-					e->here.buf, e->rawline, next));
-		else if (strcmp(eng_cap(e, 1), email))
-			WARN(e, R_BAD_SIGN_OFF,
-			     eng_printf(e, "Co-developed-by and Signed-off-by: name/email do not match \n%s\n%s\n%s",
-					e->here.buf, e->rawline, next));
+			WARN(e, R_BAD_REPORTED_BY_LINK,
+			     eng_printf(e, "Reported-by: should be immediately followed by Closes: with a URL to the report\n%s\n",
+					e->herecurr));
+		else if (!MQ(e, "(?i)^closes:\\s*", next))
+			WARN(e, R_BAD_REPORTED_BY_LINK,
+			     eng_printf(e, "Reported-by: should be immediately followed by Closes: with a URL to the report\n%s%s\n",
+					e->herecurr, next));
 	}
 	return SEG_GO;
+}
+
+/* 6.12: a reverted commit, or a message that quotes what a fix needs a
+ * Fixes: tag for (seg_final() says so) */
+static void check_bug_fix(struct eng *e)
+{
+	const char *line = e->line;
+
+	if (e->in_header_lines || e->is_patch)
+		return;
+	if (MQ(e, "^This reverts commit", line))
+		e->is_revert = 1;
+	if (M(e, "((?:(?:BUG: K.|UB)SAN: |Call Trace:|stable\\@|syzkaller))", line)) {
+		sbuf_reset(&e->needs_fixes_tag);
+		re_cap_add(&e->m, 1, &e->needs_fixes_tag);
+	}
+}
+
+/* Check Fixes: styles is correct (6.12: any Fixes: line that names an
+ * id, with or without a title) */
+static void check_fixes_612(struct eng *e)
+{
+	const char *line = e->line;
+	char *tag, *orig_commit, *title = "commit title";
+	int tag_case, tag_space, id_length, id_case, title_has_quotes = 0;
+
+	if (e->in_header_lines ||
+	    !M(e, "(?i)^\\s*(fixes:?)\\s*(?:commit\\s*)?([0-9a-f]{5,40})(?:\\s*($balanced_parens))?",
+	       line))
+		return;
+	tag = eng_cap(e, 1);
+	orig_commit = eng_cap(e, 2);
+	e->fixes_tag = 1;
+	if (eng_cap_def(e, 3)) {
+		/* Always strip leading/trailing parens then double quotes if
+		 * existing */
+		title = strip_ends(e, eng_cap(e, 3));
+		if (MQ(e, "^\".*\"$", title)) {
+			title = strip_ends(e, title);
+			title_has_quotes = 1;
+		}
+	}
+	tag_case = strcmp(tag, "Fixes:") != 0;
+	tag_space = !MQ(e, "(?i)^fixes:? [0-9a-f]{5,40} ($balanced_parens)", line);
+	id_length = !MQ(e, "(?i)^[0-9a-f]{12}$", orig_commit);
+	id_case = MQ(e, "[A-F]", orig_commit);
+	/* git_commit_info() without git: ($id, $title) as given */
+	if (tag_case || tag_space || id_length || id_case || !title_has_quotes)
+		WARN(e, R_BAD_FIXES_TAG,
+		     eng_printf(e, "Please use correct Fixes: style 'Fixes: <12 chars of sha1> (\"<title line>\")' - ie: 'Fixes: 0123456789ab (\"%s\")'\n%s",
+				title, e->herecurr));
 }
 
 /* Check Fixes: styles is correct */
@@ -674,6 +760,40 @@ static void check_git_commit_id(struct eng *e)
 	 * sha1 hash is the next line */
 	if (MQ(e, "(?i)\\bcommit\\s*$", line))
 		e->last_git_commit_id_linenr = e->linenr;
+}
+
+/*
+ * 6.12: Check for odd tags before a URI/URL, and for misuse of the link
+ * tags (Link:, Closes:)
+ */
+static void check_link_tags(struct eng *e)
+{
+	const char *line = e->line;
+
+	if (!e->in_commit_log)
+		return;
+	if (M(e, "^\\s*(\\w+:)\\s*http", line)) {
+		char *tag = eng_cap(e, 1);
+
+		if (!MQ(e, "^$link_tags_search$", tag)) {
+			if (MQ(e, "(?i)^v(?:ersion)?\\d+", tag))
+				WARN(e, R_COMMIT_LOG_VERSIONING,
+				     eng_cat(e, "Patch version information should be after the --- line\n",
+					     e->herecurr));
+			else
+				WARN(e, R_COMMIT_LOG_USE_LINK,
+				     eng_printf(e, "Unknown link reference '%s', use 'Link:' or 'Closes:' instead\n%s",
+						tag, e->herecurr));
+		}
+	}
+	if (M(e, "^\\s*(\\w+:)\\s*(\\S+)", line)) {
+		char *tag = eng_cap(e, 1), *value = eng_cap(e, 2);
+
+		if (MQ(e, "^$link_tags_search$", tag) && !MQ(e, "^https?://", value))
+			WARN(e, R_COMMIT_LOG_WRONG_LINK,
+			     eng_printf(e, "'%s' should be followed by a public http(s) link\n%s",
+					tag, e->herecurr));
+	}
 }
 
 /* Check for various typo / spelling mistakes */
@@ -834,7 +954,12 @@ int seg_commit(struct eng *e)
 
 	if (check_signature(e) == SEG_NEXT)
 		return SEG_NEXT;
-	check_fixes(e);
+	if (e->cpv >= CP_6_12) {
+		check_bug_fix(e);
+		check_fixes_612(e);
+	} else {
+		check_fixes(e);
+	}
 
 	/* Check email subject for common tools that don't need to be mentioned */
 	if (e->in_header_lines &&
@@ -860,14 +985,19 @@ int seg_commit(struct eng *e)
 	    MQ(e, "^\\s*\\#\\d+\\s*\\[[0-9a-fA-F]+\\]\\s*\\w+ at [0-9a-fA-F]+", line))
 		e->commit_log_possible_stack_dump = 1;
 
-	/* Check for line lengths > 75 in commit log, warn once */
+	/* Check for line lengths > 75 in commit log, warn once (6.12: a
+	 * Closes: line may be long too, and the message changed) */
 	if (e->in_commit_log && !e->commit_log_long_line && strlen(line) > 75 &&
 	    !(MQ(e, "^\\s*[a-zA-Z0-9_\\/\\.]+\\s+\\|\\s+\\d+", line) ||
 	      MQ(e, "^\\s*(?:[\\w\\.\\-\\+]*\\/)++[\\w\\.\\-\\+]+:", line) ||
-	      MQ(e, "(?i)^\\s*(?:Fixes:|Link:|$signature_tags)", line) ||
+	      (e->cpv >= CP_6_12 ?
+	       MQ(e, "(?i)^\\s*(?:Fixes:|$link_tags_search|$signature_tags)", line) :
+	       MQ(e, "(?i)^\\s*(?:Fixes:|Link:|$signature_tags)", line)) ||
 	      e->commit_log_possible_stack_dump)) {
 		WARN(e, R_COMMIT_LOG_LONG_LINE,
-		     eng_cat(e, "Possible unwrapped commit description (prefer a maximum 75 chars per line)\n",
+		     eng_cat(e, e->cpv >= CP_6_12 ?
+			     "Prefer a maximum 75 chars per line (possible unwrapped commit description?)\n" :
+			     "Possible unwrapped commit description (prefer a maximum 75 chars per line)\n",
 			     e->herecurr));
 		e->commit_log_long_line = 1;
 	}
@@ -877,6 +1007,9 @@ int seg_commit(struct eng *e)
 	    MQ(e, "^\\s*$", line))
 		e->commit_log_possible_stack_dump = 0;
 
+	if (e->cpv >= CP_6_12)
+		check_link_tags(e);
+
 	/* Check for lines starting with a # */
 	if (e->in_commit_log && line[0] == '#')
 		WARN(e, R_COMMIT_COMMENT_SYMBOL,
@@ -884,6 +1017,13 @@ int seg_commit(struct eng *e)
 			     e->herecurr));
 
 	check_git_commit_id(e);
+
+	/* 6.12: Check for mailing list archives other than lore.kernel.org
+	 * (any line: header, commit log, added, removed or context) */
+	if (e->cpv >= CP_6_12 && MQ(e, "http.*\\b$obsolete_archives", rawline))
+		WARN(e, R_PREFER_LORE_ARCHIVE,
+		     eng_cat(e, "Use lore.kernel.org archive links when possible - see https://lore.kernel.org/lists.html\n",
+			     e->herecurr));
 
 	/* Check for added, moved or deleted files */
 	if (!e->reported_maintainer_file && !e->in_commit_log &&

@@ -257,8 +257,10 @@ int seg_source(struct eng *e)
 	 * Block comment styles
 	 * Networking with an initial / *; $realline > 3: do not warn about
 	 * the initial copyright comment block after SPDX-License-Identifier
+	 * (6.1 only: 6.12 dropped the rule)
 	 */
-	if (MQ(e, "^(drivers/net/|net/)", e->realfile.buf) &&
+	if (e->cpv <= CP_6_1 &&
+	    MQ(e, "^(drivers/net/|net/)", e->realfile.buf) &&
 	    MQ(e, "^\\+[ \\t]*\\/\\*[ \\t]*$", prevrawline) &&
 	    MQ(e, "^\\+[ \\t]*\\*", rawline) &&
 	    e->realline > 3)
@@ -295,7 +297,9 @@ int seg_source(struct eng *e)
 	if (MQ(e, "^[\\+ ]};?\\s*$", prevline) &&
 	    line[0] == '+' &&
 	    !(MQ(e, "^\\+\\s*$", line) ||
-	      MQ(e, "^\\+\\s*(?:EXPORT_SYMBOL|early_param)", line) ||
+	      (e->cpv >= CP_6_12 ?
+	       MQ(e, "^\\+\\s*(?:EXPORT_SYMBOL|early_param|ALLOW_ERROR_INJECTION)", line) :
+	       MQ(e, "^\\+\\s*(?:EXPORT_SYMBOL|early_param)", line)) ||
 	      MQ(e, "(?i)^\\+\\s*MODULE_", line) ||
 	      MQ(e, "^\\+\\s*\\#\\s*(?:end|elif|else)", line) ||
 	      MQ(e, "^\\+[a-z_]*init", line) ||

@@ -177,9 +177,12 @@ static void spdx_first_line(struct eng *e)
 	} else if (M(e, "(SPDX-License-Identifier: .*)", rawline)) {
 		char *spdx_license = eng_cap(e, 1);
 
-		/* is_SPDX_License_valid() is always true without a tree */
+		/* is_SPDX_License_valid() is always true without a tree
+		 * (6.12: "GPL-2.0[-only] OR BSD-2-Clause" exactly) */
 		if (MQ(e, "^Documentation/devicetree/bindings/", realfile) &&
-		    !MQ(e, "GPL-2\\.0.*BSD-2-Clause", spdx_license)) {
+		    !(e->cpv >= CP_6_12 ?
+		      MQ(e, "GPL-2\\.0(?:-only)? OR BSD-2-Clause", spdx_license) :
+		      MQ(e, "GPL-2\\.0.*BSD-2-Clause", spdx_license))) {
 			const char *msg = eng_cat(e, "DT binding documents should be licensed (GPL-2.0-only OR BSD-2-Clause)\n",
 						  e->herecurr);
 
@@ -188,7 +191,48 @@ static void spdx_first_line(struct eng *e)
 			else
 				WARN(e, R_SPDX_LICENSE_TAG, msg);
 		}
+		/* 6.12: DT binding headers are dual licensed too */
+		if (e->cpv >= CP_6_12 && MQ(e, "^include/dt-bindings/", realfile) &&
+		    !MQ(e, "GPL-2\\.0(?:-only)? OR \\S+", spdx_license))
+			WARN(e, R_SPDX_LICENSE_TAG,
+			     eng_cat(e, "DT binding headers should be licensed (GPL-2.0-only OR .*)\n",
+				     e->herecurr));
 	}
+}
+
+/* Perl's \w on bytes */
+static int word_byte(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_';
+}
+
+/* Perl's \b between s[i - 1] and s[i] of s[0, n) */
+static int word_boundary(const char *s, size_t n, size_t i)
+{
+	int before = i > 0 && word_byte((unsigned char)s[i - 1]);
+	int after = i < n && word_byte((unsigned char)s[i]);
+
+	return before != after;
+}
+
+/*
+ * rawline =~ /^\+.*\Q$realfile\E/, and with bounded, /^\+.*\b\Q$realfile\E\b/:
+ * the name at some place after the '+' (up to a newline, which '.' does
+ * not cross), with a word boundary on each side when bounded.
+ */
+static int embedded_filename(const char *rawline, const char *name, int bounded)
+{
+	size_t n = strcspn(rawline + 1, "\n") + 1, nl = strlen(name), i;
+
+	for (i = 1; i + nl <= n; i++) {
+		if (memcmp(rawline + i, name, nl))
+			continue;
+		if (!bounded || (word_boundary(rawline, strlen(rawline), i) &&
+				 word_boundary(rawline, strlen(rawline), i + nl)))
+			return 1;
+	}
+	return 0;
 }
 
 /* line length limit (with some exclusions) */
@@ -225,9 +269,12 @@ static void long_line(struct eng *e)
 		msg_type = R_LONG_LINE_STRING;
 	}
 
-	/* if LONG_LINE is ignored, the other 2 types are also ignored */
+	/* if LONG_LINE is ignored, the other 2 types are also ignored (6.12;
+	 * 6.1 said so but tested "or") */
 	if (!exempt &&
-	    (eng_show_type(e, R_LONG_LINE) || eng_show_type(e, msg_type))) {
+	    (e->cpv >= CP_6_12 ?
+	     eng_show_type(e, R_LONG_LINE) && eng_show_type(e, msg_type) :
+	     eng_show_type(e, R_LONG_LINE) || eng_show_type(e, msg_type))) {
 		char *msg = eng_printf(e, "line length of %d exceeds %d columns\n%s",
 				       e->length, e->o->max_line_length, e->herecurr);
 
@@ -304,10 +351,11 @@ int seg_text(struct eng *e)
 
 	/*
 	 * check for embedded filenames: /^\+.*\Q$realfile\E/, the file's
-	 * name anywhere in the added line (no pattern compiled a file)
+	 * name anywhere in the added line (6.12: between word boundaries,
+	 * /^\+.*\b\Q$realfile\E\b/); no pattern compiled a file
 	 */
 	if (rawline && rawline[0] == '+' &&
-	    memmem(rawline + 1, strcspn(rawline + 1, "\n"), realfile, strlen(realfile)))
+	    embedded_filename(rawline, realfile, e->cpv >= CP_6_12))
 		WARN(e, R_EMBEDDED_FILENAME,
 		     eng_cat(e, "It's generally not useful to have the filename in the file\n",
 			     e->herecurr));

@@ -22,6 +22,13 @@ struct vocab {
 	const char *flags;	/* "", "i", ... */
 	enum vocab_kind kind;
 	int dyn;		/* index into the dynamic table */
+	/*
+	 * The checkpatch.pl versions of this row (CPV_ bits, rules.h), 0 for
+	 * every version: a name whose definition changed has a row per
+	 * definition, and a pattern that interpolates it depends on the
+	 * version (re.c compiles it per version).
+	 */
+	unsigned cpv;
 };
 
 enum vocab_dyn {
@@ -37,6 +44,12 @@ enum vocab_dyn {
 	VDYN__COUNT
 };
 
+/*
+ * The row of name[0, n) for version cpv (enum cp_version), or NULL.
+ * vocab_find() gives a name's first row whatever the version: its
+ * caller must not rely on a row with cpv set.
+ */
+const struct vocab *vocab_find_v(const char *name, size_t n, int cpv);
 const struct vocab *vocab_find(const char *name, size_t n);
 
 struct sbuf;

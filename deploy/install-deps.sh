@@ -20,7 +20,11 @@ PACKAGES=(
 	# reviewbot serve: the HTTP server of its helper
 	libmicrohttpd-dev
 	libdpkg-perl
+	# the reference checkpatch.pl of each version reviewbot follows, and
+	# its spelling.txt and const_structs.checkpatch, built into reviewbot
+	# (tests/compat/extract-checkpatch.sh; never committed)
 	linux-source-6.1
+	linux-source-6.12
 	codespell
 	xz-utils
 	perl

@@ -40,6 +40,8 @@ static const struct {
 	{ "build", "[build]",
 	  "The compile test (off unless tree is set): each series applied to a\n"
 	  "scratch state of a kernel tree and its touched files built at W=1." },
+	{ "checker", "[checker]",
+	  "The checks a review makes: which checkpatch.pl they follow." },
 	{ "boot", "[boot]",
 	  "The load test in QEMU (off unless kernel is set): a driver the series\n"
 	  "adds, built as a module against the headers, loaded and unloaded in a\n"

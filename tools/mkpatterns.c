@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * mkpatterns: a build tool.  Runs the checker over sample patches (every
- * mode that changes which rules run), then writes every pattern it
- * compiled, serialized by pcre2, so reviewbot can decode them at start-up
- * instead of compiling them: compiling checkpatch.pl's patterns (some
- * interpolate the whole type vocabulary) costs more than checking a
- * typical patch.
+ * checkpatch.pl version and every mode that changes which rules run),
+ * then writes every pattern it compiled, serialized by pcre2, so reviewbot
+ * can decode them at start-up instead of compiling them: compiling
+ * checkpatch.pl's patterns (some interpolate the whole type vocabulary)
+ * costs more than checking a typical patch.
  *
  * Usage: mkpatterns OUT.c OUT.bin PATCH...
  * OUT.c holds the sorted table and includes OUT.bin with .incbin: the
  * serializations' common prefix (pcre2's header and tables) once, then
- * each pattern's code.
+ * each pattern's code.  A pattern is there once, or once per version
+ * when it interpolates a name whose definition changed (re.h).
  */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
@@ -28,6 +29,7 @@
 struct pat {
 	char *text;
 	int dyn;
+	unsigned cpv;		/* the versions it is for, 0: every one */
 	size_t off, len;
 	int nlit;
 	char lit[2][RE_LIT_MAX];
@@ -96,11 +98,17 @@ static int find_prefix(struct pats *p)
 	return put(p, p->prefix, p->plen);
 }
 
-static int add(void *arg, const char *text, int dyn, const unsigned char *bytes,
-	       size_t len)
+static int add(void *arg, const char *text, int dyn, unsigned cpv,
+	       const unsigned char *bytes, size_t len)
 {
 	struct pats *p = arg;
+	size_t k;
 
+	/* a pattern another version's run exported already: the same code
+	 * unless it depends on the version (then once per version) */
+	for (k = 0; k < p->n; k++)
+		if (p->v[k].cpv == cpv && !strcmp(p->v[k].text, text))
+			return 0;
 	if (p->n == p->alloc) {
 		size_t na = p->alloc ? p->alloc * 2 : 256;
 		struct pat *nv = realloc(p->v, na * sizeof(*nv));
@@ -119,6 +127,7 @@ static int add(void *arg, const char *text, int dyn, const unsigned char *bytes,
 		return -1;
 	}
 	p->v[p->n].dyn = dyn;
+	p->v[p->n].cpv = cpv;
 	/* the literal pretest, as re.c would scan it without typedefs */
 	memset(p->v[p->n].lit, 0, sizeof(p->v[p->n].lit));
 	memset(p->v[p->n].litn, 0, sizeof(p->v[p->n].litn));
@@ -135,7 +144,10 @@ static int add(void *arg, const char *text, int dyn, const unsigned char *bytes,
 
 static int cmp(const void *a, const void *b)
 {
-	return strcmp(((const struct pat *)a)->text, ((const struct pat *)b)->text);
+	const struct pat *x = a, *y = b;
+	int c = strcmp(x->text, y->text);
+
+	return c ? c : (x->cpv > y->cpv) - (x->cpv < y->cpv);
 }
 
 static void c_bytes(FILE *f, const char *s, size_t n)
@@ -161,54 +173,84 @@ static void c_string(FILE *f, const char *s)
 	c_bytes(f, s, strlen(s));
 }
 
-int main(int argc, char **argv)
+/*
+ * The patches through a checker of version v, in every mode that changes
+ * which rules run (default, --strict, -f), then its patterns into p.
+ */
+static int run_version(struct pats *p, enum cp_version v, int npatch,
+		       char **patches)
 {
 	struct chk_opts o;
 	struct chk_checker *c;
+	int i, mode;
+
+	chk_opts_init(&o);
+	o.cp_version = v;
+	c = chk_new(&o);
+	if (!c)
+		return -1;
+	for (mode = 0; mode < 3; mode++) {
+		o.strict = mode == 1;
+		o.file = mode == 2;
+		for (i = 0; i < npatch; i++) {
+			struct sbuf in;
+			struct chk_result res;
+
+			sbuf_init(&in, CHK_MAX_INPUT);
+			if (fileio_read(patches[i], &in)) {
+				fprintf(stderr, "mkpatterns: %s: %s\n", patches[i],
+					strerror(errno));
+				chk_free(c);
+				return -1;
+			}
+			chk_check(c, patches[i], in.buf, in.len, &res);
+			sbuf_release(&in);
+			if (res.error) {
+				/* a pattern that does not compile: not a build */
+				fprintf(stderr, "mkpatterns: %s (checkpatch.pl %s): %s\n",
+					patches[i], cp_version_name(v), res.error);
+				chk_result_release(&res);
+				chk_free(c);
+				return -1;
+			}
+			chk_result_release(&res);
+		}
+	}
+	if (chk_export_patterns(c, add, p) < 0) {
+		fprintf(stderr, "mkpatterns: export failed\n");
+		chk_free(c);
+		return -1;
+	}
+	chk_free(c);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
 	struct pats p = { 0 };
 	FILE *out;
 	char ver[64];
-	int i, mode;
+	int v;
 	size_t k;
 
 	if (argc < 3) {
 		fprintf(stderr, "usage: mkpatterns OUT.c OUT.bin PATCH...\n");
 		return 2;
 	}
-	chk_opts_init(&o);
-	c = chk_new(&o);
-	if (!c)
-		return 1;
-	/* default, --strict, and -f: each reaches rules the others skip */
-	for (mode = 0; mode < 3; mode++) {
-		o.strict = mode == 1;
-		o.file = mode == 2;
-		for (i = 3; i < argc; i++) {
-			struct sbuf in;
-			struct chk_result res;
-
-			sbuf_init(&in, CHK_MAX_INPUT);
-			if (fileio_read(argv[i], &in)) {
-				fprintf(stderr, "mkpatterns: %s: %s\n", argv[i], strerror(errno));
-				return 1;
-			}
-			chk_check(c, argv[i], in.buf, in.len, &res);
-			if (res.error) {
-				/* a pattern that does not compile: not a build */
-				fprintf(stderr, "mkpatterns: %s: %s\n", argv[i], res.error);
-				return 1;
-			}
-			chk_result_release(&res);
-			sbuf_release(&in);
-		}
-	}
 	p.bin = fopen(argv[2], "wb");
 	if (!p.bin) {
 		fprintf(stderr, "mkpatterns: %s: %s\n", argv[2], strerror(errno));
 		return 1;
 	}
-	if (find_prefix(&p) || chk_export_patterns(c, add, &p) < 0 ||
-	    fclose(p.bin)) {
+	if (find_prefix(&p)) {
+		fprintf(stderr, "mkpatterns: export failed\n");
+		return 1;
+	}
+	/* each checkpatch.pl version: some rules and names differ */
+	for (v = 0; v < CP__COUNT; v++)
+		if (run_version(&p, (enum cp_version)v, argc - 3, argv + 3))
+			return 1;
+	if (fclose(p.bin)) {
 		fprintf(stderr, "mkpatterns: export failed\n");
 		return 1;
 	}
@@ -242,8 +284,8 @@ int main(int argc, char **argv)
 	for (k = 0; k < p.n; k++) {
 		fputs("\t{ ", out);
 		c_string(out, p.v[k].text);
-		fprintf(out, ", reviewbot_pattern_blob + %zu, %zu, %d, %d, { %u, %u }, %u, ",
-			p.v[k].off, p.v[k].len, p.v[k].dyn, p.v[k].nlit,
+		fprintf(out, ", reviewbot_pattern_blob + %zu, %zu, %d, %u, %d, { %u, %u }, %u, ",
+			p.v[k].off, p.v[k].len, p.v[k].dyn, p.v[k].cpv, p.v[k].nlit,
 			p.v[k].litn[0], p.v[k].litn[1], p.v[k].icase);
 		{
 			char both[2 * RE_LIT_MAX];
@@ -272,6 +314,5 @@ int main(int argc, char **argv)
 	free(p.v);
 	free(p.prefix);
 	free(argv[2]);
-	chk_free(c);
 	return 0;
 }

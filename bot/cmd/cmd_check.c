@@ -25,7 +25,6 @@
 #include "../../checker/banned.h"
 
 #define CONF_MAX_ARGS 4096
-#define CHECK_COMPAT_VERSION "6.1"	/* the checkpatch.pl imitated */
 /* Debian's codespell package */
 #define CODESPELL_DICT "/usr/lib/python3/dist-packages/codespell_lib/data/dictionary.txt"
 
@@ -46,6 +45,10 @@ static void check_usage(FILE *f)
 	      "  -v, --verbose              explain each message type once\n"
 	      "  --no-tree                  accepted; reviewbot never needs a kernel tree\n"
 	      "  --no-signoff               do not check for 'Signed-off-by' line\n"
+	      "  --no-fixes-tag             do not check for 'Fixes:' tag (6.12)\n"
+	      "  --checkpatch-version=VER   follow the checkpatch.pl of kernel VER: its rules,\n"
+	      "                             messages, spelling list and const structs\n"
+	      "                             (6.1 or 6.12; default 6.12)\n"
 	      "  --patch                    treat FILE as patchfile (default)\n"
 	      "  --emacs                    emacs compile window format\n"
 	      "  --terse                    one line per report\n"
@@ -53,7 +56,8 @@ static void check_usage(FILE *f)
 	      "  -f, --file                 treat FILE as a regular source file\n"
 	      "  --subjective, --strict     enable more subjective tests (CHECK)\n"
 	      "  --list-types               list the message types: name, severity, category,\n"
-	      "                             confidence (certain, or a question to check)\n"
+	      "                             confidence (certain, or a question to check),\n"
+	      "                             the checkpatch.pl versions that have it\n"
 	      "  --types TYPE(,TYPE2...)    show only these comma separated message types\n"
 	      "  --ignore TYPE(,TYPE2...)   ignore various comma separated message types\n"
 	      "  --show-types               show the specific message type in the output\n"
@@ -67,14 +71,15 @@ static void check_usage(FILE *f)
 	      "  --color[=WHEN]             use colors 'always', 'never', or 'auto' (default)\n"
 	      "  --no-color                 same as --color=never\n"
 	      "  --spelling-file=FILE       misspellings, checkpatch.pl's spelling.txt format\n"
-	      "                             (default: codespell's dictionary)\n"
+	      "                             (default: the version's spelling.txt, built in)\n"
 	      "  --codespell                also use codespell's dictionary\n"
 	      "  --codespellfile=FILE       codespell dictionary to use\n"
 	      "  --no-cache                 build the misspelling list from its files, without\n"
 	      "                             reading or writing its cache ($REVIEWBOT_CACHE_DIR,\n"
 	      "                             else $XDG_CACHE_HOME/reviewbot or ~/.cache/reviewbot)\n"
 	      "  --const-structs-file=FILE  structs that should be const, one per line\n"
-	      "                             (checkpatch.pl's const_structs.checkpatch)\n"
+	      "                             (default: the version's const_structs.checkpatch,\n"
+	      "                             built in)\n"
 	      "  --typedefsfile=FILE        more type names, one per line\n"
 	      "  --kconfig-prefix=WORD      Kconfig symbol prefix (default CONFIG_)\n"
 	      "  --json                     one JSON object per input, one per line\n"
@@ -92,14 +97,38 @@ static void check_usage(FILE *f)
 	      f);
 }
 
+/*
+ * The versions column of --list-types: the checkpatch.pl versions that
+ * have the type ("6.1,6.12"), and "extra" when it is reviewbot's own
+ * (reported with --extra, in every version).
+ */
+static void type_versions(const struct rule *r, char *buf, size_t sz)
+{
+	size_t used = 0;
+	int v, n;
+
+	buf[0] = '\0';
+	for (v = 0; v < CP__COUNT; v++) {
+		if (!(r->cpv & (1u << v)))
+			continue;
+		n = snprintf(buf + used, sz - used, "%s%s", used ? "," : "",
+			     cp_version_name((enum cp_version)v));
+		if (n < 0 || (size_t)n >= sz - used)
+			return;
+		used += (size_t)n;
+	}
+	if (r->own)
+		snprintf(buf + used, sz - used, "%sextra", used ? "," : "");
+}
+
 static void list_types(int verbose)
 {
 	int i;
 
-	printf("#\tMessage type\tSeverity\tCategory\tConfidence\tDescription\n\n");
+	printf("#\tMessage type\tSeverity\tCategory\tConfidence\tVersions\tDescription\n\n");
 	for (i = 0; i < RULE__COUNT; i++) {
 		const struct rule *r = &rule_table[i];
-		char sev[32] = "";
+		char sev[32] = "", vers[128];
 		int s, first = 1;
 
 		for (s = SEV_ERROR; s <= SEV_CHECK; s++) {
@@ -109,8 +138,9 @@ static void list_types(int verbose)
 				 first ? "" : ",", rule_sev_name((enum rule_sev)s));
 			first = 0;
 		}
-		printf("%d\t%s\t%s\t%s\t%s\t%s\n", i + 1, r->name, sev,
-		       rule_cat_name(r->cat), rule_conf_name(r->conf), r->desc);
+		type_versions(r, vers, sizeof(vers));
+		printf("%d\t%s\t%s\t%s\t%s\t%s\t%s\n", i + 1, r->name, sev,
+		       rule_cat_name(r->cat), rule_conf_name(r->conf), vers, r->desc);
 		(void)verbose;
 	}
 }
@@ -349,30 +379,46 @@ static void progress_show(struct progress *pr, int done, int total)
 }
 
 /*
- * Misspellings: --spelling-file (checkpatch.pl's spelling.txt) when
- * given, else codespell's dictionary; --codespell adds the dictionary to
- * a spelling file, as checkpatch.pl's --codespell does.  The list comes
- * from the cache (spell_cache.h) when the files are unchanged, and goes
- * into it when it had to be built from all of them.
+ * Misspellings, as checkpatch.pl of the version reads them: its
+ * spelling.txt (the version's, built in, or --spelling-file), then with
+ * --codespell (or --codespellfile) codespell's dictionary, whose entries
+ * replace those of the same typo.  The built-in list alone is an image
+ * already; a list built from files comes from the cache (spell_cache.h)
+ * when they are unchanged, and goes into it when it had to be built.
  */
 static struct chk_spelling *load_spelling(const char *spellingfile, int codespell,
 					  const char *codespellfile, int use_cache,
-					  struct spell_cache *cache)
+					  struct spell_cache *cache,
+					  const struct chk_cp_data *builtin)
 {
 	const char *dict = codespellfile ? codespellfile : CODESPELL_DICT;
 	const char *lists[2];
 	struct chk_spelling *sp = NULL;
 	struct sbuf words;
-	int nlists = 0, loaded = 0, failed = 0;
+	int nlists = 0, loaded = 0, failed = 0, want_dict = codespell || codespellfile;
+	const void *key = NULL;
+	size_t keylen = 0;
 
+	if (!spellingfile) {
+		sp = chk_spelling_from_image(builtin->spelling_image,
+					     builtin->spelling_image_len);
+		if (!sp || !want_dict)
+			return sp;
+		/* the built-in list is part of the key: its bytes */
+		key = builtin->spelling_image;
+		keylen = builtin->spelling_image_len;
+	}
 	if (spellingfile)
 		lists[nlists++] = spellingfile;
-	if (!spellingfile || codespell || codespellfile)
+	if (want_dict)
 		lists[nlists++] = dict;
-	if (use_cache && !spell_cache_init(cache, lists, nlists)) {
-		sp = spell_cache_load(cache);
-		if (sp)
-			return sp;
+	if (use_cache && !spell_cache_init(cache, key, keylen, lists, nlists)) {
+		struct chk_spelling *cached = spell_cache_load(cache);
+
+		if (cached) {
+			chk_spelling_free(sp);
+			return cached;
+		}
 	}
 	sbuf_init(&words, CHK_SPELLING_MAX_INPUT);
 	if (spellingfile) {
@@ -385,18 +431,22 @@ static struct chk_spelling *load_spelling(const char *spellingfile, int codespel
 		}
 		sbuf_addch(&words, '\n');
 	}
-	if (!spellingfile || codespell || codespellfile) {
+	if (want_dict) {
 		if (fileio_read(dict, &words)) {
-			if (spellingfile || codespell || codespellfile)
-				fprintf(stderr, "reviewbot check: No codespell typos will be found - file '%s': %s\n",
-					dict, strerror(errno));
+			fprintf(stderr, "reviewbot check: No codespell typos will be found - file '%s': %s\n",
+				dict, strerror(errno));
 			failed = 1;
 		} else {
 			loaded = 1;
 		}
 	}
-	if (loaded)
+	if (sp) {
+		/* the built-in list, then the dictionary's entries */
+		if (loaded && chk_spelling_add(sp, words.buf, words.len))
+			failed = 1;
+	} else if (loaded) {
 		sp = chk_spelling_new(words.buf, words.len);
+	}
 	sbuf_release(&words);
 	if (sp && !failed && use_cache)
 		spell_cache_store(cache, sp);
@@ -456,14 +506,14 @@ static void print_text(const struct chk_opts *o, const struct chk_result *res,
 int cmd_check(int argc, char **argv)
 {
 	struct chk_opts o;
-	int quiet = 0, verbose = 0, tree = 1, signoff = 1, patch = 1, emacs = 0;
+	int quiet = 0, verbose = 0, tree = 1, signoff = 1, fixes_tag = 1, patch = 1, emacs = 0;
 	int terse = 0, showfile = 0, file = 0, strict = 0, show_types = 0;
 	int list = 0, mll = 100, mcdl = 4, tabsize = 8, summary = 1;
 	int mailback = 0, summary_file = 0, help = 0, version = 0, json = 0, fix = 0;
 	int nocolor = 0, git = 0, codespell = 0, debug_patterns = 0, extra = -1;
 	char *color = NULL, *test_only = NULL, *category = NULL, *root = NULL;
 	char *codespellfile = NULL, *typedefsfile = NULL, *kconfig_prefix = NULL;
-	char *spellingfile = NULL, *conststructsfile = NULL;
+	char *spellingfile = NULL, *conststructsfile = NULL, *cpversion = NULL;
 	char *const_structs = NULL, *typedefs = NULL;
 	struct chk_spelling *spelling = NULL;
 	struct spell_cache cache = { .path = "" };
@@ -474,6 +524,8 @@ int cmd_check(int argc, char **argv)
 		{ "v|verbose", GL_FLAG, &verbose, NULL, NULL },
 		{ "tree", GL_FLAG, &tree, NULL, NULL },
 		{ "signoff", GL_FLAG, &signoff, NULL, NULL },
+		{ "fixes-tag", GL_FLAG, &fixes_tag, NULL, NULL },
+		{ "checkpatch-version", GL_STRING, NULL, &cpversion, NULL },
 		{ "patch", GL_FLAG, &patch, NULL, NULL },
 		{ "emacs", GL_FLAG, &emacs, NULL, NULL },
 		{ "terse", GL_FLAG, &terse, NULL, NULL },
@@ -555,8 +607,11 @@ int cmd_check(int argc, char **argv)
 		goto out;
 	}
 	if (version) {
-		printf("reviewbot %s (checkpatch.pl %s)\n", REVIEWBOT_VERSION,
-		       CHECK_COMPAT_VERSION);
+		char vlist[64];
+
+		cp_version_list(vlist, sizeof(vlist), ", ");
+		printf("reviewbot %s (checkpatch.pl %s; default %s)\n", REVIEWBOT_VERSION,
+		       vlist, cp_version_name(CP_LATEST));
 		goto out;
 	}
 	if (git) {
@@ -577,6 +632,20 @@ int cmd_check(int argc, char **argv)
 
 	chk_opts_init(&o);
 	o.patterns = &reviewbot_patterns;
+	if (cpversion) {
+		int v = cp_version_find(cpversion, strlen(cpversion));
+
+		if (v < 0) {
+			char vlist[64];
+
+			cp_version_list(vlist, sizeof(vlist), ", ");
+			fprintf(stderr, "reviewbot check: unknown checkpatch.pl version '%s' (%s)\n",
+				cpversion, vlist);
+			ret = 2;
+			goto out;
+		}
+		o.cp_version = (enum cp_version)v;
+	}
 	if (nocolor)
 		o.color = 0;
 	if (!color || !strcasecmp(color, "auto"))
@@ -618,15 +687,18 @@ int cmd_check(int argc, char **argv)
 		chk_opts_types(&o, use.v[i], 1);
 	if (eng_words_wanted(&o, R_TYPO_SPELLING)) {
 		spelling = load_spelling(spellingfile, codespell, codespellfile, !no_cache,
-					 &cache);
+					 &cache, &reviewbot_cp_data[o.cp_version]);
 		o.spelling = spelling;
 	}
+	/* the version's const_structs.checkpatch, or the file given */
 	if (conststructsfile && eng_words_wanted(&o, R_CONST_STRUCT)) {
 		const_structs = read_words(conststructsfile);
 		if (!const_structs)
 			fprintf(stderr, "reviewbot check: No structs that should be const will be found - file '%s': %s\n",
 				conststructsfile, strerror(errno));
 		o.const_structs = const_structs;
+	} else if (!conststructsfile) {
+		o.const_structs = reviewbot_cp_data[o.cp_version].const_structs;
 	}
 	if (typedefsfile) {
 		typedefs = read_words(typedefsfile);
@@ -654,6 +726,7 @@ int cmd_check(int argc, char **argv)
 	o.summary = summary;
 	o.summary_file = summary_file;
 	o.signoff = signoff;
+	o.fixes_tag = fixes_tag;
 	o.patch = patch;
 	if (category && chk_opts_categories(&o, category)) {
 		fprintf(stderr, "reviewbot check: unknown category in '%s' (security, uapi, correctness, process, style)\n",
@@ -839,6 +912,7 @@ out_noexit:
 	free(kconfig_prefix);
 	free(spellingfile);
 	free(conststructsfile);
+	free(cpversion);
 	free(const_structs);
 	free(typedefs);
 	chk_spelling_free(spelling);

@@ -1247,6 +1247,11 @@ static const struct {
 } same_concern[] = {
 	{ "FILE_PATH_CHANGES", "NEW_FILE_NO_MAINTAINERS", 0 },
 	{ "ALLOC_WITH_MULTIPLY", "ALLOC_SIZE_OVERFLOW", 1 },
+	/* checkpatch.pl 6.12's "Prefer strscpy over strcpy", where reviewbot
+	 * says what the copy risks */
+	{ "STRCPY", "UNBOUNDED_STRING_COPY", 1 },
+	{ "STRCPY", "STRING_COPY_CHECK", 1 },
+	{ "STRCPY", "STRING_FUNC_DEPRECATED", 1 },
 };
 
 static int said_elsewhere(const struct compose_finding *f,

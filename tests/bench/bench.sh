@@ -1,6 +1,7 @@
 #!/bin/bash
-# make bench: reviewbot check against checkpatch.pl 6.1, measured in the
-# same run on the same inputs, printed as ratios.
+# make bench: reviewbot check against checkpatch.pl, for each version it
+# follows (reviewbot check --checkpatch-version=VER against checkpatch.pl
+# VER), measured in the same run on the same inputs, printed as ratios.
 #
 #   per-patch   one process per corpus patch, as a developer runs it
 #               (start-up included), total wall time of all patches; and
@@ -10,20 +11,21 @@
 #   10 MB       one big synthetic patch (a new file of real driver code
 #               repeated), and a 1 MB one, to show the cost stays linear
 #
+# reviewbot uses the version's built-in data (its spelling.txt and
+# const_structs.checkpatch, the files checkpatch.pl VER reads).
+#
 # Env: BENCH_ROUNDS (reviewbot rounds per measure, default 3; checkpatch.pl
-# runs once per measure, it is the slow side), CORPUS, REVIEWBOT.
+# runs once per measure, it is the slow side), BENCH_VERSIONS (default
+# "6.1 6.12"), CORPUS, REVIEWBOT.
 set -eu
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 corpus=${CORPUS:-$repo/../shared/corpus}
 rb=${REVIEWBOT:-$repo/reviewbot}
 rounds=${BENCH_ROUNDS:-3}
+read -r -a versions <<<"${BENCH_VERSIONS:-6.1 6.12}"
 work=$repo/build/bench
 mkdir -p "$work"
 
-bash "$repo/tests/compat/extract-checkpatch.sh" "$repo/build/kernel" >/dev/null
-cp=$repo/build/kernel/scripts/checkpatch.pl
-data=(--spelling-file="$repo/build/kernel/scripts/spelling.txt"
-	--const-structs-file="$repo/build/kernel/scripts/const_structs.checkpatch")
 mapfile -t patches < <(find "$corpus/patches" -maxdepth 1 -name '*.patch' | sort)
 n=${#patches[@]}
 export LC_ALL=C
@@ -66,29 +68,6 @@ peak_rss() {
 
 min_of() { printf '%s\n' "$@" | sort -g | head -n 1; }
 
-echo "bench: $n corpus patches; checkpatch.pl once per measure, reviewbot best of $rounds"
-
-cp_pp=$(per_patch perl "$cp" --no-tree --show-types --color=never)
-rb_pp=()
-for _ in $(seq "$rounds"); do
-	rb_pp+=("$(per_patch "$rb" check --no-tree --show-types --color=never "${data[@]}")")
-done
-rb_pp_min=$(min_of "${rb_pp[@]}")
-# the loop's own floor: a process that does nothing (/bin/true), started
-# the same way for every patch; no program's per-patch ratio can exceed
-# checkpatch.pl's time over this one on this machine
-floor_pp=$(per_patch /bin/true)
-
-cp_oc=$(one_call perl "$cp" --no-tree --show-types --color=never)
-rb_oc=()
-for _ in $(seq "$rounds"); do
-	rb_oc+=("$(one_call "$rb" check --no-tree --show-types --color=never "${data[@]}")")
-done
-rb_oc_min=$(min_of "${rb_oc[@]}")
-
-cp_rss=$(peak_rss perl "$cp" --no-tree --show-types --color=never)
-rb_rss=$(peak_rss "$rb" check --no-tree --show-types --color=never "${data[@]}")
-
 # big synthetic patches: a new file made of real driver code
 src=$(grep -l '^+++ b/drivers/.*\.c$' "${patches[@]}" | head -n 1)
 mkbig() {
@@ -97,11 +76,23 @@ mkbig() {
 	{
 		printf 'From: Bench <bench@example.org>\nSubject: [PATCH] big\n\nBig.\n\nSigned-off-by: Bench <bench@example.org>\n---\n'
 		printf 'diff --git a/drivers/big/big.c b/drivers/big/big.c\nnew file mode 100644\n--- /dev/null\n+++ b/drivers/big/big.c\n'
-		local lines=0 tmp=$work/big.body
+		local lines=0 tmp=$work/big.body chunk=$work/big.chunk cs
+		# the body repeated until the size is reached, as before, but
+		# 64 KiB at a time first: the body may be a few hundred bytes,
+		# and 16,000 cat+stat rounds took minutes on a loaded machine
+		: >"$chunk"
+		while [ "$(stat -c %s "$chunk")" -lt 65536 ]; do
+			cat "$body" >>"$chunk"
+		done
+		cs=$(stat -c %s "$chunk")
 		: >"$tmp"
+		while [ $(($(stat -c %s "$tmp") + cs)) -le "$size" ]; do
+			cat "$chunk" >>"$tmp"
+		done
 		while [ "$(stat -c %s "$tmp")" -lt "$size" ]; do
 			cat "$body" >>"$tmp"
 		done
+		rm -f "$chunk"
 		lines=$(wc -l <"$tmp")
 		printf '@@ -0,0 +1,%d @@\n' "$lines"
 		sed 's/^/+/' "$tmp"
@@ -110,14 +101,47 @@ mkbig() {
 mkbig 1000000 big1.patch
 mkbig 10000000 big10.patch
 t_one() { local t0 t1; t0=$(now); "$@" >/dev/null 2>&1 || true; t1=$(now); fsub "$t1" "$t0"; }
-cp_b1=$(t_one perl "$cp" --no-tree --show-types --color=never big1.patch)
-rb_b1=$(t_one "$rb" check --no-tree --show-types --color=never "${data[@]}" big1.patch)
-cp_b10=$(t_one perl "$cp" --no-tree --show-types --color=never big10.patch)
-rb_b10=$(t_one "$rb" check --no-tree --show-types --color=never "${data[@]}" big10.patch)
-rb_b10_rss=$(/usr/bin/time -f '%M' "$rb" check --no-tree "${data[@]}" big10.patch 2>&1 >/dev/null | tail -n 1)
 
-python3 - "$n" "$cp_pp" "$rb_pp_min" "$cp_oc" "$rb_oc_min" "$cp_rss" "$rb_rss" \
-	"$cp_b1" "$rb_b1" "$cp_b10" "$rb_b10" "$rb_b10_rss" "$floor_pp" <<'PY'
+echo "bench: $n corpus patches; checkpatch.pl once per measure, reviewbot best of $rounds"
+
+# bench_version VER: every measure, checkpatch.pl VER against reviewbot
+bench_version() {
+	local ver=$1 cp data
+	bash "$repo/tests/compat/extract-checkpatch.sh" "$ver" >/dev/null
+	cp=$repo/build/kernel-$ver/scripts/checkpatch.pl
+	data=(--checkpatch-version="$ver")
+	echo
+	echo "checkpatch.pl $ver (reviewbot check --checkpatch-version=$ver):"
+
+	cp_pp=$(per_patch perl "$cp" --no-tree --show-types --color=never)
+	rb_pp=()
+	for _ in $(seq "$rounds"); do
+		rb_pp+=("$(per_patch "$rb" check --no-tree --show-types --color=never "${data[@]}")")
+	done
+	rb_pp_min=$(min_of "${rb_pp[@]}")
+	# the loop's own floor: a process that does nothing (/bin/true), started
+	# the same way for every patch; no program's per-patch ratio can exceed
+	# checkpatch.pl's time over this one on this machine
+	floor_pp=$(per_patch /bin/true)
+
+	cp_oc=$(one_call perl "$cp" --no-tree --show-types --color=never)
+	rb_oc=()
+	for _ in $(seq "$rounds"); do
+		rb_oc+=("$(one_call "$rb" check --no-tree --show-types --color=never "${data[@]}")")
+	done
+	rb_oc_min=$(min_of "${rb_oc[@]}")
+
+	cp_rss=$(peak_rss perl "$cp" --no-tree --show-types --color=never)
+	rb_rss=$(peak_rss "$rb" check --no-tree --show-types --color=never "${data[@]}")
+
+	cp_b1=$(t_one perl "$cp" --no-tree --show-types --color=never big1.patch)
+	rb_b1=$(t_one "$rb" check --no-tree --show-types --color=never "${data[@]}" big1.patch)
+	cp_b10=$(t_one perl "$cp" --no-tree --show-types --color=never big10.patch)
+	rb_b10=$(t_one "$rb" check --no-tree --show-types --color=never "${data[@]}" big10.patch)
+	rb_b10_rss=$(/usr/bin/time -f '%M' "$rb" check --no-tree "${data[@]}" big10.patch 2>&1 >/dev/null | tail -n 1)
+
+	python3 - "$n" "$cp_pp" "$rb_pp_min" "$cp_oc" "$rb_oc_min" "$cp_rss" "$rb_rss" \
+		"$cp_b1" "$rb_b1" "$cp_b10" "$rb_b10" "$rb_b10_rss" "$floor_pp" <<'PY'
 import sys
 n = int(sys.argv[1])
 floor_pp = float(sys.argv[13])
@@ -138,3 +162,8 @@ row("10 MB patch", cp_b10, rb_b10, "s")
 print(f"{'linearity (10 MB / 1 MB)':<28} checkpatch.pl {cp_b10 / cp_b1:>10.1f}      reviewbot {rb_b10 / rb_b1:>10.1f}      (10.0 is linear)")
 print(f"{'reviewbot 10 MB peak RSS':<28} {rb_b10_rss / 1024:.1f} MiB")
 PY
+}
+
+for ver in "${versions[@]}"; do
+	bench_version "$ver"
+done

@@ -112,16 +112,15 @@ check "a missing list: a review without spelling findings, event=no-spelling-lis
 
 # ---- reviewbot check keeps checkpatch.pl's options and defaults ------------------
 "$rb" check --no-tree "$tmp/list/new/0001.typo" >"$tmp/check" 2>&1
-check "reviewbot check still reads codespell's dictionary by default (filp flagged)" \
-	"grep -q \"'filp' may be misspelled\" '$tmp/check'"
-# the build's copy: build/share/ beside ./reviewbot, build/asan/share/
-# beside build/asan/reviewbot
-for spelling in "$(dirname "$rb")/build/share" "$(dirname "$rb")/share" "$repo/build/share"; do
-	spelling=$spelling/reviewbot/spelling-6.1.txt
-	[ -f "$spelling" ] && break
-done
+check "reviewbot check reads its checkpatch.pl's spelling.txt, as checkpatch.pl does (recieve, not filp)" \
+	"[ \"\$(typos '$tmp/check')\" = \"2 'recieve' may be misspelled \" ]"
+"$rb" check --no-tree --codespell "$tmp/list/new/0001.typo" >"$tmp/check3" 2>&1
+check "... and codespell's dictionary with --codespell (filp flagged)" \
+	"grep -q \"'filp' may be misspelled\" '$tmp/check3'"
+# checkpatch.pl 6.12's own list, as the build extracted it
+spelling=$repo/build/kernel-6.12/scripts/spelling.txt
 "$rb" check --no-tree --spelling-file="$spelling" "$tmp/list/new/0001.typo" >"$tmp/check2" 2>&1
-check "... and --spelling-file with the build's copy flags only recieve" \
+check "... and --spelling-file with checkpatch.pl's own list flags only recieve" \
 	"[ \"\$(typos '$tmp/check2')\" = \"2 'recieve' may be misspelled \" ]"
 
 echo "spelling: $pass passed, $fail failed"

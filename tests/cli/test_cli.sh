@@ -52,6 +52,44 @@ check "list-types lists every type with severity, category and confidence" \
 	 grep -qP '^\\d+\\tSTRING_COPY_CHECK\\tWARNING\\tcorrectness\\tquestion\\t' '$tmp/l' &&
 	 [ \$(grep -cP '^\\d+\\t' '$tmp/l') -gt 200 ]"
 
+# --list-types says which checkpatch.pl versions have each type
+lt() { grep -qP "^\\d+\\t$1\\t[^\\t]*\\t[^\\t]*\\t[^\\t]*\\t$2\\t" "$tmp/l"; }
+check "list-types names the versions of each type" \
+	"lt LONG_LINE '6\\.1,6\\.12' && lt STRCPY '6\\.12' && lt NETWORKING_BLOCK_COMMENT_STYLE '6\\.1' &&
+	 lt UAPI_IOCTL extra && lt MISSING_FIXES_TAG '6\\.12,extra'"
+
+# --checkpatch-version: the rules of each version, 6.12 the default; from
+# the command line or .checkpatch.conf; an unknown version is an error
+printf '%s\n' 'From: A Person <a@example.com>' 'Subject: [PATCH] foo: copy the name' '' \
+	'Copy the name.' '' 'Signed-off-by: A Person <a@example.com>' '---' \
+	'diff --git a/drivers/foo/foo.c b/drivers/foo/foo.c' '--- a/drivers/foo/foo.c' \
+	'+++ b/drivers/foo/foo.c' '@@ -1,1 +1,2 @@' ' int x;' \
+	'+void f(char *d, const char *s) { strcpy(d, s); }' >"$tmp/cpv.patch"
+"$rb" check --no-tree --show-types "$tmp/cpv.patch" >"$tmp/o" 2>&1
+check "default follows checkpatch.pl 6.12" "grep -q 'WARNING:STRCPY:' '$tmp/o'"
+"$rb" check --no-tree --show-types --checkpatch-version=6.12 "$tmp/cpv.patch" >"$tmp/o2" 2>&1
+check "--checkpatch-version=6.12 is the default" "cmp -s '$tmp/o' '$tmp/o2'"
+"$rb" check --no-tree --show-types --checkpatch-version 6.1 "$tmp/cpv.patch" >"$tmp/o" 2>&1
+check "--checkpatch-version 6.1 has no STRCPY" "! grep -q 'STRCPY' '$tmp/o' && grep -q '^total: ' '$tmp/o'"
+mkdir -p "$tmp/conf"
+printf -- '--show-types\n--checkpatch-version=6.1  # the old rules\n' >"$tmp/conf/.checkpatch.conf"
+(cd "$tmp/conf" && "$rb" check --no-tree "$tmp/cpv.patch") >"$tmp/o" 2>&1
+check ".checkpatch.conf sets the version" "! grep -q 'STRCPY' '$tmp/o' && grep -q 'no obvious style problems' '$tmp/o'"
+(cd "$tmp/conf" && "$rb" check --no-tree --checkpatch-version=6.12 "$tmp/cpv.patch") >"$tmp/o" 2>&1
+check "the command line wins over .checkpatch.conf" "grep -q 'WARNING:STRCPY:' '$tmp/o'"
+"$rb" check --no-tree --checkpatch-version=6.6 "$tmp/cpv.patch" >/dev/null 2>"$tmp/e"; st=$?
+check "unknown version: exit 2, the versions named" \
+	"[ $st -eq 2 ] && grep -qF \"unknown checkpatch.pl version '6.6' (6.1, 6.12)\" '$tmp/e'"
+"$rb" check --version >"$tmp/v"
+check "check --version names the versions" "grep -q 'checkpatch.pl 6.1, 6.12; default 6.12' '$tmp/v'"
+printf '%s\n' 'From: A Person <a@example.com>' 'Subject: [PATCH] foo: fix' '' \
+	'Found by syzkaller.' '' 'Signed-off-by: A Person <a@example.com>' '---' \
+	'--- a/foo.c' '+++ b/foo.c' '@@ -1,1 +1,2 @@' ' int x;' '+int y;' >"$tmp/fx.patch"
+"$rb" check --no-tree --show-types "$tmp/fx.patch" >"$tmp/o" 2>&1
+"$rb" check --no-tree --show-types --no-fixes-tag "$tmp/fx.patch" >"$tmp/o2" 2>&1
+check "--no-fixes-tag drops MISSING_FIXES_TAG" \
+	"grep -q \"MISSING_FIXES_TAG: The commit message has 'syzkaller'\" '$tmp/o' && ! grep -q MISSING_FIXES '$tmp/o2'"
+
 # errors name the file; exit codes
 "$rb" check "$tmp/no-such.patch" >/dev/null 2>"$tmp/e"; st=$?
 check "missing file: exit 2 and names the file" "[ $st -eq 2 ] && grep -q 'no-such.patch' '$tmp/e'"

@@ -1,22 +1,30 @@
 #!/bin/bash
-# Extract the reference checker from Debian's linux-source-6.1 tarball.
+# Extract a reference checker from Debian's linux-source-VERSION tarball.
 #
-# Usage: tests/compat/extract-checkpatch.sh [OUTDIR]      (default: REPO/build/kernel)
+# Usage: tests/compat/extract-checkpatch.sh [VERSION [OUTDIR]]
+#   VERSION  a checkpatch.pl version reviewbot follows: 6.1 (default), 6.12
+#   OUTDIR   default REPO/build/kernel-VERSION
 # Writes OUTDIR/scripts/{checkpatch.pl,spelling.txt,const_structs.checkpatch}.
-# Does nothing when all three exist and are newer than the tarball.
-# Env: LINUX_SOURCE_TARBALL (default /usr/src/linux-source-6.1.tar.xz).
-# Exit status: 0 ok, 1 failure.
+# Does nothing when all three exist and are newer than the tarball.  The
+# files are the kernel's: they stay under build/ and are never committed.
+# Env: LINUX_SOURCE_TARBALL (default /usr/src/linux-source-VERSION.tar.xz).
+# Exit status: 0 ok, 1 failure, 2 usage.
 set -eu
 
 repo=$(cd "$(dirname "$0")/../.." && pwd)
-outdir=${1:-$repo/build/kernel}
-tarball=${LINUX_SOURCE_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+version=${1:-6.1}
+case "$version" in
+[0-9]*.[0-9]*) ;;
+*) echo "extract-checkpatch: not a kernel version: $version" >&2; exit 2 ;;
+esac
+outdir=${2:-$repo/build/kernel-$version}
+tarball=${LINUX_SOURCE_TARBALL:-/usr/src/linux-source-$version.tar.xz}
 files="checkpatch.pl spelling.txt const_structs.checkpatch"
 
 if [ ! -f "$tarball" ]; then
-	bash "$repo/deploy/install-deps.sh"
+	bash "$repo/deploy/install-deps.sh" >&2
 	if [ ! -f "$tarball" ]; then
-		echo "extract-checkpatch: $tarball not found (is linux-source-6.1 installed?)" >&2
+		echo "extract-checkpatch: $tarball not found (is linux-source-$version installed?)" >&2
 		exit 1
 	fi
 fi
@@ -45,4 +53,4 @@ tar -xJmf "$tarball" -C "$tmp" --strip-components=1 --occurrence=1 \
 for f in $files; do
 	mv -f "$tmp/scripts/$f" "$outdir/scripts/$f"
 done
-echo "extract-checkpatch: extracted $files into $outdir/scripts" >&2
+echo "extract-checkpatch: extracted $files of linux-source-$version into $outdir/scripts" >&2

@@ -344,6 +344,15 @@ static const struct compose_finding question_findings[] = {
 	F(1, "ALLOC_SIZE_OVERFLOW", "WARNING", "security", "drivers/leds/leds-acme.c", 110,
 	  "kzalloc() size 'req.n * sizeof(*q)' multiplies 'req.n', which comes from user space",
 	  "\tq = kzalloc(req.n * sizeof(*q), GFP_KERNEL);"),
+	F(1, "STRCPY", "WARNING", "correctness", "drivers/leds/leds-acme.c", 120,
+	  "Prefer strscpy over strcpy - see: https://github.com/KSPP/linux/issues/88",
+	  "\tstrcpy(led->name, \"acme\");"),
+	F(1, "STRING_FUNC_DEPRECATED", "WARNING", "style", "drivers/leds/leds-acme.c", 120,
+	  "strcpy() of a string that fits 'led->name': use strscpy()",
+	  "\tstrcpy(led->name, \"acme\");"),
+	F(1, "STRCPY", "WARNING", "correctness", "drivers/leds/leds-acme.c", 130,
+	  "Prefer strscpy over strcpy - see: https://github.com/KSPP/linux/issues/88",
+	  "\tstrcpy(led->alt, \"acme\");"),
 };
 
 static void test_compose__questions_under_correctness_and_each_concern_once(void **state)
@@ -370,7 +379,7 @@ static void test_compose__questions_under_correctness_and_each_concern_once(void
 	assert_true(strstr(m.buf, "(ALLOC_SIZE_OVERFLOW)") < strstr(m.buf, "\nUser-space interface"));
 	assert_true(strstr(m.buf, "\nUser-space interface") < strstr(m.buf, "\nCorrectness\n"));
 	/* the right advice for sysfs, folded with the nits */
-	assert_non_null(strstr(m.buf, "  USE_SYSFS_EMIT  1  at drivers/leds/leds-acme.c:90\n"));
+	assert_non_null(strstr(m.buf, "  USE_SYSFS_EMIT          1  at drivers/leds/leds-acme.c:90\n"));
 	/* no tree, so no "Unknown commit id"; FILE_PATH_CHANGES says what
 	 * NEW_FILE_NO_MAINTAINERS says; ALLOC_WITH_MULTIPLY what
 	 * ALLOC_SIZE_OVERFLOW says on the same line */
@@ -378,8 +387,12 @@ static void test_compose__questions_under_correctness_and_each_concern_once(void
 	assert_null(strstr(m.buf, "FILE_PATH_CHANGES"));
 	assert_non_null(strstr(m.buf, "(NEW_FILE_NO_MAINTAINERS)"));
 	assert_null(strstr(m.buf, "ALLOC_WITH_MULTIPLY"));
-	assert_int_equal(st.shown, 5);
-	assert_int_equal(st.nits, 1);
+	/* checkpatch.pl's STRCPY only where reviewbot says nothing of the copy */
+	assert_non_null(strstr(m.buf, "STRING_FUNC_DEPRECATED  1  at drivers/leds/leds-acme.c:120\n"));
+	assert_null(strstr(m.buf, "leds-acme.c:120: WARNING: Prefer strscpy"));
+	assert_non_null(strstr(m.buf, "leds-acme.c:130: WARNING: Prefer strscpy"));
+	assert_int_equal(st.shown, 6);
+	assert_int_equal(st.nits, 2);
 	sbuf_release(&m);
 }
 

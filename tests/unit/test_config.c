@@ -86,7 +86,7 @@ static void test_config__table_is_consistent(void **state)
 	size_t i;
 
 	(void)state;
-	assert_int_equal(config_noptions, 57);
+	assert_int_equal(config_noptions, 58);
 	for (i = 0; i < config_noptions; i++) {
 		const struct config_option *o = &config_options[i];
 
@@ -463,6 +463,30 @@ static void test_config__comments(void **state)
 	assert_string_equal(c.address, "a@b");
 	assert_int_equal(c.series_wait, 5);
 	config_release(&c);
+}
+
+static void test_config__checkpatch_version(void **state)
+{
+	struct config c;
+
+	(void)state;
+	config_init(&c);
+	assert_string_equal(c.checkpatch_version, "auto");
+	config_release(&c);
+	parse_ok("x.conf", "[checker]\n\tcheckpatch_version = 6.1\n", &c);
+	assert_string_equal(c.checkpatch_version, "6.1");
+	config_release(&c);
+	parse_ok("x.conf", "[checker]\n\tcheckpatch-version = 6.12\n", &c);
+	assert_string_equal(c.checkpatch_version, "6.12");
+	config_release(&c);
+	parse_ok("x.conf", "[checker]\ncheckpatch_version = auto\n", &c);
+	assert_string_equal(c.checkpatch_version, "auto");
+	config_release(&c);
+	expect_err("[checker]\n\tcheckpatch_version = 6.6\n",
+		   "x.conf:2: checkpatch_version: '6.6' is not a checkpatch.pl version reviewbot follows (6.1, 6.12) or auto");
+	expect_err("[checker]\n\tcheckpatch_version = 6.12.1\n",
+		   "x.conf:2: checkpatch_version: '6.12.1' is not a checkpatch.pl version reviewbot follows (6.1, 6.12) or auto");
+	expect_err("[checker \"x\"]\n", "x.conf:1: section [checker] takes no name");
 }
 
 static void test_config__continuation_lines(void **state)
@@ -917,6 +941,7 @@ int main(void)
 		cmocka_unit_test(test_config__load_reports_io_errors),
 		cmocka_unit_test(test_config__example_parses_and_names_every_key),
 		cmocka_unit_test(test_config__maintainers_per_list),
+		cmocka_unit_test(test_config__checkpatch_version),
 	};
 
 	return cmocka_run_group_tests_name("config", tests, NULL, NULL);

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "../../bot/config.h"
+#include "../../bot/patterns.h"
 #include "../../bot/spell_list.h"
 #include "../../checker/spelling.h"
 
@@ -114,7 +115,7 @@ static void test_spell_list__loads_the_file_it_names(void **state)
 	write_file(path, "# a comment\nrecieve||receive\nteh||the\n");
 	snprintf(conf, sizeof(conf), "[checker]\n\tspelling = %s\n", path);
 	parse(&c, conf);
-	sp = spell_list_load(&c, path, sizeof(path), err, sizeof(err));
+	sp = spell_list_load(&c, NULL, 0, path, sizeof(path), err, sizeof(err));
 	assert_non_null(sp);
 	assert_int_equal(chk_spelling_count(sp), 2);
 	assert_string_equal(chk_spelling_fix(sp, "recieve", 7), "receive");
@@ -123,7 +124,7 @@ static void test_spell_list__loads_the_file_it_names(void **state)
 	config_release(&c);
 	/* a file that is not there: no list, and why */
 	parse(&c, "[checker]\n\tspelling = /nonexistent/spelling.txt\n");
-	assert_null(spell_list_load(&c, path, sizeof(path), err, sizeof(err)));
+	assert_null(spell_list_load(&c, NULL, 0, path, sizeof(path), err, sizeof(err)));
 	assert_non_null(strstr(err, "/nonexistent/spelling.txt: "));
 	config_release(&c);
 }
@@ -143,6 +144,37 @@ static int teardown(void **state)
 	return system(cmd) ? -1 : 0;
 }
 
+/* no tree: checkpatch.pl's own list of the version the reviews follow,
+ * built into the program (each version's, so 6.1's and 6.12's differ) */
+static void test_spell_list__without_a_tree_the_version_list_is_built_in(void **state)
+{
+	const struct chk_cp_data *d;
+	char path[64], err[256];
+	struct chk_spelling *sp;
+	const char *why;
+	struct config c;
+	int v;
+
+	(void)state;
+	parse(&c, "[checker]\n\tspelling = checkpatch\n");
+	assert_int_equal(spell_list_path(&c, path, sizeof(path), &why), 1);
+	assert_string_equal(path, "built-in");
+	for (v = 0; v < CP__COUNT; v++) {
+		d = &reviewbot_cp_data[v];
+		sp = spell_list_load(&c, d->spelling_image, d->spelling_image_len, path,
+				     sizeof(path), err, sizeof(err));
+		assert_non_null(sp);
+		assert_true(chk_spelling_count(sp) > 1000);
+		assert_string_equal(chk_spelling_fix(sp, "recieve", 7), "receive");
+		assert_null(chk_spelling_fix(sp, "filp", 4));
+		chk_spelling_free(sp);
+	}
+	/* a build without the data: no list, and why */
+	assert_null(spell_list_load(&c, NULL, 0, path, sizeof(path), err, sizeof(err)));
+	assert_non_null(strstr(err, "built-in spelling list"));
+	config_release(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -151,6 +183,7 @@ int main(void)
 		cmocka_unit_test(test_spell_list__codespell_and_files),
 		cmocka_unit_test(test_spell_list__a_word_that_is_no_keyword_is_refused),
 		cmocka_unit_test(test_spell_list__loads_the_file_it_names),
+		cmocka_unit_test(test_spell_list__without_a_tree_the_version_list_is_built_in),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
