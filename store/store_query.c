@@ -233,15 +233,20 @@ int store_query_patches(struct store *st, const struct store_query *q,
 /* the Monday 00:00 UTC starting m.date's week (1970-01-01 was a Thursday) */
 #define Q_WEEK	"(m.date - ((m.date / 86400 + 3) % 7) * 86400 - m.date % 86400)"
 
+/*
+ * The messages first (CROSS JOIN keeps that order) and m.date >= a plain
+ * bound, so that a since walks index messages_date over its weeks alone
+ * (the chart's recent weeks); the planner left alone scans every finding.
+ */
 static const char sql_query_weekly[] =
 	"SELECT " Q_WEEK ", f.category, count(*)"
-	" FROM findings f"
-	" JOIN patches p ON p.id = f.patch_id"
+	" FROM messages m"
+	" CROSS JOIN patches p ON p.msg_id = m.id"
+	" CROSS JOIN findings f ON f.patch_id = p.id"
 	" JOIN series s ON s.id = f.series_id"
-	" JOIN messages m ON m.id = p.msg_id"
 	Q_COMMON_FILTERS
 	Q_FINDING_FILTERS("f")
-	" AND m.date > 0"
+	" AND m.date > 0 AND m.date >= ifnull(?7, 1)"
 	" GROUP BY 1, 2 ORDER BY 1, 2";
 
 struct weekly_cb {

@@ -310,6 +310,40 @@ for u in "/" "/m/v2@ann/"; do
 		 { tail -5 '$tmp/chr.err'; false; }"
 done
 check "... and nothing ran: no alert from the hostile texts" "! grep -q 'alert(1)</script>' '$tmp/dom'"
+# Screenshots at a phone's width and a desktop's, checked by
+# tests/bot/pngcheck.py: a valid PNG of that size, not blank, and
+# nothing cut off at the right edge (what a page wider than the window
+# leaves in a headless screenshot)
+for u in "/" "/m/v2@ann/"; do
+	for size in 390x844 1280x900; do
+		png=$tmp/shot-$(echo "$u" | tr -c 'a-z0-9' _)-$size.png
+		timeout 120 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars \
+			--user-data-dir="$tmp/chromium" --window-size="${size/x/,}" \
+			--screenshot="$png" "$B$u" >/dev/null 2>"$tmp/chr.err"
+		check "chromium screenshot of $u at $size: valid, not blank, nothing cut off at the right" \
+			"python3 '$repo/tests/bot/pngcheck.py' '$png' ${size/x/ }"
+	done
+done
+
+# ---- hundreds of requests at once ---------------------------------------------
+# 300 requests, 100 clients at once, over pages and the API: more than
+# [web] max_connections (64), the rest wait in the kernel's queue
+# (listen backlog 128) and are answered in turn, none refused
+for i in $(seq 1 30); do
+	printf '%s\n' / /m/v2@ann/ /s/1/ /a/ann@example.com/ /f/drivers/ \
+		'/search?q=category:security' /api/v1/findings /api/v1/patches \
+		/api/v1/series /api/v1/reviews
+done >"$tmp/burst.urls"
+t0=$(date +%s%N)
+xargs -P 100 -I{} curl -s -o /dev/null --max-time 60 -w '%{http_code}\n' "$B{}" \
+	<"$tmp/burst.urls" >"$tmp/burst.codes"
+t1=$(date +%s%N)
+echo "# burst: 300 requests, 100 clients: $(( (t1 - t0) / 1000000 )) ms," \
+	"$(sort "$tmp/burst.codes" | uniq -c | tr '\n' ' ')"
+check "a burst of 300 requests from 100 clients at once: all answered 200" \
+	"[ \$(wc -l <'$tmp/burst.codes') -eq 300 ] && [ \$(grep -c '^200$' '$tmp/burst.codes') -eq 300 ]"
+st=$(get "$B/api/v1/findings")
+check "after the burst the server still serves" "[ $st = 200 ] && kill -0 $serve_pid"
 
 # ---- read-only ---------------------------------------------------------------
 kill "$serve_pid"
