@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* Reading whole files and streams with a size cap (fileio.h). */
 #include "fileio.h"
 
 #include <errno.h>

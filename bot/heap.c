@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* The programs' heap settings, set first thing in main() (heap.h). */
 #include <malloc.h>
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * log: one key=value line per event on stderr, escaped so that text from
+ * mail can never forge a log line (log.h).
+ */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>

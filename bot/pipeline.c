@@ -1,4 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pipeline: the bot's main job (pipeline.h): a raw mail stored, parsed,
+ * classified, placed in its series and checked (in a child process, so a
+ * mail that crashes the checker cannot crash the bot), its findings
+ * stored.  Reviews and delivery are in pipeline_review.c, the compile and
+ * load stages' queue in pipeline_stage.c, recipients in pipeline_rcpt.c.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>

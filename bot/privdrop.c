@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * privdrop: least privilege for the daemon (privdrop.h): umask, no core
+ * dumps, and root dropped to [bot] user for good.
+ */
 #include "privdrop.h"
 
 #include <errno.h>

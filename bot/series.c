@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * series: which series (and version) a patch mail or cover letter
+ * belongs to, found through its references as Patchwork does (series.h).
+ */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>

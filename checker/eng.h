@@ -435,7 +435,6 @@ int seg_c_stmt(struct eng *e);		/* C: statement scan, braces, indentation */
 int seg_c_ops(struct eng *e);		/* C: spacing, operators, expressions */
 int seg_c_macros(struct eng *e);	/* C: macros, blocks, declarations */
 void seg_c_macros_release(struct eng *e);	/* frees e->camelcase */
-int seg_c_macros2(struct eng *e);	/* seg_c_macros' second half */
 int seg_c_api(struct eng *e);		/* C: kernel API usage */
 void seg_final(struct eng *e);		/* after the last line */
 

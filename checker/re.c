@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * re: checkpatch.pl's Perl patterns compiled with pcre2, with the
+ * vocabulary interpolated as Perl interpolates qr// objects (re.h).
+ */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include "re.h"
 

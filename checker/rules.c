@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The rule table (rules.def and the reviewbot rule files): lookups by
+ * name, category and checkpatch.pl version (rules.h).
+ */
 #include "rules.h"
 
 #include <stdio.h>

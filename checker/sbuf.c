@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* sbuf: the one growable byte buffer, always with a hard cap (sbuf.h). */
 #include "sbuf.h"
 
 #include <stdio.h>

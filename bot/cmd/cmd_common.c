@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* What the subcommands share (cmd_common.h): finding and loading the
+ * configuration, and paths relative to the running program. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Option parsing as Perl's Getopt::Long does it, for checkpatch.pl's
+ * command line and reviewbot's own (getopt_long.h).
+ */
 #include "getopt_long.h"
 
 #include <errno.h>

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * deliver: hands one reply to the outbox maildir, sendmail or SMTP
+ * (deliver.h), and says whether a failure is worth a retry.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * source: feeding mail into the pipeline (source.h): batches stored with
+ * their checkpoint, checked on every core, processed in order, and the
+ * driver table's poll loop.
+ */
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
