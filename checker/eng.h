@@ -313,6 +313,9 @@ int eng_show_type(struct eng *e, enum rule_id id);
  * ($prevline, $sline, ...) keep what they had.
  */
 void eng_set_line(struct eng *e, const char *s);
+/* the input's lines live in a pool of chunks freed with the input */
+const char *eng_line_pool_strdup(struct eng *e, const char *s);
+void eng_line_pool_free(struct eng *e);
 
 /* linksym.c: 6.12's %maybe_linker_symbol */
 /* $maybe_linker_symbol{$word}++ for w[0, n): the count before (0: new) */

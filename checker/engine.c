@@ -802,3 +802,66 @@ int CHK(struct eng *e, enum rule_id id, const char *msg)
 	}
 	return 0;
 }
+
+/*
+ * The sanitised lines that differ from their raw line, packed in chunks
+ * (a malloc per line would cost more than most lines).  Freed with the
+ * input, in eng_release().
+ */
+struct line_chunk {
+	struct line_chunk *next;
+	size_t size, used;
+	char data[];
+};
+
+#define LINE_CHUNK (64u << 10)
+
+const char *eng_line_pool_strdup(struct eng *e, const char *s)
+{
+	size_t n = strlen(s) + 1;
+	struct line_chunk *c = e->line_pool;
+	char *p;
+
+	if (!c || c->size - c->used < n) {
+		size_t sz = n > LINE_CHUNK ? n : LINE_CHUNK;
+
+		c = malloc(sizeof(*c) + sz);
+		if (!c)
+			return NULL;
+		c->size = sz;
+		c->used = 0;
+		c->next = e->line_pool;
+		e->line_pool = c;
+	}
+	p = c->data + c->used;
+	memcpy(p, s, n);
+	c->used += n;
+	return p;
+}
+
+void eng_line_pool_free(struct eng *e)
+{
+	struct line_chunk *c = e->line_pool;
+
+	while (c) {
+		struct line_chunk *next = c->next;
+
+		free(c);
+		c = next;
+	}
+	e->line_pool = NULL;
+}
+
+void eng_set_line(struct eng *e, const char *s)
+{
+	const char *p = eng_line_pool_strdup(e, s);
+
+	if (!p) {
+		e->failed = 1;
+		eng_fail_line(e);
+		return;
+	}
+	e->lines[e->linenr - 1] = p;
+	e->line = p;
+	eng_known_lines(e);
+}

@@ -145,69 +145,6 @@ static int split_lines(struct eng *e, char *buf, size_t len)
 	return 0;
 }
 
-/*
- * The sanitised lines that differ from their raw line, packed in chunks
- * (a malloc per line would cost more than most lines).  Freed with the
- * input, in eng_release().
- */
-struct line_chunk {
-	struct line_chunk *next;
-	size_t size, used;
-	char data[];
-};
-
-#define LINE_CHUNK (64u << 10)
-
-static const char *line_pool_strdup(struct eng *e, const char *s)
-{
-	size_t n = strlen(s) + 1;
-	struct line_chunk *c = e->line_pool;
-	char *p;
-
-	if (!c || c->size - c->used < n) {
-		size_t sz = n > LINE_CHUNK ? n : LINE_CHUNK;
-
-		c = malloc(sizeof(*c) + sz);
-		if (!c)
-			return NULL;
-		c->size = sz;
-		c->used = 0;
-		c->next = e->line_pool;
-		e->line_pool = c;
-	}
-	p = c->data + c->used;
-	memcpy(p, s, n);
-	c->used += n;
-	return p;
-}
-
-static void line_pool_free(struct eng *e)
-{
-	struct line_chunk *c = e->line_pool;
-
-	while (c) {
-		struct line_chunk *next = c->next;
-
-		free(c);
-		c = next;
-	}
-	e->line_pool = NULL;
-}
-
-void eng_set_line(struct eng *e, const char *s)
-{
-	const char *p = line_pool_strdup(e, s);
-
-	if (!p) {
-		e->failed = 1;
-		eng_fail_line(e);
-		return;
-	}
-	e->lines[e->linenr - 1] = p;
-	e->line = p;
-	eng_known_lines(e);
-}
-
 /* -f: what "diff -u /dev/null FILE" prints, as checkpatch.pl reads it. */
 static int file_as_diff(struct eng *e, const char *name, const char *buf,
 			size_t len, struct sbuf *out)
@@ -331,7 +268,7 @@ static void prescan(struct eng *e)
 		}
 		/* the same text either way: share the raw line when equal */
 		e->lines[i] = line && strcmp(line, rawline) ?
-			      line_pool_strdup(e, line) : rawline;
+			      eng_line_pool_strdup(e, line) : rawline;
 		if (!e->lines[i]) {
 			e->failed = 1;
 			return;
@@ -695,7 +632,7 @@ static void eng_release(struct eng *e)
 	free(e->rawlines);
 	free(e->lines);
 	free(e->rawbuf);
-	line_pool_free(e);
+	eng_line_pool_free(e);
 	arena_free_all(e);
 	sbuf_release(&e->av_paren_type);
 	sbuf_release(&e->author);

@@ -28,6 +28,7 @@
 #include "../pipeline.h"
 #include "../privdrop.h"
 #include "../source/source.h"
+#include "../secret.h"
 #include "../mail/template.h"
 #include "../version.h"
 #include "../../store/store.h"
@@ -316,12 +317,12 @@ static void parent_dir(const char *path, char *out, size_t outlen)
 /* A password file or variable that the daemon will read. */
 static int password_ok(const char *file, const char *env, char *err, size_t errlen)
 {
-	char pw[SOURCE_MAX_PASSWORD];
+	char pw[SECRET_MAX_PASSWORD];
 	int r;
 
 	if (!file && !env)
 		return 0;
-	r = source_password(file, env, pw, sizeof(pw), err, errlen);
+	r = secret_password(file, env, pw, sizeof(pw), err, errlen);
 	explicit_bzero(pw, sizeof(pw));
 	return r < 0 ? -1 : 0;
 }

@@ -11,7 +11,7 @@
 
 #include "smtp.h"
 #include "deliver.h"
-#include "../source/source.h"
+#include "../secret.h"
 #include "../../checker/sbuf.h"
 #include "../../checker/banned.h"
 
@@ -338,7 +338,7 @@ int smtp_send(const struct config *cfg, const struct store_reply *r,
 	struct smtp_xfer x = { 0 };
 	struct curl_slist *rcpts = NULL;
 	struct sbuf body;
-	char password[SOURCE_MAX_PASSWORD], perr[256], where[300] = "?";
+	char password[SECRET_MAX_PASSWORD], perr[256], where[300] = "?";
 	char curlerr[CURL_ERROR_SIZE] = "", from[SMTP_MAX_ADDRESS + 3];
 	char *user = NULL;
 	CURLU *u = NULL;
@@ -379,7 +379,7 @@ int smtp_send(const struct config *cfg, const struct store_reply *r,
 		goto out;
 	ret = DELIVER_TEMPFAIL;
 	if (user) {
-		pw = source_password(cfg->delivery_password_file, cfg->delivery_password_env,
+		pw = secret_password(cfg->delivery_password_file, cfg->delivery_password_env,
 				     password, sizeof(password), perr, sizeof(perr));
 		if (pw < 0) {
 			snprintf(err, errlen, "smtp %s: %s", where, perr);

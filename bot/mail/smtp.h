@@ -7,7 +7,7 @@
  * the server offers it and required when [delivery] starttls is true.
  * Peer and host name are verified against [delivery] ca_file, else the
  * system's CAs.  With a user in the url, AUTH uses the password from
- * [delivery] password_file or password_env (source_password()); a
+ * [delivery] password_file or password_env (secret_password()); a
  * password written into the url is refused.  The password never reaches
  * err or a log line.
  *

@@ -138,17 +138,4 @@ int source_read_path(struct pipeline *p, struct store *st,
 		     int64_t now, source_progress_fn progress, void *arg,
 		     char *err, size_t errlen);
 
-/* ---- secrets -------------------------------------------------------------- */
-
-#define SOURCE_MAX_PASSWORD	1024
-
-/*
- * The password for a server: from file (refused when group or others may
- * read it, or it is not a regular file; the first line, without its line
- * end) or from the environment variable env.  0, 1 when neither is set
- * (no password), or -1 with err (which never holds the password).
- */
-int source_password(const char *file, const char *env, char *out, size_t outlen,
-		    char *err, size_t errlen);
-
 #endif

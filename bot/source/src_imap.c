@@ -36,6 +36,7 @@
 #include <libetpan/libetpan.h>
 
 #include "source.h"
+#include "../secret.h"
 #include "../log.h"
 #include "mailbox.h"
 #include "../../checker/sbuf.h"
@@ -403,12 +404,12 @@ static int capabilities(mailimap *imap)
 static int imap_connect(struct imap_priv *ip, const struct config_source *src,
 			char *err, size_t errlen)
 {
-	char pass[SOURCE_MAX_PASSWORD];
+	char pass[SECRET_MAX_PASSWORD];
 	const char *user = ip->url.user;
 	int r, ret = -1;
 
 	pass[0] = '\0';
-	r = source_password(src->password_file, src->password_env, pass, sizeof(pass),
+	r = secret_password(src->password_file, src->password_env, pass, sizeof(pass),
 			    err, errlen);
 	if (r < 0)
 		return -1;

@@ -24,6 +24,7 @@
 #include <libetpan/libetpan.h>
 
 #include "source.h"
+#include "../secret.h"
 #include "../log.h"
 #include "mailbox.h"
 #include "../../store/store.h"
@@ -114,7 +115,7 @@ static void nntp_close(struct source_session *s)
 
 static int nntp_connect(struct source_session *s, struct nntp *n, char *err, size_t errlen)
 {
-	char pw[SOURCE_MAX_PASSWORD], perr[256];
+	char pw[SECRET_MAX_PASSWORD], perr[256];
 	int r, ret = -1;
 
 	pw[0] = '\0';
@@ -134,7 +135,7 @@ static int nntp_connect(struct source_session *s, struct nntp *n, char *err, siz
 		goto out;
 	}
 	if (n->u.user[0]) {
-		r = source_password(s->src->password_file, s->src->password_env, pw,
+		r = secret_password(s->src->password_file, s->src->password_env, pw,
 				    sizeof(pw), perr, sizeof(perr));
 		if (r < 0) {
 			snprintf(err, errlen, "%s", perr);
