@@ -68,6 +68,13 @@ static const char sql_query_findings[] =
 	" LEFT JOIN messages m ON m.id = p.msg_id"
 	Q_COMMON_FILTERS
 	Q_FINDING_FILTERS("f")
+	/* ?12 as a range of index findings_series (all of it when NULL):
+	 * a series' findings (each row of a page's series table, the patch
+	 * page) are read from the index, not found by a scan of all of
+	 * them; on 2.7 million findings 0.76 s -> 1 ms, while the first
+	 * page of every finding went 3.9 s -> 6.4 s */
+	" AND f.series_id BETWEEN ifnull(?12, -9223372036854775808)"
+	" AND ifnull(?12, 9223372036854775807)"
 	" ORDER BY" Q_DATE_ORDER ", f.part, f.file, f.line, f.id"
 	" LIMIT ?9 OFFSET ?11";
 

@@ -84,7 +84,7 @@ echo "database: $(du -m "$work/reviewbot.db" | cut -f1) MiB" \
 
 "$rb" serve --config "$work/rb.conf" --listen 127.0.0.1:0 >"$work/serve.log" 2>&1 &
 pid=$!
-trap 'kill $pid 2>/dev/null' EXIT
+trap 'kill $pid 2>/dev/null || true' EXIT
 port=
 for i in $(seq 1 100); do
 	port=$(sed -n 's/.*event=listening .*port=\([0-9]*\).*/\1/p' "$work/serve.log")
@@ -241,3 +241,4 @@ EOF
 kill $pid 2>/dev/null || true
 wait $pid 2>/dev/null || true
 echo "serve: $(grep -c 'event=http-slow-client' "$work/serve.log" || true) slow-client cuts"
+exit 0
