@@ -274,7 +274,103 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	 * web pages' chart: store_web_weekly) rather than the whole
 	 * history; on 200,000 patches the chart's statement went from 6 s
 	 * to 0.2 s (tests/bench/bench_serve.sh) */
-	"CREATE INDEX messages_date ON messages(date);"
+	"CREATE INDEX messages_date ON messages(date);",
+
+	/* 9 -> 10: what the privacy rule and the author filter need, kept
+	 * as data when it is stored instead of worked out for every row
+	 * each page reads (tests/bench/bench_serve.sh: an author's page
+	 * 3.5 s -> see tests/bench/README.md).  Triggers keep it right
+	 * whatever writes: an opt-out unpublishes its author's past mail at
+	 * once, an opt-in publishes it again.
+	 *   messages.pub: 0 never published (recipients not recorded, or
+	 *     the sender opted out), 1 came through a list (a List-Id),
+	 *     2 published when a recipient is a public list or its source a
+	 *     public archive: the configuration's, so decided when read
+	 *     (STORE_WEB_PUBLISHED)
+	 *   series.opted_out: its author opted out (either mode)
+	 *   authors: each text the author filter reads, "address name"
+	 *     lowercase, once; series.author_id the series' author's,
+	 *     patches.author_id the patch's (its mail's address and name,
+	 *     the series' where the mail has none), so that the filter
+	 *     reads the few thousand authors and then the index */
+	"CREATE TABLE authors ("
+	"  id INTEGER PRIMARY KEY,"
+	"  who TEXT NOT NULL UNIQUE"
+	");"
+	"ALTER TABLE messages ADD COLUMN pub INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE series ADD COLUMN opted_out INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE series ADD COLUMN author_id INTEGER REFERENCES authors(id);"
+	"ALTER TABLE patches ADD COLUMN author_id INTEGER REFERENCES authors(id);"
+	"CREATE INDEX messages_from_lower ON messages(lower(from_addr));"
+	"CREATE INDEX series_author_lower ON series(lower(author_addr));"
+	"CREATE INDEX series_author_id ON series(author_id);"
+	"CREATE INDEX patches_author ON patches(author_id);"
+	/* a file's (or a folder's) findings counted without reading them */
+	"DROP INDEX findings_file;"
+	"CREATE INDEX findings_file ON findings(file, patch_id, series_id, type,"
+	"  category);"
+	"UPDATE messages SET pub = " M_PUB ";"
+	"UPDATE series SET opted_out = " S_OPTED_OUT ";"
+	"INSERT OR IGNORE INTO authors (who) SELECT " S_WHO " FROM series;"
+	"INSERT OR IGNORE INTO authors (who) SELECT " P_WHO " FROM patches;"
+	"UPDATE series SET author_id = (SELECT a.id FROM authors a WHERE a.who = " S_WHO ");"
+	"UPDATE patches SET author_id = (SELECT a.id FROM authors a WHERE a.who = " P_WHO ");"
+	"CREATE TRIGGER messages_pub_new AFTER INSERT ON messages BEGIN"
+	"  UPDATE messages SET pub = " M_PUB " WHERE id = NEW.id;"
+	" END;"
+	"CREATE TRIGGER messages_pub_change AFTER UPDATE OF rcpt, list_id, from_addr"
+	"  ON messages BEGIN"
+	"  UPDATE messages SET pub = " M_PUB " WHERE id = NEW.id;"
+	" END;"
+	"CREATE TRIGGER messages_author_change AFTER UPDATE OF from_addr, from_name"
+	"  ON messages BEGIN"
+	"  INSERT OR IGNORE INTO authors (who) SELECT " P_WHO " FROM patches"
+	"   WHERE msg_id = NEW.id;"
+	"  UPDATE patches SET author_id = (SELECT a.id FROM authors a WHERE a.who = " P_WHO ")"
+	"   WHERE msg_id = NEW.id;"
+	" END;"
+	"CREATE TRIGGER series_new AFTER INSERT ON series BEGIN"
+	"  INSERT OR IGNORE INTO authors (who) SELECT " S_WHO " FROM series WHERE id = NEW.id;"
+	"  UPDATE series SET opted_out = " S_OPTED_OUT ","
+	"   author_id = (SELECT a.id FROM authors a WHERE a.who = " S_WHO ")"
+	"   WHERE id = NEW.id;"
+	" END;"
+	"CREATE TRIGGER series_author_change AFTER UPDATE OF author_addr, author_name"
+	"  ON series BEGIN"
+	"  INSERT OR IGNORE INTO authors (who) SELECT " S_WHO " FROM series WHERE id = NEW.id;"
+	"  UPDATE series SET opted_out = " S_OPTED_OUT ","
+	"   author_id = (SELECT a.id FROM authors a WHERE a.who = " S_WHO ")"
+	"   WHERE id = NEW.id;"
+	"  INSERT OR IGNORE INTO authors (who) SELECT " P_WHO " FROM patches"
+	"   WHERE series_id = NEW.id;"
+	"  UPDATE patches SET author_id = (SELECT a.id FROM authors a WHERE a.who = " P_WHO ")"
+	"   WHERE series_id = NEW.id;"
+	" END;"
+	"CREATE TRIGGER patches_author_new AFTER INSERT ON patches BEGIN"
+	"  INSERT OR IGNORE INTO authors (who) SELECT " P_WHO " FROM patches WHERE id = NEW.id;"
+	"  UPDATE patches SET author_id = (SELECT a.id FROM authors a WHERE a.who = " P_WHO ")"
+	"   WHERE id = NEW.id;"
+	" END;"
+	"CREATE TRIGGER patches_author_change AFTER UPDATE OF series_id, msg_id"
+	"  ON patches BEGIN"
+	"  INSERT OR IGNORE INTO authors (who) SELECT " P_WHO " FROM patches WHERE id = NEW.id;"
+	"  UPDATE patches SET author_id = (SELECT a.id FROM authors a WHERE a.who = " P_WHO ")"
+	"   WHERE id = NEW.id;"
+	" END;"
+	"CREATE TRIGGER optouts_pub_new AFTER INSERT ON optouts BEGIN"
+	"  UPDATE messages SET pub = 0 WHERE lower(from_addr) = NEW.addr;"
+	"  UPDATE series SET opted_out = 1 WHERE lower(author_addr) = NEW.addr;"
+	" END;"
+	"CREATE TRIGGER optouts_pub_gone AFTER DELETE ON optouts BEGIN"
+	"  UPDATE messages SET pub = " M_PUB " WHERE lower(from_addr) = OLD.addr;"
+	"  UPDATE series SET opted_out = " S_OPTED_OUT " WHERE lower(author_addr) = OLD.addr;"
+	" END;"
+	"CREATE TRIGGER optouts_pub_change AFTER UPDATE OF addr ON optouts BEGIN"
+	"  UPDATE messages SET pub = " M_PUB
+	"   WHERE lower(from_addr) IN (OLD.addr, NEW.addr);"
+	"  UPDATE series SET opted_out = " S_OPTED_OUT
+	"   WHERE lower(author_addr) IN (OLD.addr, NEW.addr);"
+	" END;"
 	"",	/* three pieces: clang takes two for a missing comma */
 };
 
@@ -370,6 +466,74 @@ sqlite3_stmt *store_stmt(struct store *st, enum store_stmt_id id,
 		return NULL;
 	}
 	return st->stmt[id];
+}
+
+sqlite3_stmt *store_shape_find(struct store *st, uint32_t kind, uint32_t key)
+{
+	size_t i;
+
+	for (i = 0; i < STORE_NSHAPES; i++) {
+		struct store_shape *sh = &st->shapes[i];
+
+		if (sh->used && sh->kind == kind && sh->key == key) {
+			sh->used = ++st->shape_clock;
+			return sh->s;
+		}
+	}
+	return NULL;
+}
+
+sqlite3_stmt *store_shape_prepare(struct store *st, uint32_t kind, uint32_t key,
+				  const char *sql, int *ret)
+{
+	struct store_shape *sh = &st->shapes[0];
+	sqlite3_stmt *s = NULL;
+	size_t i;
+	int rc;
+
+	rc = sqlite3_prepare_v3(st->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &s, NULL);
+	if (rc != SQLITE_OK) {
+		sqlite3_finalize(s);
+		*ret = store_sqlerr(st, rc);
+		return NULL;
+	}
+	/* an empty slot, else the least recently used */
+	for (i = 0; i < STORE_NSHAPES && sh->used; i++)
+		if (!st->shapes[i].used || st->shapes[i].used < sh->used)
+			sh = &st->shapes[i];
+	sqlite3_finalize(sh->s);
+	sh->kind = kind;
+	sh->key = key;
+	sh->s = s;
+	sh->used = ++st->shape_clock;
+	return s;
+}
+
+void store_sql_add(struct store_sql *q, const char *s)
+{
+	size_t n = strlen(s);
+	char *p;
+
+	if (q->err)
+		return;
+	if (n >= STORE_SQL_MAX - q->len) {
+		q->err = 1;
+		return;
+	}
+	p = realloc(q->buf, q->len + n + 1);
+	if (!p) {
+		q->err = 1;
+		return;
+	}
+	q->buf = p;
+	memcpy(q->buf + q->len, s, n + 1);
+	q->len += n;
+}
+
+void store_sql_release(struct store_sql *q)
+{
+	free(q->buf);
+	memset(q, 0, sizeof(*q));
 }
 
 void store_stmt_done(sqlite3_stmt *s)
@@ -962,6 +1126,8 @@ void store_close(struct store *st)
 		return;
 	for (i = 0; i < STMT__COUNT; i++)
 		sqlite3_finalize(st->stmt[i]);
+	for (i = 0; i < STORE_NSHAPES; i++)
+		sqlite3_finalize(st->shapes[i].s);
 	/* an open transaction is rolled back by the close */
 	sqlite3_close(st->db);
 	free(st);

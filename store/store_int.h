@@ -92,9 +92,6 @@ enum store_stmt_id {
 	STMT_TOKEN_USE,
 	STMT_FORGET_FIRST,
 	STMT_FORGET_LAST = STMT_FORGET_FIRST + 15,
-	/* store_query.c */
-	STMT_QUERY_FINDINGS,
-	STMT_QUERY_PATCHES,
 	/* store_status.c */
 	STMT_SERIES_COUNT,
 	STMT_SERIES_COUNT_WAITING,
@@ -123,13 +120,8 @@ enum store_stmt_id {
 	STMT_MSG_SET_RCPT,
 	STMT_MSG_GET_RCPT,
 	STMT_MSG_WITHOUT_RCPT,
-	STMT_WEB_SERIES,
-	STMT_WEB_SERIES_OLDEST,
-	STMT_WEB_WEEKLY,
-	STMT_WEB_COUNT,
 	STMT_WEB_LISTS,
 	STMT_WEB_MSG_PUBLISHED,
-	STMT_WEB_SERIES_PUBLISHED,
 	STMT_WEB_PATCH_BY_MSG,
 	STMT_WEB_NEXT_VERSION,
 	STMT_WEB_FINGERPRINTS,
@@ -144,11 +136,48 @@ enum store_stmt_id {
 
 #define STORE_ERRMSG_MAX	256
 
+/*
+ * Statements whose text depends on which filters a query sets
+ * (store_query.c, store_web.c): each shape (kind and the filters'
+ * bits) is prepared on its first use and kept, the least recently used
+ * finalized when all STORE_NSHAPES are taken.  A web page uses a few
+ * shapes; a handle is used by one thread at a time.
+ */
+#define STORE_NSHAPES	48
+
+struct store_shape {
+	uint32_t kind, key;
+	uint64_t used;		/* the clock at its last use; 0: empty */
+	sqlite3_stmt *s;
+};
+
 struct store {
 	sqlite3 *db;
 	sqlite3_stmt *stmt[STMT__COUNT];
+	struct store_shape shapes[STORE_NSHAPES];
+	uint64_t shape_clock;
 	char errmsg[STORE_ERRMSG_MAX];
 };
+
+/* The statement of shape (kind, key), or NULL when not prepared yet. */
+sqlite3_stmt *store_shape_find(struct store *st, uint32_t kind, uint32_t key);
+/* Prepares sql as shape (kind, key): the statement, or NULL with the
+ * error recorded (*ret set). */
+sqlite3_stmt *store_shape_prepare(struct store *st, uint32_t kind, uint32_t key,
+				  const char *sql, int *ret);
+
+/* SQL text made of this program's fragments only (never a value: those
+ * are bound), in a buffer of at most STORE_SQL_MAX bytes. */
+#define STORE_SQL_MAX	(32u << 10)
+
+struct store_sql {
+	char *buf;
+	size_t len;
+	int err;		/* out of memory or over STORE_SQL_MAX */
+};
+
+void store_sql_add(struct store_sql *q, const char *s);
+void store_sql_release(struct store_sql *q);
 
 /* The statement id, prepared from sql on first use; NULL with the error
  * recorded (*ret set) when preparing fails. */
@@ -267,11 +296,69 @@ int store_finding_from_row(struct store *st, sqlite3_stmt *q, int col,
 int store_series_from_row(struct store *st, sqlite3_stmt *q,
 			  struct store_series *s);
 
+/* The kinds of statements made per shape (store_shape_find()). */
+enum store_shape_kind {
+	SHAPE_FINDINGS = 1,
+	SHAPE_PATCHES,
+	SHAPE_WEEKLY,
+	SHAPE_COUNT,
+	SHAPE_SERIES,
+};
+
+/* Which filters of a store_query are set: a shape's key. */
+enum store_query_bit {
+	QB_AUTHOR = 1u << 0,
+	QB_FILE = 1u << 1,
+	QB_LIST = 1u << 2,
+	QB_CATEGORY = 1u << 3,
+	QB_TYPE = 1u << 4,
+	QB_SERIES_MSGID = 1u << 5,
+	QB_SINCE = 1u << 6,
+	QB_UNTIL = 1u << 7,
+	QB_PUBLISH = 1u << 8,
+	QB_SERIES_ID = 1u << 9,
+	QB_PATCH_ID = 1u << 10,
+	QB_NEWEST = 1u << 11,
+	QB_FILE_EXACT = 1u << 12,	/* the glob names one file */
+	QB_REVIEWED = 1u << 13,		/* store_web_series()'s reviewed_only */
+};
+#define QB_KEYS_SHIFT	16	/* store_query_count()'s keys above */
+uint32_t store_query_bits(const struct store_query *q);
+
 /* now when t is 0 */
 int64_t store_time_or_now(int64_t t);
 
-/* Binds q to ?1 .. ?14 of a query statement (store_query.c's list). */
+/* Binds the filters q sets to a statement of q's shape: ?1 author,
+ * ?2 file glob, ?3 list, ?4 categories, ?5 types, ?6 a series'
+ * Message-ID, ?7 since, ?8 until, ?9 limit (-1: none), ?10 publish,
+ * ?11 offset, ?12 series id, ?14 patch id (store_query.c). */
 void store_bind_query(sqlite3_stmt *s, const struct store_query *q, int *rc);
+
+/*
+ * Schema 10's stored forms of the privacy rule and the author filter
+ * (store.c's migration 10 and its triggers): each an expression over
+ * the row of the table it names, as an UPDATE of that table sees it.
+ */
+/* messages.pub: 0 never, 1 by its List-Id, 2 when the configuration
+ * makes one of its lists or its source public */
+#define M_PUB \
+	"(CASE WHEN messages.rcpt IS NULL THEN 0" \
+	" WHEN EXISTS (SELECT 1 FROM optouts o" \
+	"  WHERE o.addr = lower(messages.from_addr)) THEN 0" \
+	" WHEN messages.list_id IS NOT NULL THEN 1 ELSE 2 END)"
+/* series.opted_out */
+#define S_OPTED_OUT \
+	"EXISTS (SELECT 1 FROM optouts o WHERE o.addr = lower(series.author_addr))"
+/* the text the author filter reads: "address name", lowercase */
+#define W_WHO(addr, name) \
+	"lower(ifnull(" addr ", '') || ' ' || ifnull(" name ", ''))"
+#define S_WHO	W_WHO("series.author_addr", "series.author_name")
+/* a patch's: its mail's address and name, the series' where none */
+#define P_WHO_PART(mcol, scol) \
+	"coalesce((SELECT pm." mcol " FROM messages pm WHERE pm.id = patches.msg_id)," \
+	" (SELECT ps." scol " FROM series ps WHERE ps.id = patches.series_id))"
+#define P_WHO	W_WHO(P_WHO_PART("from_addr", "author_addr"), \
+		      P_WHO_PART("from_name", "author_name"))
 
 /*
  * SQL: message m of series s may be published (store_web.h): it is
@@ -280,15 +367,16 @@ void store_bind_query(sqlite3_stmt *s, const struct store_query *q, int *rc);
  * To or Cc, or read from one of its "sources"), and neither its sender
  * nor the series' author opted out.  m, s and pub are the SQL names of
  * the message, the series and the parameter; with m NULL (a LEFT JOIN
- * that found none) it is false.
+ * that found none) it is false.  All but the configuration's lists and
+ * sources is stored (m.pub, s.opted_out: schema 10), so those are read
+ * only for mail without a List-Id.
  */
 #define STORE_WEB_PUBLISHED(m, s, pub) \
-	"(" m ".rcpt IS NOT NULL" \
-	" AND (" m ".list_id IS NOT NULL" \
-	"  OR " m ".source IN (SELECT ps.value FROM json_each(" pub ", '$.sources') ps)" \
-	"  OR EXISTS (SELECT 1 FROM json_each(" pub ", '$.lists') pj" \
-	"   WHERE instr(',' || " m ".rcpt || ',', ',' || lower(pj.value) || ',') > 0))" \
-	" AND NOT EXISTS (SELECT 1 FROM optouts po" \
-	"  WHERE po.addr IN (lower(" m ".from_addr), lower(" s ".author_addr))))"
+	"(ifnull(" s ".opted_out, 0) = 0" \
+	" AND (ifnull(" m ".pub, 0) = 1 OR (ifnull(" m ".pub, 0) = 2" \
+	"  AND (EXISTS (SELECT 1 FROM json_each(" pub ", '$.sources') ps" \
+	"    WHERE ps.value = " m ".source)" \
+	"   OR EXISTS (SELECT 1 FROM json_each(" pub ", '$.lists') pj" \
+	"    WHERE instr(',' || " m ".rcpt || ',', ',' || lower(pj.value) || ',') > 0)))))"
 
 #endif

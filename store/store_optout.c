@@ -152,6 +152,11 @@ static const struct {
 	/* the findings it disputed (its findings' disputes and numbers go
 	 * with them: ON DELETE CASCADE) */
 	{ FC_NONE, "DELETE FROM feedback WHERE addr = ?1" },
+	/* the author filter's texts (schema 10) nothing names any more:
+	 * the address's own go with its mail (?1 to number the parameter) */
+	{ FC_NONE, "DELETE FROM authors WHERE ?1 IS NOT NULL"
+		   " AND NOT EXISTS (SELECT 1 FROM patches p WHERE p.author_id = authors.id)"
+		   " AND NOT EXISTS (SELECT 1 FROM series s WHERE s.author_id = authors.id)" },
 };
 
 #define FORGET_NSTEPS (sizeof(forget_steps) / sizeof(forget_steps[0]))

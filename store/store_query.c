@@ -30,94 +30,278 @@
  * of one of its patches, or its root.
  */
 #define Q_SERIES_FILTER \
-	" AND (?6 IS NULL OR s.id IN (" \
+	" AND s.id IN (" \
 	"  SELECT m6.series_id FROM messages m6 WHERE m6.message_id = ?6" \
 	"  UNION SELECT p6.series_id FROM patches p6" \
 	"   JOIN messages m6 ON m6.id = p6.msg_id WHERE m6.message_id = ?6" \
-	"  UNION SELECT s6.id FROM series s6 WHERE s6.root = ?6))"
+	"  UNION SELECT s6.id FROM series s6 WHERE s6.root = ?6)"
 
-#define Q_COMMON_FILTERS \
-	" WHERE (?1 IS NULL OR instr(lower(ifnull(" Q_AUTHOR_ADDR ", '')" \
-	"  || ' ' || ifnull(" Q_AUTHOR_NAME ", '')), lower(?1)) > 0)" \
-	" AND (?3 IS NULL OR s.list = ?3)" \
-	Q_SERIES_FILTER \
-	" AND (?7 IS NULL OR m.date >= ?7)" \
-	" AND (?8 IS NULL OR m.date <= ?8)" \
-	" AND (?12 IS NULL OR s.id = ?12)" \
-	" AND (?14 IS NULL OR p.id = ?14)" \
-	" AND (?10 IS NULL OR " STORE_WEB_PUBLISHED("m", "s", "?10") ")"
+/*
+ * The author filter: the patch's "address name" (its mail's, the
+ * series' where the mail has none) contains ?1, any ASCII case.  The
+ * few thousand texts are read, then index patches_author (schema 10).
+ */
+#define Q_AUTHOR_FILTER \
+	" AND p.author_id IN (SELECT a.id FROM authors a" \
+	"  WHERE instr(a.who, lower(?1)) > 0)"
 
-/* f's category and type in the lists ?4 and ?5 */
-#define Q_FINDING_FILTERS(f) \
-	" AND (?2 IS NULL OR " f ".file GLOB ?2)" \
-	" AND (?4 IS NULL OR instr(',' || ?4 || ',', ',' || " f ".category || ',') > 0)" \
-	" AND (?5 IS NULL OR instr(',' || ?5 || ',', ',' || " f ".type || ',') > 0)"
-
-/* the order of the rows, oldest or newest (?13) first */
-#define Q_DATE_ORDER \
-	" CASE WHEN ?13 THEN -ifnull(m.date, 0) ELSE ifnull(m.date, 0) END," \
-	" CASE WHEN ?13 THEN -ifnull(m.id, 0) ELSE ifnull(m.id, 0) END"
-
-static const char sql_query_findings[] =
-	"SELECT " FINDING_COLS("f.") ","
-	" m.message_id, m.subject, " Q_AUTHOR_ADDR ", " Q_AUTHOR_NAME ","
-	" s.list, m.date, s.version, s.total"
-	" FROM findings f"
-	" JOIN patches p ON p.id = f.patch_id"
+/*
+ * The order of the tables.  A filter with an index of its own (an
+ * author, a series, a patch, one file) drives the statement; without
+ * one, rows that need their mail (published ones, a date range) are
+ * read newest (or oldest) mail first from index messages_date, and a
+ * page stops after its rows instead of sorting every finding.
+ */
+#define Q_FROM_FINDINGS(mjoin) \
+	" FROM findings f" \
+	" JOIN patches p ON p.id = f.patch_id" \
+	" JOIN series s ON s.id = f.series_id" \
+	" " mjoin " messages m ON m.id = p.msg_id"
+#define Q_FROM_DATES \
+	" FROM messages m" \
+	" CROSS JOIN patches p ON p.msg_id = m.id" \
+	" CROSS JOIN findings f INDEXED BY findings_patch ON f.patch_id = p.id" \
 	" JOIN series s ON s.id = f.series_id"
-	" LEFT JOIN messages m ON m.id = p.msg_id"
-	Q_COMMON_FILTERS
-	Q_FINDING_FILTERS("f")
-	/* ?12 as a range of index findings_series (all of it when NULL):
-	 * a series' findings (each row of a page's series table, the patch
-	 * page) are read from the index, not found by a scan of all of
-	 * them; on 2.7 million findings 0.76 s -> 1 ms, while the first
-	 * page of every finding went 3.9 s -> 6.4 s */
-	" AND f.series_id BETWEEN ifnull(?12, -9223372036854775808)"
-	" AND ifnull(?12, 9223372036854775807)"
-	" ORDER BY" Q_DATE_ORDER ", f.part, f.file, f.line, f.id"
-	" LIMIT ?9 OFFSET ?11";
+
+#define Q_DRIVERS \
+	(QB_AUTHOR | QB_SERIES_MSGID | QB_SERIES_ID | QB_PATCH_ID | QB_FILE_EXACT)
+
+/* every row has its mail: published ones, or a date range */
+static int q_needs_mail(uint32_t k)
+{
+	return (k & (QB_PUBLISH | QB_SINCE | QB_UNTIL)) != 0;
+}
+
+/* a GLOB matching one name only: no * or ?, and [ only as "[c]" */
+static int glob_is_literal(const char *g)
+{
+	for (; *g; g++) {
+		if (*g == '[' && g[1] && g[1] != ']' && g[2] == ']')
+			g += 2;
+		else if (*g == '*' || *g == '?' || *g == '[')
+			return 0;
+	}
+	return 1;
+}
+
+uint32_t store_query_bits(const struct store_query *q)
+{
+	uint32_t k = 0;
+
+	if (q->author)
+		k |= QB_AUTHOR;
+	if (q->file_glob)
+		k |= QB_FILE | (glob_is_literal(q->file_glob) ? QB_FILE_EXACT : 0);
+	if (q->list)
+		k |= QB_LIST;
+	if (q->category)
+		k |= QB_CATEGORY;
+	if (q->type)
+		k |= QB_TYPE;
+	if (q->series_msgid)
+		k |= QB_SERIES_MSGID;
+	if (q->since)
+		k |= QB_SINCE;
+	if (q->until)
+		k |= QB_UNTIL;
+	if (q->publish)
+		k |= QB_PUBLISH;
+	if (q->series_id)
+		k |= QB_SERIES_ID;
+	if (q->patch_id)
+		k |= QB_PATCH_ID;
+	if (q->newest_first)
+		k |= QB_NEWEST;
+	return k;
+}
+
+/* f's file, category and type (" AND ..." each) */
+static void q_finding_filters(struct store_sql *b, uint32_t k, const char *f)
+{
+	if (k & QB_FILE) {
+		store_sql_add(b, " AND ");
+		store_sql_add(b, f);
+		store_sql_add(b, ".file GLOB ?2");
+	}
+	if (k & QB_CATEGORY) {
+		store_sql_add(b, " AND instr(',' || ?4 || ',', ',' || ");
+		store_sql_add(b, f);
+		store_sql_add(b, ".category || ',') > 0");
+	}
+	if (k & QB_TYPE) {
+		store_sql_add(b, " AND instr(',' || ?5 || ',', ',' || ");
+		store_sql_add(b, f);
+		store_sql_add(b, ".type || ',') > 0");
+	}
+}
+
+/* " WHERE 1" and the filters of k on p, s and m (and f with with_f) */
+static void q_filters(struct store_sql *b, uint32_t k, int with_f)
+{
+	store_sql_add(b, " WHERE 1");
+	if (k & QB_AUTHOR)
+		store_sql_add(b, Q_AUTHOR_FILTER);
+	/* a list without a series ends the statement at once (SQLite
+	 * evaluates the EXISTS once, before reading a row) */
+	if (k & QB_LIST)
+		store_sql_add(b, " AND s.list = ?3"
+			      " AND EXISTS (SELECT 1 FROM series sl WHERE sl.list = ?3)");
+	if (k & QB_SERIES_MSGID)
+		store_sql_add(b, Q_SERIES_FILTER);
+	if (k & QB_SINCE)
+		store_sql_add(b, " AND m.date >= ?7");
+	if (k & QB_UNTIL)
+		store_sql_add(b, " AND m.date <= ?8");
+	/* a series' or a patch's findings from index findings_series or
+	 * findings_patch */
+	if (k & QB_SERIES_ID)
+		store_sql_add(b, with_f ? " AND f.series_id = ?12" : " AND p.series_id = ?12");
+	if (k & QB_PATCH_ID)
+		store_sql_add(b, with_f ? " AND f.patch_id = ?14" : " AND p.id = ?14");
+	if (k & QB_PUBLISH)
+		store_sql_add(b, " AND " STORE_WEB_PUBLISHED("m", "s", "?10"));
+	if (with_f)
+		q_finding_filters(b, k, "f");
+}
+
+/* FROM findings, patches, series and messages in the order k wants;
+ * all: every row is read (a count), so the date walk only serves a
+ * date range, and a file glob's range of index findings_file drives */
+static void q_from_findings(struct store_sql *b, uint32_t k, int all)
+{
+	int walk = !(k & Q_DRIVERS) && q_needs_mail(k);
+
+	/* a folder and a category or type: few rows, found in the
+	 * folder's range of the index alone (it holds both) */
+	if ((k & QB_FILE) && (k & (QB_CATEGORY | QB_TYPE)))
+		walk = 0;
+	if (all)
+		walk = !(k & (Q_DRIVERS | QB_FILE)) && (k & (QB_SINCE | QB_UNTIL));
+	if (walk)
+		store_sql_add(b, Q_FROM_DATES);
+	else if (q_needs_mail(k))
+		store_sql_add(b, Q_FROM_FINDINGS("JOIN"));
+	else
+		store_sql_add(b, Q_FROM_FINDINGS("LEFT JOIN"));
+}
+
+/* the rows' order: their mail's date and id, oldest or newest first
+ * (a patch without its mail as one of date 0) */
+static void q_date_order(struct store_sql *b, uint32_t k)
+{
+	store_sql_add(b, k & QB_NEWEST ? " ORDER BY m.date DESC, m.id DESC" :
+		      " ORDER BY m.date, m.id");
+}
+
+/* The statement of kind for q's filters (k), prepared once per shape. */
+static sqlite3_stmt *q_stmt(struct store *st, enum store_shape_kind kind, uint32_t k,
+			    void (*make)(struct store_sql *b, uint32_t k), int *ret)
+{
+	struct store_sql b = { NULL, 0, 0 };
+	sqlite3_stmt *s;
+
+	s = store_shape_find(st, kind, k);
+	if (s)
+		return s;
+	make(&b, k);
+	if (b.err) {
+		store_sql_release(&b);
+		*ret = store_seterr(st, STORE_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	s = store_shape_prepare(st, kind, k, b.buf, ret);
+	store_sql_release(&b);
+	return s;
+}
+
+static void make_findings(struct store_sql *b, uint32_t k)
+{
+	store_sql_add(b, "SELECT " FINDING_COLS("f.") ","
+		      " m.message_id, m.subject, " Q_AUTHOR_ADDR ", " Q_AUTHOR_NAME ","
+		      " s.list, m.date, s.version, s.total");
+	q_from_findings(b, k, 0);
+	q_filters(b, k, 1);
+	q_date_order(b, k);
+	store_sql_add(b, ", f.part, f.file, f.line, f.id LIMIT ?9 OFFSET ?11");
+}
 
 /*
  * A patch is listed when it has at least one finding matching all of
  * file glob, category and type (or always, when none of them is set);
  * its count is of those findings.
  */
-static const char sql_query_patches[] =
-	"SELECT " PATCH_COLS("p.") ","
-	" m.message_id, " Q_AUTHOR_ADDR ", " Q_AUTHOR_NAME ","
-	" s.list, m.date, s.version, s.total, count(f.id)"
-	" FROM patches p"
-	" JOIN series s ON s.id = p.series_id"
-	" LEFT JOIN messages m ON m.id = p.msg_id"
-	" LEFT JOIN findings f ON f.patch_id = p.id"
-	Q_FINDING_FILTERS("f")
-	Q_COMMON_FILTERS
-	" GROUP BY p.id"
-	" HAVING (?2 IS NULL AND ?4 IS NULL AND ?5 IS NULL) OR count(f.id) > 0"
-	" ORDER BY" Q_DATE_ORDER ", p.part, p.id"
-	" LIMIT ?9 OFFSET ?11";
+static void make_patches(struct store_sql *b, uint32_t k)
+{
+	uint32_t fk = k & (QB_FILE | QB_CATEGORY | QB_TYPE);
+
+	store_sql_add(b, "SELECT " PATCH_COLS("p.") ","
+		      " m.message_id, " Q_AUTHOR_ADDR ", " Q_AUTHOR_NAME ","
+		      " s.list, m.date, s.version, s.total,"
+		      " (SELECT count(*) FROM findings f WHERE f.patch_id = p.id");
+	q_finding_filters(b, fk, "f");
+	store_sql_add(b, ")");
+	if (!(k & Q_DRIVERS) && q_needs_mail(k))
+		store_sql_add(b, " FROM messages m"
+			      " CROSS JOIN patches p ON p.msg_id = m.id"
+			      " JOIN series s ON s.id = p.series_id");
+	else
+		store_sql_add(b, q_needs_mail(k) ?
+			      " FROM patches p JOIN series s ON s.id = p.series_id"
+			      " JOIN messages m ON m.id = p.msg_id" :
+			      " FROM patches p JOIN series s ON s.id = p.series_id"
+			      " LEFT JOIN messages m ON m.id = p.msg_id");
+	q_filters(b, k, 0);
+	if (fk && (k & QB_FILE_EXACT)) {
+		/* the file's findings first (index findings_file) */
+		store_sql_add(b, " AND p.id IN (SELECT f.patch_id FROM findings f WHERE 1");
+		q_finding_filters(b, fk, "f");
+		store_sql_add(b, ")");
+	} else if (fk) {
+		store_sql_add(b, " AND EXISTS (SELECT 1 FROM findings f WHERE f.patch_id = p.id");
+		q_finding_filters(b, fk, "f");
+		store_sql_add(b, ")");
+	}
+	q_date_order(b, k);
+	store_sql_add(b, ", p.part, p.id LIMIT ?9 OFFSET ?11");
+}
 
 void store_bind_query(sqlite3_stmt *s, const struct store_query *q, int *rc)
 {
 	int64_t limit = -1;
+	int n = sqlite3_bind_parameter_count(s);
 
+	/* each filter's parameter is in the statement exactly when the
+	 * filter is set (an unset one would be NULL); limit and offset
+	 * when the statement has them */
 	if (q->limit && (unsigned long long)q->limit <= (unsigned long long)INT64_MAX)
 		limit = (int64_t)q->limit;
-	store_bind_text(s, 1, q->author, rc);
-	store_bind_text(s, 2, q->file_glob, rc);
-	store_bind_text(s, 3, q->list, rc);
-	store_bind_text(s, 4, q->category, rc);
-	store_bind_text(s, 5, q->type, rc);
-	store_bind_text(s, 6, q->series_msgid, rc);
-	store_bind_opt_int64(s, 7, q->since, rc);
-	store_bind_opt_int64(s, 8, q->until, rc);
-	store_bind_int64(s, 9, limit, rc);
-	store_bind_text(s, 10, q->publish, rc);
-	store_bind_int64(s, 11, q->offset <= (size_t)INT64_MAX ? (int64_t)q->offset : INT64_MAX, rc);
-	store_bind_id(s, 12, q->series_id, rc);
-	store_bind_int64(s, 13, q->newest_first ? 1 : 0, rc);
-	store_bind_id(s, 14, q->patch_id, rc);
+	if (q->author)
+		store_bind_text(s, 1, q->author, rc);
+	if (q->file_glob)
+		store_bind_text(s, 2, q->file_glob, rc);
+	if (q->list)
+		store_bind_text(s, 3, q->list, rc);
+	if (q->category)
+		store_bind_text(s, 4, q->category, rc);
+	if (q->type)
+		store_bind_text(s, 5, q->type, rc);
+	if (q->series_msgid)
+		store_bind_text(s, 6, q->series_msgid, rc);
+	if (q->since)
+		store_bind_int64(s, 7, q->since, rc);
+	if (q->until)
+		store_bind_int64(s, 8, q->until, rc);
+	if (n >= 9)
+		store_bind_int64(s, 9, limit, rc);
+	if (q->publish)
+		store_bind_text(s, 10, q->publish, rc);
+	if (n >= 11)
+		store_bind_int64(s, 11, q->offset <= (size_t)INT64_MAX ?
+				 (int64_t)q->offset : INT64_MAX, rc);
+	if (q->series_id)
+		store_bind_int64(s, 12, q->series_id, rc);
+	if (q->patch_id)
+		store_bind_int64(s, 14, q->patch_id, rc);
 }
 
 static void query_row_release(struct store_query_row *r)
@@ -171,7 +355,7 @@ int store_query_findings(struct store *st, const struct store_query *q,
 	int rc = SQLITE_OK, ret = STORE_OK;
 
 	store_clearerr(st);
-	s = store_stmt(st, STMT_QUERY_FINDINGS, sql_query_findings, &ret);
+	s = q_stmt(st, SHAPE_FINDINGS, store_query_bits(q), make_findings, &ret);
 	if (!s)
 		return ret;
 	store_bind_query(s, q, &rc);
@@ -228,7 +412,7 @@ int store_query_patches(struct store *st, const struct store_query *q,
 	int rc = SQLITE_OK, ret = STORE_OK;
 
 	store_clearerr(st);
-	s = store_stmt(st, STMT_QUERY_PATCHES, sql_query_patches, &ret);
+	s = q_stmt(st, SHAPE_PATCHES, store_query_bits(q), make_patches, &ret);
 	if (!s)
 		return ret;
 	store_bind_query(s, q, &rc);
@@ -241,20 +425,18 @@ int store_query_patches(struct store *st, const struct store_query *q,
 #define Q_WEEK	"(m.date - ((m.date / 86400 + 3) % 7) * 86400 - m.date % 86400)"
 
 /*
- * The messages first (CROSS JOIN keeps that order) and m.date >= a plain
- * bound, so that a since walks index messages_date over its weeks alone
- * (the chart's recent weeks); the planner left alone scans every finding.
+ * Without a filter that drives, the messages first (CROSS JOIN keeps
+ * that order) and the since as a range of index messages_date, so that
+ * the chart's recent weeks are read alone; the planner left alone
+ * scans every finding.
  */
-static const char sql_query_weekly[] =
-	"SELECT " Q_WEEK ", f.category, count(*)"
-	" FROM messages m"
-	" CROSS JOIN patches p ON p.msg_id = m.id"
-	" CROSS JOIN findings f ON f.patch_id = p.id"
-	" JOIN series s ON s.id = f.series_id"
-	Q_COMMON_FILTERS
-	Q_FINDING_FILTERS("f")
-	" AND m.date > 0 AND m.date >= ifnull(?7, 1)"
-	" GROUP BY 1, 2 ORDER BY 1, 2";
+static void make_weekly(struct store_sql *b, uint32_t k)
+{
+	store_sql_add(b, "SELECT " Q_WEEK ", f.category, count(*)");
+	q_from_findings(b, k, 1);
+	q_filters(b, k, 1);
+	store_sql_add(b, " AND m.date > 0 GROUP BY 1, 2 ORDER BY 1, 2");
+}
 
 struct weekly_cb {
 	int (*cb)(void *arg, int64_t week, const char *category, long long n);
@@ -284,7 +466,7 @@ int store_web_weekly(struct store *st, const struct store_query *q,
 	store_clearerr(st);
 	all.limit = 0;
 	all.offset = 0;
-	s = store_stmt(st, STMT_WEB_WEEKLY, sql_query_weekly, &ret);
+	s = q_stmt(st, SHAPE_WEEKLY, store_query_bits(&all) & ~QB_NEWEST, make_weekly, &ret);
 	if (!s)
 		return ret;
 	store_bind_query(s, &all, &rc);
@@ -292,27 +474,29 @@ int store_web_weekly(struct store *st, const struct store_query *q,
 }
 
 /*
- * One statement for every choice of keys: ?15 holds the enum
- * store_count_key bits, and a key not chosen is NULL in every row, so
- * it does not split the groups.
+ * The keys chosen are in the shape (k >> QB_KEYS_SHIFT, enum
+ * store_count_key bits); a key not chosen is NULL in every row, so it
+ * does not split the groups.
  */
-static const char sql_query_count[] =
-	"SELECT CASE WHEN ?15 & 1 THEN lower(" Q_AUTHOR_ADDR ") END,"
-	" CASE WHEN ?15 & 2 THEN f.type END,"
-	" CASE WHEN ?15 & 4 THEN f.category END,"
-	" CASE WHEN ?15 & 8 THEN f.file END,"
-	" CASE WHEN ?15 & 16 THEN s.list END,"
-	" CASE WHEN ?15 & 32 AND m.date > 0 THEN " Q_WEEK " END,"
-	" count(*)"
-	" FROM findings f"
-	" JOIN patches p ON p.id = f.patch_id"
-	" JOIN series s ON s.id = f.series_id"
-	" LEFT JOIN messages m ON m.id = p.msg_id"
-	Q_COMMON_FILTERS
-	Q_FINDING_FILTERS("f")
-	" GROUP BY 1, 2, 3, 4, 5, 6"
-	" ORDER BY 7 DESC, 1, 2, 3, 4, 5, 6"
-	" LIMIT ?9 OFFSET ?11";
+static void make_count(struct store_sql *b, uint32_t k)
+{
+	unsigned keys = k >> QB_KEYS_SHIFT;
+
+	store_sql_add(b, keys & COUNT_AUTHOR ? "SELECT lower(" Q_AUTHOR_ADDR ")," :
+		      "SELECT NULL,");
+	store_sql_add(b, keys & COUNT_TYPE ? " f.type," : " NULL,");
+	store_sql_add(b, keys & COUNT_CATEGORY ? " f.category," : " NULL,");
+	store_sql_add(b, keys & COUNT_FILE ? " f.file," : " NULL,");
+	store_sql_add(b, keys & COUNT_LIST ? " s.list," : " NULL,");
+	store_sql_add(b, keys & COUNT_WEEK ?
+		      " CASE WHEN m.date > 0 THEN " Q_WEEK " END," : " NULL,");
+	store_sql_add(b, " count(*)");
+	q_from_findings(b, k, 1);
+	q_filters(b, k, 1);
+	store_sql_add(b, " GROUP BY 1, 2, 3, 4, 5, 6"
+		      " ORDER BY 7 DESC, 1, 2, 3, 4, 5, 6"
+		      " LIMIT ?9 OFFSET ?11");
+}
 
 struct count_cb {
 	int (*cb)(void *arg, const struct store_count_row *r);
@@ -345,10 +529,10 @@ int store_query_count(struct store *st, const struct store_query *q, unsigned ke
 	int rc = SQLITE_OK, ret = STORE_OK;
 
 	store_clearerr(st);
-	s = store_stmt(st, STMT_WEB_COUNT, sql_query_count, &ret);
+	s = q_stmt(st, SHAPE_COUNT, (store_query_bits(q) & ~QB_NEWEST) |
+		   (uint32_t)(keys & 63) << QB_KEYS_SHIFT, make_count, &ret);
 	if (!s)
 		return ret;
 	store_bind_query(s, q, &rc);
-	store_bind_int64(s, 15, (int64_t)(keys & 63), &rc);
 	return store_bound_each(st, s, rc, count_row, &c);
 }

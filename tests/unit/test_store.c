@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "../../store/store.h"
+#include "../../store/store_web.h"
 
 #define EVIL "'; DROP TABLE messages; --"
 
@@ -30,7 +31,7 @@ static void test_store__open_empty_is_current_version_and_mode_0600(void **state
 	struct stat sb;
 
 	assert_int_equal(store_schema_version(fx->st), STORE_SCHEMA_VERSION);
-	assert_int_equal(STORE_SCHEMA_VERSION, 9);
+	assert_int_equal(STORE_SCHEMA_VERSION, 10);
 	assert_int_equal(stat(fx->path, &sb), 0);
 	assert_int_equal(sb.st_mode & 0777, 0600);
 	/* SQLite gives the WAL the database file's mode */
@@ -797,6 +798,62 @@ static void test_store__migration_from_v5_knows_series_by_their_mails(void **sta
 	assert_int_equal(own[0], 0);
 }
 
+/* Schema 10 works out what the privacy rule and the author filter need
+ * for the mail stored before: published or not, opted out, authors. */
+static void test_store__migration_from_v9_stores_published_and_authors(void **state)
+{
+	struct fx *fx = *state;
+	int64_t s1, s2, m1, m2, m3;
+	char err[256];
+	sqlite3 *db;
+	sqlite3_stmt *q;
+
+	assert_int_equal(store_open_at_version(fx->path, 9, &fx->st, err,
+					       sizeof(err)), STORE_OK);
+	s1 = add_series(fx->st, "l", "a@x", "m1@x", 1, 0, 1, NULL, "one", 100);
+	s2 = add_series(fx->st, "l", "B@x", "m3@x", 1, 0, 1, NULL, "two", 100);
+	m1 = add_msg(fx->st, "m1@x", "a@x", "Ann", 100);
+	m2 = add_msg(fx->st, "m2@x", "a@x", NULL, 100);
+	m3 = add_msg(fx->st, "m3@x", "B@x", "Bo", 100);
+	assert_int_equal(store_msg_set_rcpt(fx->st, m1, "l@x", "l.x"), STORE_OK);
+	assert_int_equal(store_msg_set_rcpt(fx->st, m3, "l@x", NULL), STORE_OK);
+	assert_int_equal(store_msg_set_series(fx->st, m1, s1), STORE_OK);
+	assert_int_equal(store_msg_set_series(fx->st, m3, s2), STORE_OK);
+	add_patch(fx->st, s1, m1, 1);
+	add_patch(fx->st, s1, m2, 2);
+	add_patch(fx->st, s2, m3, 1);
+	assert_int_equal(store_optout_set(fx->st, "b@x", OPTOUT_PRIVATE, 1), STORE_OK);
+	store_close(fx->st);
+	fx->st = NULL;
+
+	assert_int_equal(store_open(fx->path, &fx->st, err, sizeof(err)), STORE_OK);
+	assert_int_equal(store_schema_version(fx->st), STORE_SCHEMA_VERSION);
+	assert_int_equal(sqlite3_open(fx->path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db,
+		"SELECT group_concat(message_id || '=' || pub, ' ') FROM"
+		" (SELECT message_id, pub FROM messages ORDER BY id)", -1, &q, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+	/* a List-Id; no recipients recorded; its sender opted out */
+	assert_string_equal((const char *)sqlite3_column_text(q, 0), "m1@x=1 m2@x=0 m3@x=0");
+	sqlite3_finalize(q);
+	assert_int_equal(sqlite3_prepare_v2(db,
+		"SELECT group_concat(p.part || ':' || a.who, ';') FROM"
+		" (SELECT * FROM patches ORDER BY id) p JOIN authors a ON a.id = p.author_id",
+		-1, &q, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+	/* the mail's address and name, the series' name where it has none */
+	assert_string_equal((const char *)sqlite3_column_text(q, 0),
+			    "1:a@x ann;2:a@x author name;1:b@x bo");
+	sqlite3_finalize(q);
+	assert_int_equal(sqlite3_prepare_v2(db,
+		"SELECT group_concat(opted_out || ':' || (author_id IS NOT NULL), ' ') FROM"
+		" (SELECT * FROM series ORDER BY id)", -1, &q, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+	assert_string_equal((const char *)sqlite3_column_text(q, 0), "0:1 1:1");
+	sqlite3_finalize(q);
+	sqlite3_close(db);
+}
+
 /* A Message-ID names every series that holds it or whose mails name
  * it, of one list and author: own ones first, then the newest. */
 static void test_store__series_refs_by_list_author_own_first(void **state)
@@ -855,6 +912,20 @@ static void test_store__series_refs_by_list_author_own_first(void **state)
 	assert_int_equal(store_series_by_ref(fx->st, "l", "b@x", "c@x", ids, own, 4, &n),
 			 STORE_OK);
 	assert_int_equal(n, 1);
+	/* and the author filter's text of the address (schema 10) */
+	{
+		sqlite3 *db;
+		sqlite3_stmt *q;
+
+		assert_int_equal(sqlite3_open(fx->path, &db), SQLITE_OK);
+		assert_int_equal(sqlite3_prepare_v2(db, "SELECT count(*) FROM authors"
+						    " WHERE who LIKE 'a@x%'", -1, &q, NULL),
+				 SQLITE_OK);
+		assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+		assert_int_equal(sqlite3_column_int(q, 0), 0);
+		sqlite3_finalize(q);
+		sqlite3_close(db);
+	}
 }
 
 /* Unthreaded parts: the same tags, and a mail dated near theirs. */
@@ -998,6 +1069,7 @@ int main(void)
 		TD(test_store__migration_from_v2_adds_reply_columns_mutes_tokens),
 		TD(test_store__migration_from_v4_adds_attempts_and_claims),
 		TD(test_store__migration_from_v5_knows_series_by_their_mails),
+		TD(test_store__migration_from_v9_stores_published_and_authors),
 		TD(test_store__open_existing_makes_nothing),
 		TD(test_store__newer_schema_is_refused_untouched),
 		TD(test_store__not_a_database_is_an_error),
