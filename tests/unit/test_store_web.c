@@ -491,6 +491,127 @@ static void test_store_web__fill_rcpt_reads_the_raw_mail(void **state)
 	assert_int_equal(n, 0);
 }
 
+/* one column of one row, read through a connection of the test's own */
+static long long sql_int(const char *path, const char *sql)
+{
+	sqlite3 *db;
+	sqlite3_stmt *s;
+	long long v = -1;
+
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &s, NULL), SQLITE_OK);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		v = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	sqlite3_close(db);
+	return v;
+}
+
+#define PUB_OF(msgid) \
+	"SELECT pub FROM messages WHERE message_id = '" msgid "'"
+#define OPTED_OF(root) \
+	"SELECT opted_out FROM series WHERE root = '" root "'"
+
+/*
+ * Schema 10 stores what the rule needs: a privately mailed patch is
+ * never published (pub 2: only a public list or source of the
+ * configuration's would), an opt-out after the patches were stored
+ * unpublishes them at once (the sender's mail and the series they
+ * wrote), and opting back in publishes them again.
+ */
+static void test_store_web__stored_flags_follow_recipients_and_optouts(void **state)
+{
+	struct fx *fx = *state;
+	struct store_query q;
+	struct types t;
+	struct wfx w;
+
+	web_data(fx->st, &w);
+	assert_int_equal(sql_int(fx->path, PUB_OF("pub@x")), 2);	/* To the list */
+	assert_int_equal(sql_int(fx->path, PUB_OF("lid@x")), 1);	/* a List-Id */
+	assert_int_equal(sql_int(fx->path, PUB_OF("priv@x")), 2);	/* the bot alone */
+	assert_int_equal(sql_int(fx->path, PUB_OF("old@x")), 0);	/* not recorded */
+	assert_int_equal(sql_int(fx->path, PUB_OF("opt@x")), 0);	/* opted out */
+	assert_int_equal(sql_int(fx->path, OPTED_OF("opt@x")), 1);
+	assert_int_equal(sql_int(fx->path, OPTED_OF("pub@x")), 0);
+
+	memset(&q, 0, sizeof(q));
+	q.publish = LISTS;
+	findings(fx->st, &q, &t);
+	assert_false(has(&t, "PRIVATE_ONLY"));	/* privately mailed: never */
+	assert_true(has(&t, "USER_COPY"));
+
+	/* ann opts out privately after her patches were stored: hidden at
+	 * once, the series' rows and the mail's both */
+	assert_int_equal(store_optout_set(fx->st, "ann@example.org", OPTOUT_PRIVATE, 2),
+			 STORE_OK);
+	assert_int_equal(sql_int(fx->path, PUB_OF("pub@x")), 0);
+	assert_int_equal(sql_int(fx->path, PUB_OF("pub2@x")), 0);
+	assert_int_equal(sql_int(fx->path, OPTED_OF("pub@x")), 1);
+	findings(fx->st, &q, &t);
+	assert_false(has(&t, "USER_COPY"));
+	assert_false(has(&t, "MISSING_SIGN_OFF"));
+	assert_int_equal(t.n, 1);	/* lid's alone */
+	assert_int_equal(store_web_msg_published(fx->st, LISTS, w.m[PUB]), STORE_DONE);
+	/* the mode changed again: still out */
+	assert_int_equal(store_optout_set(fx->st, "ann@example.org", OPTOUT_SILENT, 3),
+			 STORE_OK);
+	findings(fx->st, &q, &t);
+	assert_false(has(&t, "USER_COPY"));
+	/* back in: published again */
+	assert_int_equal(store_optout_remove(fx->st, "ann@example.org"), STORE_OK);
+	assert_int_equal(sql_int(fx->path, PUB_OF("pub@x")), 2);
+	assert_int_equal(sql_int(fx->path, OPTED_OF("pub@x")), 0);
+	findings(fx->st, &q, &t);
+	assert_true(has(&t, "USER_COPY"));
+	assert_true(has(&t, "MISSING_SIGN_OFF"));
+
+	/* the recipients recorded later make an old mail a list's */
+	assert_int_equal(store_msg_set_rcpt(fx->st, w.m[OLD], "a@x", "leds.example.org"),
+			 STORE_OK);
+	assert_int_equal(sql_int(fx->path, PUB_OF("old@x")), 1);
+}
+
+/* The author filter reads the stored "address name" of a patch (its
+ * mail's, the series' where the mail has none) and of a series, any
+ * case, a part of either. */
+static void test_store_web__author_filter_reads_stored_names(void **state)
+{
+	struct fx *fx = *state;
+	struct store_query q;
+	struct types t;
+	struct wfx w;
+
+	web_data(fx->st, &w);
+	memset(&q, 0, sizeof(q));
+	q.author = "ANN@example";
+	findings(fx->st, &q, &t);
+	assert_int_equal(t.n, 4);	/* pub's two, pub2's two */
+	q.author = "org name";		/* across the address and the name */
+	findings(fx->st, &q, &t);
+	assert_int_equal(t.n, 8);
+	q.author = "nobody";
+	findings(fx->st, &q, &t);
+	assert_int_equal(t.n, 0);
+	/* a mail without a name: the series' author's is read */
+	{
+		sqlite3 *db;
+
+		assert_int_equal(sqlite3_open(fx->path, &db), SQLITE_OK);
+		assert_int_equal(sqlite3_exec(db, "UPDATE messages SET from_name = NULL"
+					      " WHERE message_id = 'lid@x'", NULL, NULL, NULL),
+				 SQLITE_OK);
+		assert_int_equal(sqlite3_exec(db, "UPDATE series SET author_name = 'Ben Bo'"
+					      " WHERE root = 'lid@x'", NULL, NULL, NULL),
+				 SQLITE_OK);
+		sqlite3_close(db);
+	}
+	q.author = "ben bo";
+	findings(fx->st, &q, &t);
+	assert_int_equal(t.n, 1);
+	assert_true(has(&t, "UAPI_IOCTL"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -503,6 +624,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_store_web__readonly_refuses_an_older_schema, setup_dir, teardown),
 		cmocka_unit_test_setup_teardown(test_store_web__messages_without_recipients_are_listed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_store_web__fill_rcpt_reads_the_raw_mail, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_store_web__stored_flags_follow_recipients_and_optouts, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_store_web__author_filter_reads_stored_names, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
