@@ -1,17 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * store: the maintainers' queries (reviewbot query).  One statement per
- * query; every filter is a bound parameter that NULL disables, so the
- * SQL text never depends on what the user typed.
+ * store: the maintainers' queries (reviewbot query).  A statement per
+ * set of filters (a shape, store_shape_find()): the WHERE clause holds
+ * the fixed fragment of each filter that is set and nothing of the
+ * others, so that SQLite can use an index for it, and every value is a
+ * bound parameter: the SQL text never holds what the user typed.  The
+ * filters also choose the order of the tables (q_from_findings()).
  *
- * Parameters shared by both statements:
+ * Parameters (store_bind_query), the same number in every shape:
  *   ?1 author (substring of address or name, ASCII case-insensitive)
  *   ?2 file glob   ?3 list
  *   ?4 categories   ?5 types (each a ','-separated list of names)
  *   ?6 a Message-ID of the series   ?7 since   ?8 until   ?9 limit (-1: none)
  *   ?10 publish: only what may be published (store_web.h), the public
  *       lists and sources as JSON   ?11 offset   ?12 series id
- *   ?13 newest first (1) or oldest first (0)   ?14 patch id
+ *   ?14 patch id
  */
 #include "store_int.h"
 #include "store_web.h"

@@ -2,7 +2,8 @@
 /*
  * store: what may be published and the history as reviewbot serve and
  * the query by mail show it (store_web.h).  Every statement is prepared
- * once with bound parameters; the privacy rule is one SQL fragment,
+ * once (the series' once per set of filters, as store_query.c's) with
+ * bound parameters; the privacy rule is one SQL fragment,
  * STORE_WEB_PUBLISHED (store_int.h), used by every statement here and by
  * store_query.c's.
  */
