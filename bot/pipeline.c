@@ -48,7 +48,6 @@
 #define PIPE_RETRY_MIN		60		/* seconds: first retry of a delivery */
 #define PIPE_RETRY_MAX		3600
 #define PIPE_MAX_ATTEMPTS	20		/* then failed for good */
-#define PIPE_INVALID_DOMAIN	"reviewbot.invalid"	/* of the Message-IDs made up */
 #define PIPE_MAX_PARTS_SEEN	(1u << 20)	/* parts pipeline_repeat_part keeps */
 
 
@@ -199,7 +198,7 @@ int pipeline_too_old(const struct config *cfg, int64_t date, int64_t now)
  */
 static int command_too_old(struct pipeline *p, const struct mime_mail *m, int64_t now)
 {
-	const char *bot_addr = p->cfg->address ? p->cfg->address : PIPE_DEFAULT_ADDRESS;
+	const char *bot_addr = pipe_bot_address(p);
 	char msgid[256];
 	int64_t rid;
 	int ret;
@@ -220,18 +219,6 @@ static int command_too_old(struct pipeline *p, const struct mime_mail *m, int64_
 	return ret < 0 ? ret : STORE_OK;
 }
 
-uint64_t pipe_fnv1a(uint64_t h, const void *buf, size_t n)
-{
-	const unsigned char *b = buf;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		h ^= b[i];
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
-
 static char *join_refs(char **refs, size_t n)
 {
 	struct sbuf sb;
@@ -250,64 +237,6 @@ static char *join_refs(char **refs, size_t n)
 }
 
 /*
- * pipeline_parse within lim.  The Message-ID made for a mail without one
- * does not count against lim->max_mail.
- */
-static int parse_within(const char *raw, size_t len, const struct mime_limits *lim,
-			struct mime_mail *m)
-{
-	struct mime_limits fixed_lim = *lim;
-	struct sbuf fixed;
-	char hdr[96];
-	int ret;
-
-	if (len > lim->max_mail)
-		return MIME_ERR_LIMIT;
-	ret = mime_parse_limits(raw, len, lim, m);
-	if (ret != MIME_ERR_NO_MSGID)
-		return ret;
-	/*
-	 * git format-patch output and hand-made mail have no Message-ID: the
-	 * bytes name it, so the same mail read twice is one message.  The
-	 * stored raw mail stays as it came.
-	 */
-	snprintf(hdr, sizeof(hdr), "Message-ID: <nomsgid-%016" PRIx64 "@" PIPE_INVALID_DOMAIN ">\n",
-		 pipe_fnv1a(PIPE_FNV_INIT, raw, len));
-	fixed_lim.max_mail += strlen(hdr);
-	sbuf_init(&fixed, MIME_MAX_MAIL + sizeof(hdr));
-	/* after an mbox "From " line, if any */
-	if (len > 5 && !memcmp(raw, "From ", 5)) {
-		const char *nl = memchr(raw, '\n', len);
-		size_t n = nl ? (size_t)(nl - raw) + 1 : len;
-
-		sbuf_add(&fixed, raw, n);
-		raw += n;
-		len -= n;
-	}
-	sbuf_addstr(&fixed, hdr);
-	sbuf_add(&fixed, raw, len);
-	ret = fixed.err ? MIME_ERR_LIMIT : mime_parse_limits(fixed.buf, fixed.len, &fixed_lim, m);
-	sbuf_release(&fixed);
-	return ret;
-}
-
-/*
- * A mail stored earlier, read again (pipe_load_mail): it passed the
- * configured [limits] when it came, so the ceilings apply here; [limits]
- * lowered since then does not make it unreadable.
- */
-int pipeline_parse(const char *raw, size_t len, struct mime_mail *m)
-{
-	const struct mime_limits ceil = {
-		.max_mail = MIME_MAX_MAIL,
-		.max_parts = MIME_CEIL_PARTS,
-		.max_refs = MIME_CEIL_REFS,
-	};
-
-	return parse_within(raw, len, &ceil, m);
-}
-
-/*
  * A mail as it comes, within the configured [limits].  reason (when the
  * mail cannot be read) gets why, naming the option for an oversized mail.
  */
@@ -318,7 +247,7 @@ static int parse_configured(const struct pipeline *p, const char *raw, size_t le
 	int ret;
 
 	config_mime_limits(p->cfg, &lim);
-	ret = parse_within(raw, len, &lim, m);
+	ret = pipe_parse_within(raw, len, &lim, m);
 	if (ret == MIME_OK)
 		return ret;
 	if (ret == MIME_ERR_LIMIT && len > lim.max_mail)

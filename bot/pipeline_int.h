@@ -1,5 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The pipeline's insides, shared by pipeline.c and pipeline_review.c. */
+/*
+ * The pipeline's insides, shared by its files, each calling only those
+ * below it:
+ *
+ *   pipeline_review.c  one review per series version, and delivery
+ *   pipeline_stage.c   the compile and load stages, their follow-ups
+ *   pipeline_reply.c   a mail about a series: recipients, queued
+ *   pipeline.c         mail coming in: stored, classified, checked
+ *   pipeline_mail.c    a mail parsed or read again; a series' view
+ *
+ * The review asks the stages (pipe_stages_*, pipe_followups), never the
+ * other way round; both make their mail through pipeline_reply.c.  The
+ * commands (command*.c) and pipeline_rcpt.c read mail here too.
+ */
 #ifndef RB_PIPELINE_INT_H
 #define RB_PIPELINE_INT_H
 
@@ -12,6 +25,7 @@
 #include "../checker/checker.h"
 
 #define PIPE_DEFAULT_ADDRESS	"reviewbot@localhost"	/* a dry run's own address */
+#define PIPE_INVALID_DOMAIN	"reviewbot.invalid"	/* of the Message-IDs made up */
 #define PIPE_FAIL_SLOTS		64
 #define PIPE_MAX_PROCESS_FAILS	3
 /* seconds the check of a suspect message may take in its child
@@ -44,10 +58,26 @@ struct pipeline {
 	size_t nparts, partcap;
 };
 
+/* The bot's own address: a dry run needs none of its own. */
+static inline const char *pipe_bot_address(const struct pipeline *p)
+{
+	return p->cfg->address ? p->cfg->address : PIPE_DEFAULT_ADDRESS;
+}
+
+/* ---- pipeline_mail.c: reading mail --------------------------------------- */
+
 #define PIPE_FNV_INIT 0xcbf29ce484222325ULL
 
 /* FNV-1a 64, for names made from bytes and quick sets (not security). */
 uint64_t pipe_fnv1a(uint64_t h, const void *buf, size_t n);
+
+/* raw parsed within lim (pipeline_parse() within the ceilings); a mail
+ * without a Message-ID gets one named from its bytes, which does not
+ * count against lim->max_mail. */
+int pipe_parse_within(const char *raw, size_t len, const struct mime_limits *lim,
+		      struct mime_mail *m);
+/* The stored message msg_id, parsed; 0 or -1. */
+int pipe_load_mail(struct store *st, int64_t msg_id, struct mime_mail *m);
 
 /*
  * Findings a later part of the series settles are not the author's
@@ -79,8 +109,8 @@ struct view {
  * not settle itself; only_part > 0 keeps that part's findings only. */
 int pipe_view_load(struct store *st, int64_t series_id, int only_part, struct view *v);
 void pipe_view_release(struct view *v);
-/* The stored message msg_id, parsed; 0 or -1. */
-int pipe_load_mail(struct store *st, int64_t msg_id, struct mime_mail *m);
+
+/* ---- pipeline_reply.c: a mail about a series ------------------------------ */
 
 /* pipe_recipients(): who a mail about a series goes to. */
 struct pipe_rcpt {
@@ -94,6 +124,12 @@ struct pipe_rcpt {
 int pipe_recipients(struct pipeline *p, const struct store_series *s,
 		    const struct mime_mail *to_mail, int64_t now, struct pipe_rcpt *r);
 void pipe_rcpt_release(struct pipe_rcpt *r);
+/* r for a mail about series s (v its view, rc its recipients) replying
+ * to to_mail: what the review and the follow-up share; the caller sets
+ * the rest (and may change In-Reply-To and References). */
+void pipe_review_init(struct compose_review *r, const struct pipeline *p,
+		      const struct store_series *s, const struct view *v,
+		      const struct mime_mail *to_mail, const struct pipe_rcpt *rc);
 /* Puts a mail (kind "review", "followup") in the outbox, pending, or
  * suppressed with rc->suppress; STORE_DUP when its Message-ID is there. */
 int pipe_reply_add(struct pipeline *p, const struct store_series *s, const char *kind,
@@ -108,8 +144,10 @@ int pipe_reply_add(struct pipeline *p, const struct store_series *s, const char 
 int pipe_cover_add(struct pipeline *p, int64_t reply_id, const struct compose_cover *cover,
 		   size_t n);
 
+/* ---- pipeline_stage.c: what the review asks of the stages ---------------- */
+
 /*
- * The compile and load stages (pipeline_stage.c).  A series to review
+ * The compile and load stages.  A series to review
  * queues the stages the configuration enables (the store's stage
  * queue: they survive a restart, run one at a time, and their result is
  * kept per series version); its review waits for them up to [policy]

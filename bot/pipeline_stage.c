@@ -22,7 +22,6 @@
 #include "mail/compose.h"
 #include "stage/sandbox.h"
 #include "log.h"
-#include "version.h"
 #include "../checker/readiness.h"
 #include "../checker/banned.h"
 
@@ -442,8 +441,7 @@ static int stage_finding(const struct compose_finding *f)
 static int followup_series(struct pipeline *p, const struct store_series *s,
 			   const struct pipe_stages *sg, int64_t now)
 {
-	const struct config *cfg = p->cfg;
-	const char *bot_addr = cfg->address ? cfg->address : PIPE_DEFAULT_ADDRESS;
+	const char *bot_addr = pipe_bot_address(p);
 	struct store_review rv;
 	struct store_reply review;
 	struct mime_mail cover;
@@ -496,15 +494,7 @@ static int followup_series(struct pipeline *p, const struct store_series *s,
 	}
 	for (i = 0; i < to_mail->nrefs; i++)
 		refs[i] = to_mail->refs[i];
-	memset(&r, 0, sizeof(r));
-	r.bot.name = cfg->name;
-	r.bot.addr = bot_addr;
-	r.bot_version = REVIEWBOT_VERSION;
-	r.to.name = s->author_name;
-	r.to.addr = s->author_addr;
-	r.cc = rc.cc;
-	r.ncc = rc.ncc;
-	r.subject = to_mail->subject;
+	pipe_review_init(&r, p, s, &v, to_mail, &rc);
 	if (have_review) {
 		refs[i++] = to_mail->message_id;
 		r.in_reply_to = review.message_id;
@@ -513,12 +503,6 @@ static int followup_series(struct pipeline *p, const struct store_series *s,
 	}
 	r.references = refs;
 	r.nreferences = i;
-	r.version = s->version;
-	r.version_minor = s->version_minor;
-	r.total = s->total;
-	r.patches = v.npatches;
-	r.findings = v.cf;
-	r.nfindings = v.ncf;
 	pipe_stages_to_compose(sg, &r);
 	covered = calloc(v.ncf + 1, sizeof(*covered));
 	if (!covered) {

@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The pipeline's mail reader, below everything else of it: a raw mail
+ * parsed (as it comes, within the configured [limits], or read again
+ * from the store within the ceilings), with a Message-ID named from its
+ * bytes when it has none; a series read again, its view: its patches and
+ * the findings it does not settle itself.  Mail coming in (pipeline.c),
+ * the commands, the review and the stages all read it through here.
+ * See pipeline_int.h.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pipeline.h"
+#include "pipeline_int.h"
+#include "../checker/diff.h"
+#include "../checker/banned.h"
+
+uint64_t pipe_fnv1a(uint64_t h, const void *buf, size_t n)
+{
+	const unsigned char *b = buf;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		h ^= b[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+int pipe_parse_within(const char *raw, size_t len, const struct mime_limits *lim,
+		      struct mime_mail *m)
+{
+	struct mime_limits fixed_lim = *lim;
+	struct sbuf fixed;
+	char hdr[96];
+	int ret;
+
+	if (len > lim->max_mail)
+		return MIME_ERR_LIMIT;
+	ret = mime_parse_limits(raw, len, lim, m);
+	if (ret != MIME_ERR_NO_MSGID)
+		return ret;
+	/*
+	 * git format-patch output and hand-made mail have no Message-ID: the
+	 * bytes name it, so the same mail read twice is one message.  The
+	 * stored raw mail stays as it came.
+	 */
+	snprintf(hdr, sizeof(hdr), "Message-ID: <nomsgid-%016" PRIx64 "@" PIPE_INVALID_DOMAIN ">\n",
+		 pipe_fnv1a(PIPE_FNV_INIT, raw, len));
+	fixed_lim.max_mail += strlen(hdr);
+	sbuf_init(&fixed, MIME_MAX_MAIL + sizeof(hdr));
+	/* after an mbox "From " line, if any */
+	if (len > 5 && !memcmp(raw, "From ", 5)) {
+		const char *nl = memchr(raw, '\n', len);
+		size_t n = nl ? (size_t)(nl - raw) + 1 : len;
+
+		sbuf_add(&fixed, raw, n);
+		raw += n;
+		len -= n;
+	}
+	sbuf_addstr(&fixed, hdr);
+	sbuf_add(&fixed, raw, len);
+	ret = fixed.err ? MIME_ERR_LIMIT : mime_parse_limits(fixed.buf, fixed.len, &fixed_lim, m);
+	sbuf_release(&fixed);
+	return ret;
+}
+
+/*
+ * A mail stored earlier, read again (pipe_load_mail): it passed the
+ * configured [limits] when it came, so the ceilings apply here; [limits]
+ * lowered since then does not make it unreadable.
+ */
+int pipeline_parse(const char *raw, size_t len, struct mime_mail *m)
+{
+	const struct mime_limits ceil = {
+		.max_mail = MIME_MAX_MAIL,
+		.max_parts = MIME_CEIL_PARTS,
+		.max_refs = MIME_CEIL_REFS,
+	};
+
+	return pipe_parse_within(raw, len, &ceil, m);
+}
+
+int pipe_load_mail(struct store *st, int64_t msg_id, struct mime_mail *m)
+{
+	void *raw = NULL;
+	size_t len = 0;
+	int ret;
+
+	ret = store_msg_raw(st, msg_id, &raw, &len);
+	if (ret != STORE_OK)
+		return -1;
+	ret = pipeline_parse(raw, len, m);
+	free(raw);
+	return ret == MIME_OK ? 0 : -1;
+}
+
+/* ---- a series read again: its view ------------------------------------- */
+
+static int cmp_removed(const void *a, const void *b)
+{
+	const struct removed *x = a, *y = b;
+
+	return (x->hash > y->hash) - (x->hash < y->hash);
+}
+
+static uint64_t line_hash(const char *file, const char *text, size_t len)
+{
+	uint64_t h = pipe_fnv1a(PIPE_FNV_INIT, file, strlen(file) + 1);
+
+	return pipe_fnv1a(h, text, len);
+}
+
+void pipe_view_release(struct view *v)
+{
+	size_t i;
+
+	for (i = 0; i < v->npatches; i++)
+		store_patch_release(&v->patches[i]);
+	free(v->patches);
+	for (i = 0; i < v->nf; i++)
+		store_finding_release(&v->f[i]);
+	free(v->f);
+	free(v->cf);
+	free(v->rm);
+	if (v->have_first)
+		mime_release(&v->first);
+	memset(v, 0, sizeof(*v));
+}
+
+static int add_removed(struct view *v, uint64_t h, int part)
+{
+	struct removed *n;
+
+	if (v->nrm == v->rm_alloc) {
+		size_t a = v->rm_alloc ? v->rm_alloc * 2 : 256;
+
+		if (a > DIFF_DEFAULT_MAX_LINES)
+			return 0;	/* enough: the filter is a courtesy */
+		n = realloc(v->rm, a * sizeof(*n));
+		if (!n)
+			return -1;
+		v->rm = n;
+		v->rm_alloc = a;
+	}
+	v->rm[v->nrm].hash = h;
+	v->rm[v->nrm].part = part;
+	v->nrm++;
+	return 0;
+}
+
+/* What one patch's diff tells the series. */
+static int scan_patch(struct view *v, const struct mime_mail *m, int part)
+{
+	struct diff d;
+	size_t i, j, k;
+	int ret = 0;
+
+	memset(&d, 0, sizeof(d));
+	diff_parse(m->body, m->body_len, NULL, &d);
+	for (i = 0; i < d.nfiles && !ret; i++) {
+		const struct diff_file *df = &d.files[i];
+		const char *path = diff_file_path(df);
+
+		if (!path)
+			continue;
+		if (!strcmp(path, "MAINTAINERS"))
+			v->touches_maintainers = 1;
+		if (!strncmp(path, "Documentation/ABI/", 18) && df->added)
+			v->adds_abi_doc = 1;
+		for (j = df->first_hunk; j < df->first_hunk + df->nhunks && !ret; j++)
+			for (k = d.hunks[j].first_line;
+			     k < d.hunks[j].first_line + d.hunks[j].nlines && !ret; k++)
+				if (d.lines[k].kind == '-')
+					ret = add_removed(v, line_hash(path, d.lines[k].text,
+								       d.lines[k].len), part);
+	}
+	diff_release(&d);
+	return ret;
+}
+
+static int removed_later(const struct view *v, const struct store_finding *f)
+{
+	struct removed key, *r;
+
+	if (!f->file || !f->line_text || !v->nrm)
+		return 0;
+	key.hash = line_hash(f->file, f->line_text, strlen(f->line_text));
+	r = bsearch(&key, v->rm, v->nrm, sizeof(*r), cmp_removed);
+	if (!r)
+		return 0;
+	while (r > v->rm && r[-1].hash == key.hash)
+		r--;
+	for (; r < v->rm + v->nrm && r->hash == key.hash; r++)
+		if (r->part > f->part)
+			return 1;
+	return 0;
+}
+
+static int settled(const struct view *v, const struct store_finding *f)
+{
+	if (v->touches_maintainers && (!strcmp(f->type, "NEW_FILE_NO_MAINTAINERS") ||
+				       !strcmp(f->type, "FILE_PATH_CHANGES")))
+		return 1;
+	if (v->adds_abi_doc && !strcmp(f->type, "UAPI_SYSFS_UNDOCUMENTED"))
+		return 1;
+	return removed_later(v, f);
+}
+
+/* Loads a series' patches and findings, keeping those the series does
+ * not settle itself; only_part > 0 keeps that part's findings only. */
+int pipe_view_load(struct store *st, int64_t series_id, int only_part, struct view *v)
+{
+	struct mime_mail m;
+	size_t i;
+	int ret;
+
+	memset(v, 0, sizeof(*v));
+	ret = store_patch_list(st, series_id, &v->patches, &v->npatches);
+	if (ret != STORE_OK)
+		return ret < 0 ? ret : STORE_ERR;
+	for (i = 0; i < v->npatches; i++) {
+		if (pipe_load_mail(st, v->patches[i].msg_id, &m))
+			continue;
+		if (scan_patch(v, &m, v->patches[i].part)) {
+			mime_release(&m);
+			return STORE_ERR_NOMEM;
+		}
+		if (!v->have_first) {
+			v->first = m;
+			v->have_first = 1;
+		} else {
+			mime_release(&m);
+		}
+	}
+	if (v->nrm)
+		qsort(v->rm, v->nrm, sizeof(*v->rm), cmp_removed);
+	ret = store_finding_list(st, series_id, &v->f, &v->nf);
+	if (ret != STORE_OK)
+		return ret < 0 ? ret : STORE_ERR;
+	v->cf = calloc(v->nf ? v->nf : 1, sizeof(*v->cf));
+	if (!v->cf)
+		return STORE_ERR_NOMEM;
+	for (i = 0; i < v->nf; i++) {
+		const struct store_finding *f = &v->f[i];
+		struct compose_finding *c;
+
+		if (only_part > 0 && f->part != only_part)
+			continue;
+		if (settled(v, f))
+			continue;
+		c = &v->cf[v->ncf++];
+		c->part = f->part;
+		c->type = f->type;
+		c->severity = f->severity;
+		c->category = f->category;
+		c->file = f->file;
+		c->line = f->line;
+		c->message = f->message;
+		c->line_text = f->line_text;
+		c->fingerprint = f->fingerprint;
+		c->id = f->id;
+	}
+	return STORE_OK;
+}
