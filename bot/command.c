@@ -28,7 +28,6 @@
 /* ... or a false-positive line with its reason; a longer one is prose */
 #define CMD_FP_LINE_MAX	(COMMAND_TYPE_MAX + STORE_FEEDBACK_REASON_MAX + 256)
 #define CMD_ADDR_MAX	254
-#define CMD_DEFAULT_ADDRESS "reviewbot@localhost"
 
 /* ---- parsing ------------------------------------------------------------------ */
 
@@ -587,16 +586,6 @@ static int make_token(char *out, size_t outlen)
 	return 0;
 }
 
-static const struct config_source *source_of(const struct config *cfg, const char *name)
-{
-	size_t i;
-
-	for (i = 0; name && i < cfg->nsources; i++)
-		if (!strcmp(cfg->sources[i].name, name))
-			return &cfg->sources[i];
-	return NULL;
-}
-
 /* ---- who may mute which thread ------------------------------------------------- */
 
 #define CMD_MAX_THREAD_MAILS	64	/* mails of a thread whose To/Cc are read */
@@ -755,70 +744,13 @@ out:
 	return ret;
 }
 
-const char *command_bot_address(const struct pipeline *p)
-{
-	return p->cfg->address ? p->cfg->address : CMD_DEFAULT_ADDRESS;
-}
-
-int command_queue_answer(struct pipeline *p, const struct mime_mail *m,
-			 const struct store_msg *row, const char *sender,
-			 const char *msgid, const char *mail, int64_t now)
-{
-	const struct config *cfg = p->cfg;
-	const struct config_source *src = source_of(cfg, row->source);
-	const char *suppress = NULL;
-	struct store_reply reply;
-	long long n = 0, all = 0;
-	int64_t rid = 0;
-	int ret;
-
-	if (cfg->confirmations_per_hour > 0) {
-		ret = store_reply_count_kind(p->st, "confirm", sender, now - 3600, &n);
-		if (ret < 0)
-			return ret;
-	}
-	/* a flood from many addresses is capped as a whole */
-	if (cfg->max_confirmations_per_hour > 0) {
-		ret = store_reply_count_kind(p->st, "confirm", NULL, now - 3600, &all);
-		if (ret < 0)
-			return ret;
-	}
-	if (cfg->confirmations_per_hour > 0 && n >= cfg->confirmations_per_hour)
-		suppress = "confirmations_per_hour reached for this address";
-	else if (cfg->max_confirmations_per_hour > 0 && all >= cfg->max_confirmations_per_hour)
-		suppress = "max_confirmations_per_hour reached";
-	else if (src && src->reply == REPLY_POLICY_NONE)
-		suppress = "the source's reply policy is none";
-	memset(&reply, 0, sizeof(reply));
-	reply.message_id = (char *)msgid;
-	reply.kind = "confirm";
-	reply.mail_from = (char *)command_bot_address(p);
-	reply.rcpt = (char *)sender;
-	reply.body = (char *)mail;
-	reply.to_addr = (char *)sender;
-	reply.created = now;
-	reply.next_attempt = now;
-	ret = store_reply_add(p->st, &reply, &rid);
-	if (ret < 0)
-		return ret;
-	if (ret == STORE_OK && suppress) {
-		ret = store_reply_mark_suppressed(p->st, rid, suppress);
-		if (ret < 0)
-			return ret;
-		p->stats.suppressed++;
-	}
-	log_event(LOG_INFO, "confirm", "msgid", m->message_id, "reply", msgid,
-		  "suppressed", suppress, NULL);
-	return STORE_OK;
-}
-
 /* Queues the one answer to command mail m, for sender. */
 static int queue_confirm(struct pipeline *p, const struct mime_mail *m,
 			 const struct store_msg *row, const char *sender,
 			 const char *what, const char *effect, int64_t now)
 {
 	const struct config *cfg = p->cfg;
-	const char *bot_addr = command_bot_address(p);
+	const char *bot_addr = pipe_bot_address(p);
 	struct compose_confirm cc;
 	struct sbuf mail;
 	char token[COMMAND_TOKEN_HEX + 1] = "", msgid[256], err[256];

@@ -151,7 +151,7 @@ static int answer(struct pipeline *p, const struct mime_mail *m, const struct st
 		  const char *sender, const char *cmd, const char *result,
 		  const char *note, int64_t now)
 {
-	const char *bot_addr = command_bot_address(p);
+	const char *bot_addr = pipe_bot_address(p);
 	struct compose_feedback f;
 	struct sbuf mail;
 	char msgid[256], err[256];

@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* What command.c and command_feedback.c share (see command.h). */
+/*
+ * What command.c and command_feedback.c share (see command.h): the
+ * answer's queue (command_answer.c) below both, and the false-positive
+ * command (command_feedback.c) that command.c hands on.
+ */
 #ifndef RB_COMMAND_INT_H
 #define RB_COMMAND_INT_H
 
@@ -8,9 +12,6 @@
 #include "command.h"
 
 struct pipeline;
-
-/* The bot's own address (a dry run's default when none is set). */
-const char *command_bot_address(const struct pipeline *p);
 
 /*
  * Queues mail (whole, headers included), Message-ID msgid, as the one

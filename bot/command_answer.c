@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * command: the one answer to a command mail, queued under the
+ * confirmations' caps (command_int.h).  command.c's answers and
+ * command_feedback.c's both go through here.
+ */
+#include <string.h>
+
+#include "command.h"
+#include "command_int.h"
+#include "log.h"
+#include "pipeline.h"
+#include "pipeline_int.h"
+#include "../checker/banned.h"
+
+/* The configured source called name (a stored mail's), or NULL. */
+static const struct config_source *source_of(const struct config *cfg, const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < cfg->nsources; i++)
+		if (!strcmp(cfg->sources[i].name, name))
+			return &cfg->sources[i];
+	return NULL;
+}
+
+int command_queue_answer(struct pipeline *p, const struct mime_mail *m,
+			 const struct store_msg *row, const char *sender,
+			 const char *msgid, const char *mail, int64_t now)
+{
+	const struct config *cfg = p->cfg;
+	const struct config_source *src = source_of(cfg, row->source);
+	const char *suppress = NULL;
+	struct store_reply reply;
+	long long n = 0, all = 0;
+	int64_t rid = 0;
+	int ret;
+
+	if (cfg->confirmations_per_hour > 0) {
+		ret = store_reply_count_kind(p->st, "confirm", sender, now - 3600, &n);
+		if (ret < 0)
+			return ret;
+	}
+	/* a flood from many addresses is capped as a whole */
+	if (cfg->max_confirmations_per_hour > 0) {
+		ret = store_reply_count_kind(p->st, "confirm", NULL, now - 3600, &all);
+		if (ret < 0)
+			return ret;
+	}
+	if (cfg->confirmations_per_hour > 0 && n >= cfg->confirmations_per_hour)
+		suppress = "confirmations_per_hour reached for this address";
+	else if (cfg->max_confirmations_per_hour > 0 && all >= cfg->max_confirmations_per_hour)
+		suppress = "max_confirmations_per_hour reached";
+	else if (src && src->reply == REPLY_POLICY_NONE)
+		suppress = "the source's reply policy is none";
+	memset(&reply, 0, sizeof(reply));
+	reply.message_id = (char *)msgid;
+	reply.kind = "confirm";
+	reply.mail_from = (char *)pipe_bot_address(p);
+	reply.rcpt = (char *)sender;
+	reply.body = (char *)mail;
+	reply.to_addr = (char *)sender;
+	reply.created = now;
+	reply.next_attempt = now;
+	ret = store_reply_add(p->st, &reply, &rid);
+	if (ret < 0)
+		return ret;
+	if (ret == STORE_OK && suppress) {
+		ret = store_reply_mark_suppressed(p->st, rid, suppress);
+		if (ret < 0)
+			return ret;
+		p->stats.suppressed++;
+	}
+	log_event(LOG_INFO, "confirm", "msgid", m->message_id, "reply", msgid,
+		  "suppressed", suppress, NULL);
+	return STORE_OK;
+}
