@@ -211,6 +211,31 @@ static double now_secs(void)
 
 /* ---- run --------------------------------------------------------------- */
 
+/*
+ * The options of run, import and review: parsed into args (the operands,
+ * *nargs of them); --version and --help answered here, in that order.
+ * 0: go on; 1: answered, exit 0; -1: said what is wrong, exit 2.
+ */
+static int parse_args(const char *cmd, const struct gl_opt *opts, int argc, char **argv,
+		      char **args, int *nargs, const int *help, const int *version,
+		      void (*usage)(FILE *), char *err, size_t errlen)
+{
+	if (gl_parse(opts, argc, argv, args, nargs, err, (unsigned)errlen)) {
+		fprintf(stderr, "reviewbot %s: %s\n", cmd, err);
+		usage(stderr);
+		return -1;
+	}
+	if (*version) {
+		printf("reviewbot %s\n", REVIEWBOT_VERSION);
+		return 1;
+	}
+	if (*help) {
+		usage(stdout);
+		return 1;
+	}
+	return 0;
+}
+
 static void run_usage(FILE *f)
 {
 	fputs("Usage: reviewbot run [--config FILE] [--once] [-n] [--verbose]\n"
@@ -599,7 +624,7 @@ int cmd_run(int argc, char **argv)
 	struct source_session ss[CONFIG_MAX_SOURCES];
 	int woke[CONFIG_MAX_SOURCES];
 	size_t k, nss = 0;
-	int once = 0, check_only = 0, verbose = 0, help = 0, version = 0, nargs = 0;
+	int once = 0, check_only = 0, verbose = 0, help = 0, version = 0, nargs = 0, parsed;
 	int ret = 2, failures = 0, first, busy;
 	double t0 = now_secs();
 	const struct gl_opt opts[] = {
@@ -615,19 +640,10 @@ int cmd_run(int argc, char **argv)
 	args = calloc((size_t)argc + 1, sizeof(*args));
 	if (!args)
 		return 2;
-	if (gl_parse(opts, argc, argv, args, &nargs, err, sizeof(err))) {
-		fprintf(stderr, "reviewbot run: %s\n", err);
-		run_usage(stderr);
-		goto out_args;
-	}
-	if (version) {
-		printf("reviewbot %s\n", REVIEWBOT_VERSION);
-		ret = 0;
-		goto out_args;
-	}
-	if (help) {
-		run_usage(stdout);
-		ret = 0;
+	parsed = parse_args("run", opts, argc, argv, args, &nargs, &help, &version,
+			    run_usage, err, sizeof(err));
+	if (parsed) {
+		ret = parsed > 0 ? 0 : 2;
 		goto out_args;
 	}
 	if (nargs) {
@@ -750,6 +766,37 @@ static void show_progress(void *arg, uint64_t done, uint64_t total)
 		done ? el * (double)(total - done) / (double)done : 0.0);
 }
 
+/*
+ * What import and review share: every path (a mail, mbox or maildir)
+ * read into the pipeline, its messages filed under src (NULL: by their
+ * own lists), with progress on pr when not NULL; then every series
+ * settled as history (pipeline_review without mail), also after a path
+ * failed when review_anyway.  Each failure is said as "reviewbot CMD:
+ * ...".  0, or -1 when anything failed.
+ */
+static int read_and_review(struct session *s, const struct config_source *src,
+			   char **paths, int npaths, struct progress *pr, int review_anyway,
+			   const char *cmd)
+{
+	char err[1024];
+	int i, ret = 0;
+
+	for (i = 0; i < npaths; i++) {
+		if (pr)
+			pr->path = paths[i];
+		if (source_read_path(s->p, s->st, src, paths[i], time(NULL),
+				     pr ? show_progress : NULL, pr, err, sizeof(err))) {
+			fprintf(stderr, "reviewbot %s: %s\n", cmd, err);
+			ret = -1;
+		}
+	}
+	if ((!ret || review_anyway) && pipeline_review(s->p, time(NULL), 1) < 0) {
+		fprintf(stderr, "reviewbot %s: database: %s\n", cmd, store_errmsg(s->st));
+		ret = -1;
+	}
+	return ret;
+}
+
 int cmd_import(int argc, char **argv)
 {
 	struct session s;
@@ -758,7 +805,7 @@ int cmd_import(int argc, char **argv)
 	char *config_file = NULL, *source = NULL, *database = NULL;
 	char **args;
 	char err[1024];
-	int help = 0, version = 0, nargs = 0, ret = 2, i;
+	int help = 0, version = 0, nargs = 0, ret = 2, parsed;
 	size_t k;
 	double t0 = now_secs();
 	const struct gl_opt opts[] = {
@@ -774,19 +821,10 @@ int cmd_import(int argc, char **argv)
 	args = calloc((size_t)argc + 1, sizeof(*args));
 	if (!args)
 		return 2;
-	if (gl_parse(opts, argc, argv, args, &nargs, err, sizeof(err))) {
-		fprintf(stderr, "reviewbot import: %s\n", err);
-		import_usage(stderr);
-		goto out_args;
-	}
-	if (version) {
-		printf("reviewbot %s\n", REVIEWBOT_VERSION);
-		ret = 0;
-		goto out_args;
-	}
-	if (help) {
-		import_usage(stdout);
-		ret = 0;
+	parsed = parse_args("import", opts, argc, argv, args, &nargs, &help, &version,
+			    import_usage, err, sizeof(err));
+	if (parsed) {
+		ret = parsed > 0 ? 0 : 2;
 		goto out_args;
 	}
 	if (!nargs) {
@@ -820,19 +858,9 @@ int cmd_import(int argc, char **argv)
 		fprintf(stderr, "reviewbot import: database: %s\n", store_errmsg(s.st));
 		ret = 1;
 	}
-	for (i = 0; i < nargs; i++) {
-		pr.path = args[i];
-		if (source_read_path(s.p, s.st, src, args[i], time(NULL), show_progress,
-				     &pr, err, sizeof(err))) {
-			fprintf(stderr, "reviewbot import: %s\n", err);
-			ret = 1;
-		}
-	}
 	/* history: every series is settled without mail */
-	if (pipeline_review(s.p, time(NULL), 1) < 0) {
-		fprintf(stderr, "reviewbot import: database: %s\n", store_errmsg(s.st));
+	if (read_and_review(&s, src, args, nargs, &pr, 1, "import"))
 		ret = 1;
-	}
 	{
 		double secs = now_secs() - t0;
 		const struct pipeline_stats *st = pipeline_stats(s.p);
@@ -895,7 +923,7 @@ int cmd_review(int argc, char **argv)
 	char *config_file = NULL;
 	char **args;
 	char err[1024], dir[] = "/tmp/reviewbot-review.XXXXXX", db[64];
-	int help = 0, version = 0, nargs = 0, ret = 2, i, made_dir = 0;
+	int help = 0, version = 0, nargs = 0, ret = 2, parsed, made_dir = 0;
 	const struct gl_opt opts[] = {
 		{ "config", GL_STRING, NULL, &config_file, NULL },
 		{ "help|h", GL_SET, &help, NULL, NULL },
@@ -907,19 +935,10 @@ int cmd_review(int argc, char **argv)
 	args = calloc((size_t)argc + 1, sizeof(*args));
 	if (!args)
 		return 2;
-	if (gl_parse(opts, argc, argv, args, &nargs, err, sizeof(err))) {
-		fprintf(stderr, "reviewbot review: %s\n", err);
-		review_usage(stderr);
-		goto out_args;
-	}
-	if (version) {
-		printf("reviewbot %s\n", REVIEWBOT_VERSION);
-		ret = 0;
-		goto out_args;
-	}
-	if (help) {
-		review_usage(stdout);
-		ret = 0;
+	parsed = parse_args("review", opts, argc, argv, args, &nargs, &help, &version,
+			    review_usage, err, sizeof(err));
+	if (parsed) {
+		ret = parsed > 0 ? 0 : 2;
 		goto out_args;
 	}
 	if (!nargs) {
@@ -940,17 +959,7 @@ int cmd_review(int argc, char **argv)
 	 * old its Date: (the pipeline reads the configuration it was given) */
 	s.cfg.max_age = 0;
 
-	ret = 0;
-	for (i = 0; i < nargs; i++)
-		if (source_read_path(s.p, s.st, NULL, args[i], time(NULL), NULL, NULL,
-				     err, sizeof(err))) {
-			fprintf(stderr, "reviewbot review: %s\n", err);
-			ret = 2;
-		}
-	if (!ret && pipeline_review(s.p, time(NULL), 1) < 0) {
-		fprintf(stderr, "reviewbot review: database: %s\n", store_errmsg(s.st));
-		ret = 2;
-	}
+	ret = read_and_review(&s, NULL, args, nargs, NULL, 0, "review") ? 2 : 0;
 	/* the compile and load stages, when configured, then the reviews
 	 * (and follow-ups) that waited for them */
 	if (!ret) {
