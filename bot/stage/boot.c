@@ -50,14 +50,6 @@
 #define MARK_HANG	"HANG"
 #define MARK_DONE	"DONE"
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* set: a stop was asked for (SIGTERM): QEMU and the build are killed */
 static const volatile sig_atomic_t *boot_stop;
 
@@ -769,7 +761,7 @@ static int module_run(const struct boot_opts *o, const char *name,
 
 		if ((size_t)snprintf(mdir, sizeof(mdir), "M=%s", dir) >= sizeof(mdir))
 			goto io;
-		t0 = now_s();
+		t0 = sandbox_now();
 		sandbox_init(sb, &lim, t0 + timeout);
 		see_headers(sb, o->headers);
 		sandbox_rw(sb, dir);
@@ -777,7 +769,7 @@ static int module_run(const struct boot_opts *o, const char *name,
 		sbuf_init(&log, BOOT_MAX_BUILD_LOG);
 		rc = run(sb, argv, &log);
 		sbuf_release(&log);
-		out->build_s = now_s() - t0;
+		out->build_s = sandbox_now() - t0;
 		if (rc == -2) {
 			not_checked(out, "building the module against the headers timed out");
 			goto out;
@@ -810,7 +802,7 @@ static int module_run(const struct boot_opts *o, const char *name,
 	    sandbox_write_new(path, script, (size_t)slen, 0755) ||
 	    (size_t)snprintf(path, sizeof(path), "%s/nonce", stage) >= sizeof(path) ||
 	    sandbox_write_new(path, nonce_line, strlen(nonce_line), 0644) ||
-	    make_initramfs(stage, dir, busybox, name, now_s() + left, &lim))
+	    make_initramfs(stage, dir, busybox, name, sandbox_now() + left, &lim))
 		goto io;
 	{
 		const char *argv[] = { qemu, "-accel", "tcg,tb-size=256", "-m", "512",
@@ -821,7 +813,7 @@ static int module_run(const struct boot_opts *o, const char *name,
 				       "-append", append, NULL };
 		char *real = realpath(o->kernel, NULL);
 
-		t0 = now_s();
+		t0 = sandbox_now();
 		sandbox_init(sb, &lim, t0 + left);
 		if (real)
 			sandbox_bind_at(sb, real, o->kernel, 0);
@@ -830,7 +822,7 @@ static int module_run(const struct boot_opts *o, const char *name,
 		sandbox_rw(sb, odir);
 		sandbox_chdir(sb, odir);
 		rc = run(sb, argv, &con);
-		out->boot_s = now_s() - t0;
+		out->boot_s = sandbox_now() - t0;
 	}
 	if (rc == -1) {
 		not_checked(out, BOOT_QEMU " did not start");

@@ -68,14 +68,6 @@ struct ctx {
 	unsigned sandboxes;		/* commands run (sandboxes made) */
 };
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* set: a stop was asked for (SIGTERM): commands in hand are killed */
 static const volatile sig_atomic_t *build_stop;
 
@@ -288,25 +280,6 @@ static int ctx_init(struct ctx *c, const struct config *cfg, char *err, size_t e
 	return 0;
 }
 
-static int mkdir_p(const char *path)
-{
-	char tmp[BUILD_PATH_MAX];
-	size_t i, n = strlen(path);
-
-	if (n >= sizeof(tmp))
-		return -1;
-	memcpy(tmp, path, n + 1);
-	for (i = 1; i <= n; i++) {
-		if (tmp[i] != '/' && tmp[i] != '\0')
-			continue;
-		tmp[i] = '\0';
-		if (mkdir(tmp, 0755) && errno != EEXIST)
-			return -1;
-		tmp[i] = i < n ? '/' : '\0';
-	}
-	return 0;
-}
-
 static int disk_full(const char *path)
 {
 	struct statvfs sv;
@@ -359,7 +332,7 @@ static int lock_work(const struct ctx *c, double deadline)
 	if (fd < 0)
 		return -1;
 	while (flock(fd, LOCK_EX | LOCK_NB)) {
-		if ((errno != EWOULDBLOCK && errno != EINTR) || now_s() > deadline ||
+		if ((errno != EWOULDBLOCK && errno != EINTR) || sandbox_now() > deadline ||
 		    (build_stop && *build_stop)) {
 			close(fd);
 			return -1;
@@ -409,7 +382,7 @@ static int mkdir_p_base(const struct ctx *c)
 	char dir[BUILD_PATH_MAX + 16];
 
 	snprintf(dir, sizeof(dir), "%s/base", c->work);
-	return mkdir_p(dir);
+	return sandbox_mkdir_p(dir);
 }
 
 static void base_clear(const struct ctx *c)
@@ -466,7 +439,7 @@ static int prepare(struct ctx *c, char *err, size_t errlen)
 	if (stamp_ok(c))
 		return 0;
 	sbuf_init(&out, 1u << 20);
-	c->deadline = now_s() + BUILD_PREP_TIMEOUT;
+	c->deadline = sandbox_now() + BUILD_PREP_TIMEOUT;
 	if (sandbox_check(err, errlen))
 		goto out;
 	snprintf(path, sizeof(path), "%s/" BUILD_STAMP, c->work);
@@ -602,7 +575,7 @@ int build_prepare(const struct config *cfg, char *err, size_t errlen)
 
 	if (ctx_init(&c, cfg, err, errlen))
 		return -1;
-	fd = lock_work(&c, now_s() + BUILD_PREP_TIMEOUT);
+	fd = lock_work(&c, sandbox_now() + BUILD_PREP_TIMEOUT);
 	if (fd < 0) {
 		snprintf(err, errlen, "cannot lock %s", c.work);
 		return -1;
@@ -1038,20 +1011,20 @@ int build_series(const struct config *cfg, const struct build_patch *p, size_t n
 		set_note(res, "no patches to apply");
 		goto out;
 	}
-	t0 = now_s();
+	t0 = sandbox_now();
 	lockfd = lock_work(&c, t0 + (cfg->build_timeout > 0 ? cfg->build_timeout : 900));
 	if (lockfd < 0) {
 		set_note(res, "another compile test held the test tree too long");
 		goto out;
 	}
-	res->wait_s = now_s() - t0;
-	t0 = now_s();
+	res->wait_s = sandbox_now() - t0;
+	t0 = sandbox_now();
 	if (prepare(&c, err, sizeof(err))) {
 		set_note(res, "the test tree could not be prepared: %s", err);
 		goto out;
 	}
-	res->prepare_s = now_s() - t0;
-	c.deadline = now_s() + (cfg->build_timeout > 0 ? cfg->build_timeout : 900);
+	res->prepare_s = sandbox_now() - t0;
+	c.deadline = sandbox_now() + (cfg->build_timeout > 0 ? cfg->build_timeout : 900);
 	if (disk_full(c.work)) {
 		set_note(res, "the build machine's disk is full");
 		goto out;
@@ -1074,7 +1047,7 @@ int build_series(const struct config *cfg, const struct build_patch *p, size_t n
 	/* the scratch tree and the object folder as prepared, whatever an
 	 * earlier series (or a crash in one) left there */
 	unlock_index(&c);
-	t0 = now_s();
+	t0 = sandbox_now();
 	if (reset_src(&c, &out) || reset_obj(&c, &out)) {
 		set_note(res, "the test tree could not be reset");
 		goto out;
@@ -1123,7 +1096,7 @@ int build_series(const struct config *cfg, const struct build_patch *p, size_t n
 		sbuf_add(&out, one.buf, one.len);
 		sbuf_release(&one);
 	}
-	res->build_s += now_s() - t0;
+	res->build_s += sandbox_now() - t0;
 	if (r == RUN_TIMEOUT || r == RUN_NOSTART) {
 		set_note(res, "%s", r == RUN_TIMEOUT ? "the build timed out" :
 			 "make could not start");
@@ -1140,7 +1113,7 @@ int build_series(const struct config *cfg, const struct build_patch *p, size_t n
 
 	/* the series, one patch after the other, into the index too so that
 	 * reset --hard removes the files it adds */
-	t1 = now_s();
+	t1 = sandbox_now();
 	if (sandbox_rmtree(c.patches) || sandbox_mkdir_owned(c.patches)) {
 		set_note(res, "the series could not be written out");
 		goto reset;
@@ -1169,12 +1142,12 @@ int build_series(const struct config *cfg, const struct build_patch *p, size_t n
 		goto reset;
 	}
 	applied = 1;
-	res->apply_s = now_s() - t1;
+	res->apply_s = sandbox_now() - t1;
 
-	t1 = now_s();
+	t1 = sandbox_now();
 	sbuf_reset(&out);
 	r = build_objects(&c, t, nt, 0, &out, &nbuilt);
-	res->build_s += now_s() - t1;
+	res->build_s += sandbox_now() - t1;
 	if (r == RUN_TIMEOUT || r == RUN_NOSTART) {
 		set_note(res, "%s", r == RUN_TIMEOUT ? "the build timed out" :
 			 "make could not start");
@@ -1215,8 +1188,8 @@ int build_series(const struct config *cfg, const struct build_patch *p, size_t n
 reset:
 	/* back to the pristine tree, whatever happened; a timeout leaves a
 	 * little time for it */
-	if (c.deadline - now_s() < 120)
-		c.deadline = now_s() + 120;
+	if (c.deadline - sandbox_now() < 120)
+		c.deadline = sandbox_now() + 120;
 	unlock_index(&c);
 	sbuf_reset(&out);
 	r = reset_src(&c, &out);

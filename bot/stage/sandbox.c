@@ -33,7 +33,7 @@
 #define SANDBOX_MAX_ARGV	(SANDBOX_MAX_ARGS + 6 * SANDBOX_MAX_MOUNTS + 96)
 #define SANDBOX_CHECK_TIMEOUT	30	/* seconds for sandbox_check's run */
 
-static double now_s(void)
+double sandbox_now(void)
 {
 	struct timespec ts;
 
@@ -397,7 +397,7 @@ enum sandbox_result sandbox_run(struct sandbox *sb, const char *const argv[],
 	for (;;) {
 		char buf[8192];
 		struct pollfd pfd = { fds[0], POLLIN, 0 };
-		double left = sb->deadline - now_s();
+		double left = sb->deadline - sandbox_now();
 		ssize_t n;
 		int r;
 
@@ -463,7 +463,7 @@ int sandbox_check(char *err, size_t errlen)
 
 	if (ok)
 		return 0;
-	sandbox_init(&sb, NULL, now_s() + SANDBOX_CHECK_TIMEOUT);
+	sandbox_init(&sb, NULL, sandbox_now() + SANDBOX_CHECK_TIMEOUT);
 	r = sandbox_run(&sb, argv, NULL, NULL);
 	if (r == SANDBOX_OK) {
 		ok = 1;
@@ -482,14 +482,12 @@ int sandbox_check(char *err, size_t errlen)
 
 /* ---- files a sandbox can write -------------------------------------------- */
 
-int sandbox_mkdir_owned(const char *path)
+int sandbox_mkdir_p(const char *path)
 {
 	char tmp[SANDBOX_PATH_MAX];
 	size_t i, n = strlen(path);
-	uid_t uid;
-	gid_t gid;
 
-	if (!n || n >= sizeof(tmp))
+	if (n >= sizeof(tmp))
 		return -1;
 	memcpy(tmp, path, n + 1);
 	for (i = 1; i <= n; i++) {
@@ -500,6 +498,16 @@ int sandbox_mkdir_owned(const char *path)
 			return -1;
 		tmp[i] = i < n ? '/' : '\0';
 	}
+	return 0;
+}
+
+int sandbox_mkdir_owned(const char *path)
+{
+	uid_t uid;
+	gid_t gid;
+
+	if (!*path || sandbox_mkdir_p(path))
+		return -1;
 	{
 		struct stat st;
 
@@ -589,7 +597,7 @@ int sandbox_rmtree(const char *path)
 	if (!slash || slash == path)
 		return -1;
 	snprintf(parent, sizeof(parent), "%.*s", (int)(slash - path), path);
-	sandbox_init(&sb, NULL, now_s() + 600);
+	sandbox_init(&sb, NULL, sandbox_now() + 600);
 	sandbox_rw(&sb, parent);
 	if (sandbox_run(&sb, argv, NULL, NULL) != SANDBOX_OK)
 		return -1;
@@ -733,7 +741,7 @@ static int reachable(const char *const paths[], const char *const what[], size_t
 
 	if (!sb)
 		return -1;
-	sandbox_init(sb, NULL, now_s() + SANDBOX_CHECK_TIMEOUT);
+	sandbox_init(sb, NULL, sandbox_now() + SANDBOX_CHECK_TIMEOUT);
 	for (i = 0; i < n && k < 8; i++) {
 		char *slash;
 		struct stat st;

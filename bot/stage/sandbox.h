@@ -87,6 +87,8 @@ struct sandbox {
 
 /* Limits that suit a compile of one kernel object or a QEMU boot. */
 void sandbox_default_limits(struct sandbox_limits *lim, unsigned long timeout_s);
+/* CLOCK_MONOTONIC seconds: the clock of every deadline here. */
+double sandbox_now(void);
 void sandbox_init(struct sandbox *sb, const struct sandbox_limits *lim, double deadline);
 /*
  * Makes host path visible inside at the same path, read-only or
@@ -124,8 +126,10 @@ int sandbox_check(char *err, size_t errlen);
  */
 int sandbox_owner(uid_t *uid, gid_t *gid);
 
-/* mkdir -p of path (host); the last component handed to the sandbox's
- * owner when we are root.  0 or -1. */
+/* mkdir -p of path (host), folders made 0755.  0 or -1. */
+int sandbox_mkdir_p(const char *path);
+/* The same; the last component handed to the sandbox's owner when we
+ * are root.  0 or -1. */
 int sandbox_mkdir_owned(const char *path);
 
 /*
