@@ -922,6 +922,22 @@ static int contains(const struct sbuf *s, const char *what)
 	return s->len && strstr(s->buf, what) != NULL;
 }
 
+/* A build that says nothing of the code (timed out, make did not
+ * start, the disk is full): its note set, 1; else 0. */
+static int build_unusable(struct build_result *res, enum run_result r, const struct sbuf *out)
+{
+	if (r == RUN_TIMEOUT || r == RUN_NOSTART) {
+		set_note(res, "%s", r == RUN_TIMEOUT ? "the build timed out" :
+			 "make could not start");
+		return 1;
+	}
+	if (contains(out, "No space left on device")) {
+		set_note(res, "the build machine's disk is full");
+		return 1;
+	}
+	return 0;
+}
+
 static int add_issue(struct build_result *res, const struct ctx *c, const struct diag *d,
 		     int part)
 {
@@ -1097,15 +1113,8 @@ int build_series(const struct config *cfg, const struct build_patch *p, size_t n
 		sbuf_release(&one);
 	}
 	res->build_s += sandbox_now() - t0;
-	if (r == RUN_TIMEOUT || r == RUN_NOSTART) {
-		set_note(res, "%s", r == RUN_TIMEOUT ? "the build timed out" :
-			 "make could not start");
+	if (build_unusable(res, r, &out))
 		goto out;
-	}
-	if (contains(&out, "No space left on device")) {
-		set_note(res, "the build machine's disk is full");
-		goto out;
-	}
 	if (diags_parse(&out, prefix, &before)) {
 		ret = -1;
 		goto out;
@@ -1148,15 +1157,8 @@ int build_series(const struct config *cfg, const struct build_patch *p, size_t n
 	sbuf_reset(&out);
 	r = build_objects(&c, t, nt, 0, &out, &nbuilt);
 	res->build_s += sandbox_now() - t1;
-	if (r == RUN_TIMEOUT || r == RUN_NOSTART) {
-		set_note(res, "%s", r == RUN_TIMEOUT ? "the build timed out" :
-			 "make could not start");
+	if (build_unusable(res, r, &out))
 		goto reset;
-	}
-	if (contains(&out, "No space left on device")) {
-		set_note(res, "the build machine's disk is full");
-		goto reset;
-	}
 	if (diags_parse(&out, prefix, &after) ||
 	    compare(res, &c, &before, &after, t, nt, last)) {
 		ret = -1;
