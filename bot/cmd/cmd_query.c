@@ -15,6 +15,7 @@
 #include "cmd.h"
 #include "cmd_common.h"
 #include "../feedback.h"
+#include "../mail/subject.h"
 #include "getopt_long.h"
 #include "../qfilter.h"
 #include "../version.h"
@@ -610,10 +611,7 @@ static int print_versions(struct store *st, const char *msgid, enum fmt fmt)
 		sbuf_addstr(&sb, "version,date,findings,fixed,new,still,message_id,subject\n");
 	for (i = 0; i < n; i++) {
 		fmt_date(v[i].date, date, sizeof(date));
-		if (v[i].version_minor)
-			snprintf(ver, sizeof(ver), "v%d.%d", v[i].version, v[i].version_minor);
-		else
-			snprintf(ver, sizeof(ver), "v%d", v[i].version);
+		subject_version_name(v[i].version, v[i].version_minor, ver, sizeof(ver));
 		if (fmt == FMT_JSON) {
 			sbuf_addf(&sb, "{\"version\":%d,\"version_minor\":%d", v[i].version,
 				  v[i].version_minor);

@@ -23,6 +23,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "subject.h"
 #include "template.h"
 #include "../version.h"
 #include "../../checker/checker.h"
@@ -1532,10 +1533,7 @@ static int compose_review(const struct template_set *t, const struct compose_rev
 	}
 
 	add_clean(&b[B_SUBJECT], r->subject, CMP_MAX_SUBJECT);
-	if (r->version_minor)
-		snprintf(num[0], sizeof(num[0]), "v%d.%d", r->version, r->version_minor);
-	else
-		snprintf(num[0], sizeof(num[0]), "v%d", r->version);
+	subject_version_name(r->version, r->version_minor, num[0], sizeof(num[0]));
 	snprintf(num[1], sizeof(num[1]), "%zu", r->patches);
 	snprintf(num[2], sizeof(num[2]), "%d", r->total);
 	snprintf(num[3], sizeof(num[3]), "%ld", st.shown);

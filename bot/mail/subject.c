@@ -19,6 +19,7 @@
  */
 #include "subject.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -471,4 +472,12 @@ const char *subject_kind_name(enum subject_kind k)
 		return "reply";
 	}
 	return "unknown";
+}
+
+void subject_version_name(int version, int version_minor, char *buf, size_t n)
+{
+	if (version_minor)
+		snprintf(buf, n, "v%d.%d", version, version_minor);
+	else
+		snprintf(buf, n, "v%d", version);
 }

@@ -61,5 +61,8 @@ void subject_parse(const char *s, size_t len, struct subject *out);
  * SUBJECT_CEIL_PARTS. */
 void subject_parse_max(const char *s, size_t len, int max_parts, struct subject *out);
 const char *subject_kind_name(enum subject_kind k);
+/* A version as a subject says it, into buf[n]: "v3", or "v5.1" with a
+ * minor. */
+void subject_version_name(int version, int version_minor, char *buf, size_t n);
 
 #endif

@@ -343,6 +343,19 @@ static void test_subject__kind_names(void **state)
 	assert_string_equal(subject_kind_name(SUBJ_REPLY), "reply");
 }
 
+static void test_subject__version_name_says_the_minor_only_when_set(void **state)
+{
+	char b[16];
+
+	(void)state;
+	subject_version_name(3, 0, b, sizeof(b));
+	assert_string_equal(b, "v3");
+	subject_version_name(5, 1, b, sizeof(b));
+	assert_string_equal(b, "v5.1");
+	subject_version_name(999, 1, b, 4);
+	assert_string_equal(b, "v99");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -353,6 +366,7 @@ int main(void)
 		cmocka_unit_test(test_subject__has_numbers_tells_1_of_1_from_none),
 		cmocka_unit_test(test_subject__max_parts_lower_and_higher),
 		cmocka_unit_test(test_subject__kind_names),
+		cmocka_unit_test(test_subject__version_name_says_the_minor_only_when_set),
 	};
 
 	return cmocka_run_group_tests_name("subject", tests, NULL, NULL);
