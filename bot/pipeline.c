@@ -4,7 +4,9 @@
  * classified, placed in its series and checked (in a child process, so a
  * mail that crashes the checker cannot crash the bot), its findings
  * stored.  Reviews and delivery are in pipeline_review.c, the compile and
- * load stages' queue in pipeline_stage.c, recipients in pipeline_rcpt.c.
+ * load stages' queue in pipeline_stage.c, a reply's recipients and its
+ * place in the outbox in pipeline_reply.c, stored mail read again in
+ * pipeline_mail.c, who a message was sent to in pipeline_rcpt.c.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests of bot/command.c: the commands a mail may carry (optout, mute,
+ * false-positive, query ...) found in its first lines, skip markers, thread
+ * roots, auto-generated mail left alone.
+ */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests of checker/commit.c: a patch's commit message read as git and
+ * checkpatch.pl read it: headers, folded encoded subjects, the separator and
+ * sign-offs.
+ */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

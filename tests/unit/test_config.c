@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests of bot/config.c: the configuration file's grammar, defaults
+ * from the option table, bounds, errors that name file and line, and the
+ * shipped example.
+ */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests of checker/diff.c: unified diffs as git writes them (new,
+ * deleted, renamed, binary, no newline at end), hunk counts that lie, names
+ * with quotes and spaces, the file limit, and every corpus hunk consistent.
+ */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

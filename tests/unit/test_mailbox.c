@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests of bot/source/mailbox.c: mbox (mboxrd and mboxo) and maildir
+ * read and written, resumed where the last read stopped, oversized messages
+ * skipped.
+ */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,4 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests of bot/mail/mime.c: MIME parsing and decoding of hostile mail:
+ * inline and attached patches, transfer encodings and charsets, encoded
+ * words, nested multiparts and their limits, broken Message-IDs and
+ * References, NUL bytes and invalid UTF-8, auto-reply signals.
+ */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests of checker/re.c: checkpatch.pl's patterns as pcre2 sees them:
+ * Perl qr// interpolation, learned types and modifiers, substitutions, and
+ * the pretests and guards that must never change a result.
+ */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests of checker/readiness.c: findings mapped to the review's
+ * checklist, concerns only from the rules certain enough to claim them,
+ * series merged.
+ */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

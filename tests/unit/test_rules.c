@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests of checker/rules.c: the rule table (sorted, unique, complete),
+ * categories (a question is never security or uapi), versions and type
+ * lists.
+ */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests of store/: opening, migrations from every older schema,
+ * transactions and savepoints, busy writers, messages, series, patches and
+ * findings.
+ */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

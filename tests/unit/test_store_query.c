@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests of store/store_query.c: the statements behind `reviewbot
+ * query`: filters, rows joined to their patch, series and mail, counts, SQL
+ * metacharacters that round-trip as data.
+ */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

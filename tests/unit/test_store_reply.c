@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests of store/store_reply.c: the outbox: replies queued, claimed
+ * once and marked, one review per series, opt-outs, mutes, caps, tokens,
+ * forgetting an address, checkpoints.
+ */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

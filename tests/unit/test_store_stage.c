@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests of store/store_stage.c: the compile and load stages' queue:
+ * enqueue, order, start and finish, follow-ups owed, counts, forgetting, the
+ * v3 migration.
+ */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests of bot/mail/subject.c: subject tags ([PATCH v2 3/7], RFC,
+ * RESEND, prefixes) and the version names written back into reviews.
+ */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests of bot/mail/template.c: the review templates: placeholders,
+ * blocks and literal braces, errors at load and at render that name what is
+ * wrong, caps on size, wrapping at 72 columns, the shipped templates.
+ */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
