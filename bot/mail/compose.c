@@ -1633,86 +1633,123 @@ out:
 
 /* ---- the answer to a command ------------------------------------------------ */
 
-int compose_confirm_mail(const struct template_set *t, const struct compose_confirm *c,
-			 struct sbuf *out, char *err, size_t errlen)
+/*
+ * The answers to commands share their shape: h's headers (To the sender
+ * alone, threaded under the command, "Auto-Submitted: auto-replied"), a
+ * body rendered from template tpl with the caller's own variables plus
+ * {{address}}, {{bot_name}}, {{bot_address}} and {{bot_version}}, cleaned
+ * here.  what names the mail in errors ("confirmation", "answer").
+ */
+#define ANSWER_MAX_VARS	8
+
+static int compose_answer(const struct template_set *t, const char *tpl,
+			  const char *what, const struct compose_review *h,
+			  const char *message_id, const struct template_var *own,
+			  size_t nown, struct sbuf *out, char *err, size_t errlen)
 {
-	struct compose_review r;
+	struct template_var v[ANSWER_MAX_VARS + 4];
 	struct sbuf body;
 	char msgid[CMP_MAX_ID + 1];
-	char *cmd = NULL, *addr = NULL, *ver = NULL, *name = NULL, *baddr = NULL;
-	char *tok = NULL, *eff = NULL;
+	char *addr, *ver, *name, *baddr;
 	const char *m;
 	size_t mn;
 	int ret = -1;
 
 	sbuf_reset(out);
 	sbuf_init(&body, COMPOSE_MAX_MAIL);
-	cmd = clean_dup(c->command ? c->command : "", 64);
-	eff = clean_dup(c->effect ? c->effect : "", 512);
-	addr = clean_dup(c->to.addr ? c->to.addr : "", CMP_MAX_ADDR);
-	ver = clean_dup(c->bot_version ? c->bot_version : REVIEWBOT_VERSION, 64);
-	name = clean_dup(c->bot.name && *c->bot.name ? c->bot.name : "reviewbot",
+	addr = clean_dup(h->to.addr ? h->to.addr : "", CMP_MAX_ADDR);
+	ver = clean_dup(h->bot_version ? h->bot_version : REVIEWBOT_VERSION, 64);
+	name = clean_dup(h->bot.name && *h->bot.name ? h->bot.name : "reviewbot",
 			 CMP_MAX_NAME);
-	baddr = clean_dup(c->bot.addr ? c->bot.addr : "", CMP_MAX_ADDR);
-	tok = clean_dup(c->token ? c->token : "", 128);
-	if (!cmd || !eff || !addr || !ver || !name || !baddr || !tok)
+	baddr = clean_dup(h->bot.addr ? h->bot.addr : "", CMP_MAX_ADDR);
+	if (!addr || !ver || !name || !baddr)
 		goto nomem;
-	{
-		const struct template_var v[] = {
-			{ "command", cmd },
-			{ "effect", eff },
-			{ "address", addr },
-			{ "token", tok },
-			{ "bot_name", name },
-			{ "bot_address", baddr },
-			{ "bot_version", ver },
-		};
-
-		if (template_render(t, "confirm.txt", v, sizeof(v) / sizeof(v[0]),
-				    &body, err, errlen))
-			goto out;
+	if (nown > ANSWER_MAX_VARS) {
+		set_err(err, errlen, "too many template variables");
+		goto out;
 	}
-	strip_id(c->message_id, &m, &mn);
+	memcpy(v, own, nown * sizeof(v[0]));
+	v[nown] = (struct template_var){ "address", addr };
+	v[nown + 1] = (struct template_var){ "bot_name", name };
+	v[nown + 2] = (struct template_var){ "bot_address", baddr };
+	v[nown + 3] = (struct template_var){ "bot_version", ver };
+	if (template_render(t, tpl, v, nown + 4, &body, err, errlen))
+		goto out;
+	strip_id(message_id, &m, &mn);
 	if (!good_id(m, mn) || !memchr(m, '@', mn) || mn >= sizeof(msgid)) {
-		set_err(err, errlen, "bad Message-ID for the confirmation");
+		set_err(err, errlen, "bad Message-ID for the %s", what);
 		goto out;
 	}
 	snprintf(msgid, sizeof(msgid), "%.*s", (int)mn, m);
-	memset(&r, 0, sizeof(r));
-	r.bot = c->bot;
-	r.bot_version = c->bot_version;
-	r.to = c->to;
-	r.subject = c->subject ? c->subject : "";
-	r.in_reply_to = c->in_reply_to;
-	r.references = c->references;
-	r.nreferences = c->nreferences;
-	r.date = c->date;
-	if (add_headers(&r, msgid, "auto-replied", out, err, errlen))
+	if (add_headers(h, msgid, "auto-replied", out, err, errlen))
 		goto out;
 	sbuf_addch(out, '\n');
 	sbuf_add(out, body.buf, body.len);
 	if (out->err == SBUF_ERR_NOMEM)
 		goto nomem;
-	if (out->err || out->len > COMPOSE_MAX_MAIL)
-		goto toobig;
+	if (out->err || out->len > COMPOSE_MAX_MAIL) {
+		set_err(err, errlen, "%s mail too large", what);
+		goto out;
+	}
 	ret = 0;
-	goto out;
-toobig:
-	set_err(err, errlen, "confirmation mail too large");
 	goto out;
 nomem:
 	set_err(err, errlen, "out of memory");
 out:
 	if (ret)
 		sbuf_reset(out);
-	free(cmd);
-	free(eff);
 	free(addr);
 	free(ver);
 	free(name);
 	free(baddr);
-	free(tok);
 	sbuf_release(&body);
+	return ret;
+}
+
+/*
+ * The headers of an answer to command mail c: a struct compose_confirm or
+ * compose_feedback, which name these fields alike.
+ */
+#define ANSWER_HEAD(r, c) do {						\
+	memset(&(r), 0, sizeof(r));					\
+	(r).bot = (c)->bot;						\
+	(r).bot_version = (c)->bot_version;				\
+	(r).to = (c)->to;						\
+	(r).subject = (c)->subject ? (c)->subject : "";			\
+	(r).in_reply_to = (c)->in_reply_to;				\
+	(r).references = (c)->references;				\
+	(r).nreferences = (c)->nreferences;				\
+	(r).date = (c)->date;						\
+} while (0)
+
+int compose_confirm_mail(const struct template_set *t, const struct compose_confirm *c,
+			 struct sbuf *out, char *err, size_t errlen)
+{
+	struct compose_review r;
+	char *cmd, *eff, *tok;
+	int ret = -1;
+
+	cmd = clean_dup(c->command ? c->command : "", 64);
+	eff = clean_dup(c->effect ? c->effect : "", 512);
+	tok = clean_dup(c->token ? c->token : "", 128);
+	if (!cmd || !eff || !tok) {
+		sbuf_reset(out);
+		set_err(err, errlen, "out of memory");
+	} else {
+		const struct template_var v[] = {
+			{ "command", cmd },
+			{ "effect", eff },
+			{ "token", tok },
+		};
+
+		ANSWER_HEAD(r, c);
+		ret = compose_answer(t, "confirm.txt", "confirmation", &r,
+				     c->message_id, v, sizeof(v) / sizeof(v[0]),
+				     out, err, errlen);
+	}
+	free(cmd);
+	free(eff);
+	free(tok);
 	return ret;
 }
 
@@ -1738,86 +1775,38 @@ int compose_feedback_mail(const struct template_set *t, const struct compose_fee
 			  struct sbuf *out, char *err, size_t errlen)
 {
 	struct compose_review r;
-	struct sbuf body, result, note;
-	char msgid[CMP_MAX_ID + 1];
-	char *cmd = NULL, *addr = NULL, *ver = NULL, *name = NULL, *baddr = NULL;
-	const char *m;
-	size_t mn;
+	struct sbuf result, note;
+	char *cmd = NULL;
 	int ret = -1;
 
-	sbuf_reset(out);
-	sbuf_init(&body, COMPOSE_MAX_MAIL);
 	sbuf_init(&result, 4 * COMPOSE_MAX_PARAGRAPH);
 	sbuf_init(&note, 4 * COMPOSE_MAX_PARAGRAPH);
 	if (!t || !f || !f->result) {
+		sbuf_reset(out);
 		set_err(err, errlen, "nothing to compose");
 		goto out;
 	}
 	cmd = clean_dup(f->command ? f->command : "", 128);
-	addr = clean_dup(f->to.addr ? f->to.addr : "", CMP_MAX_ADDR);
-	ver = clean_dup(f->bot_version ? f->bot_version : REVIEWBOT_VERSION, 64);
-	name = clean_dup(f->bot.name && *f->bot.name ? f->bot.name : "reviewbot",
-			 CMP_MAX_NAME);
-	baddr = clean_dup(f->bot.addr ? f->bot.addr : "", CMP_MAX_ADDR);
-	if (!cmd || !addr || !ver || !name || !baddr)
-		goto nomem;
 	add_paragraph(&result, f->result);
 	add_paragraph(&note, f->note);
-	if (result.err || note.err)
-		goto nomem;
+	if (!cmd || result.err || note.err) {
+		sbuf_reset(out);
+		set_err(err, errlen, "out of memory");
+		goto out;
+	}
 	{
 		const struct template_var v[] = {
 			{ "command", cmd },
-			{ "address", addr },
 			{ "result", result.buf },
 			{ "note", note.buf },
-			{ "bot_name", name },
-			{ "bot_address", baddr },
-			{ "bot_version", ver },
 		};
 
-		if (template_render(t, "feedback.txt", v, sizeof(v) / sizeof(v[0]),
-				    &body, err, errlen))
-			goto out;
+		ANSWER_HEAD(r, f);
+		ret = compose_answer(t, "feedback.txt", "answer", &r, f->message_id,
+				     v, sizeof(v) / sizeof(v[0]), out, err, errlen);
 	}
-	strip_id(f->message_id, &m, &mn);
-	if (!good_id(m, mn) || !memchr(m, '@', mn) || mn >= sizeof(msgid)) {
-		set_err(err, errlen, "bad Message-ID for the answer");
-		goto out;
-	}
-	snprintf(msgid, sizeof(msgid), "%.*s", (int)mn, m);
-	memset(&r, 0, sizeof(r));
-	r.bot = f->bot;
-	r.bot_version = f->bot_version;
-	r.to = f->to;
-	r.subject = f->subject ? f->subject : "";
-	r.in_reply_to = f->in_reply_to;
-	r.references = f->references;
-	r.nreferences = f->nreferences;
-	r.date = f->date;
-	if (add_headers(&r, msgid, "auto-replied", out, err, errlen))
-		goto out;
-	sbuf_addch(out, '\n');
-	sbuf_add(out, body.buf, body.len);
-	if (out->err == SBUF_ERR_NOMEM)
-		goto nomem;
-	if (out->err || out->len > COMPOSE_MAX_MAIL) {
-		set_err(err, errlen, "answer mail too large");
-		goto out;
-	}
-	ret = 0;
-	goto out;
-nomem:
-	set_err(err, errlen, "out of memory");
 out:
-	if (ret)
-		sbuf_reset(out);
 	free(cmd);
-	free(addr);
-	free(ver);
-	free(name);
-	free(baddr);
-	sbuf_release(&body);
 	sbuf_release(&result);
 	sbuf_release(&note);
 	return ret;
@@ -1834,76 +1823,25 @@ int compose_query_mail(const struct template_set *t, const struct compose_confir
 		       char *err, size_t errlen)
 {
 	struct compose_review r;
-	struct sbuf body;
-	char msgid[CMP_MAX_ID + 1];
-	char *query = NULL, *addr = NULL, *ver = NULL, *name = NULL, *baddr = NULL;
-	const char *m;
-	size_t mn;
+	char *query;
 	int ret = -1;
 
-	sbuf_reset(out);
-	sbuf_init(&body, COMPOSE_MAX_MAIL);
 	query = clean_dup(c->command ? c->command : "", 4096);
-	addr = clean_dup(c->to.addr ? c->to.addr : "", CMP_MAX_ADDR);
-	ver = clean_dup(c->bot_version ? c->bot_version : REVIEWBOT_VERSION, 64);
-	name = clean_dup(c->bot.name && *c->bot.name ? c->bot.name : "reviewbot",
-			 CMP_MAX_NAME);
-	baddr = clean_dup(c->bot.addr ? c->bot.addr : "", CMP_MAX_ADDR);
-	if (!query || !addr || !ver || !name || !baddr)
-		goto nomem;
-	{
+	if (!query) {
+		sbuf_reset(out);
+		set_err(err, errlen, "out of memory");
+	} else {
 		const struct template_var v[] = {
 			{ "query", query },
-			{ "address", addr },
 			{ "results", results ? results : "" },
 			{ "link", link ? link : "" },
-			{ "bot_name", name },
-			{ "bot_address", baddr },
-			{ "bot_version", ver },
 		};
 
-		if (template_render(t, "query.txt", v, sizeof(v) / sizeof(v[0]),
-				    &body, err, errlen))
-			goto out;
+		ANSWER_HEAD(r, c);
+		ret = compose_answer(t, "query.txt", "answer", &r, c->message_id,
+				     v, sizeof(v) / sizeof(v[0]), out, err, errlen);
 	}
-	strip_id(c->message_id, &m, &mn);
-	if (!good_id(m, mn) || !memchr(m, '@', mn) || mn >= sizeof(msgid)) {
-		set_err(err, errlen, "bad Message-ID for the answer");
-		goto out;
-	}
-	snprintf(msgid, sizeof(msgid), "%.*s", (int)mn, m);
-	memset(&r, 0, sizeof(r));
-	r.bot = c->bot;
-	r.bot_version = c->bot_version;
-	r.to = c->to;
-	r.subject = c->subject ? c->subject : "";
-	r.in_reply_to = c->in_reply_to;
-	r.references = c->references;
-	r.nreferences = c->nreferences;
-	r.date = c->date;
-	if (add_headers(&r, msgid, "auto-replied", out, err, errlen))
-		goto out;
-	sbuf_addch(out, '\n');
-	sbuf_add(out, body.buf, body.len);
-	if (out->err == SBUF_ERR_NOMEM)
-		goto nomem;
-	if (out->err || out->len > COMPOSE_MAX_MAIL) {
-		set_err(err, errlen, "answer mail too large");
-		goto out;
-	}
-	ret = 0;
-	goto out;
-nomem:
-	set_err(err, errlen, "out of memory");
-out:
-	if (ret)
-		sbuf_reset(out);
 	free(query);
-	free(addr);
-	free(ver);
-	free(name);
-	free(baddr);
-	sbuf_release(&body);
 	return ret;
 }
 
