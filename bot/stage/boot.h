@@ -190,6 +190,15 @@ int boot_apply(const char *orig, size_t len, const struct diff *d, size_t file,
 					 * symlink on the way, too large */
 
 /*
+ * A path from mail names a file inside a kernel tree only when it is
+ * plain: relative, under 256 bytes, components of [A-Za-z0-9_.,+-] that
+ * start with neither '.' (no ".", "..", hidden files) nor '-' (never taken
+ * for an option of make), one '/' between them.  The compile and load
+ * stages both ask this.
+ */
+int boot_tree_path_ok(const char *path);
+
+/*
  * Reads tree/path into a malloc'd NUL-terminated *out (*len bytes, at
  * most max).  path comes from mail: it must be relative, without ".",
  * ".." or hidden components, of [A-Za-z0-9_.,+-] only; no symlink is

@@ -13,9 +13,6 @@
 #define BOOT_MAX_MAKEFILE	(512u << 10)	/* bytes of a folder's Makefile */
 #define BOOT_MAX_CONFIG		(4u << 20)	/* bytes of the headers' .config */
 
-/* A path from mail names a file inside the tree only when it is plain
- * (relative, no ".", "..", hidden files, one '/' between components). */
-int boot_tree_path_ok(const char *path);
 /* Reads fd (a regular file) whole into a malloc'd *buf, at most max bytes. */
 int boot_read_fd(int fd, size_t max, char **buf, size_t *len);
 /* The regular file name in folder dirfd, not followed if a link. */

@@ -20,11 +20,7 @@
 
 /* ---- reading a kernel tree ([build] tree) ------------------------------- */
 
-/*
- * A path from mail names a file inside the tree only when it is plain:
- * relative, components of [A-Za-z0-9_.,+-] that do not start with '.'
- * (no ".", "..", hidden files), one '/' between them.
- */
+/* boot.h: relative, plain components, none starting with '.' or '-'. */
 int boot_tree_path_ok(const char *path)
 {
 	size_t i, n = path ? strlen(path) : 0;
@@ -41,7 +37,7 @@ int boot_tree_path_ok(const char *path)
 			start = 1;
 			continue;
 		}
-		if (start && ch == '.')
+		if (start && (ch == '.' || ch == '-'))
 			return 0;
 		start = 0;
 		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||

@@ -741,27 +741,6 @@ struct target {
 	int in_base;		/* exists in the pristine tree */
 };
 
-/* A path from mail that is safe to name to make and to open. */
-static int path_ok(const char *p)
-{
-	size_t i, n = strlen(p);
-
-	if (!n || n > 255 || p[0] == '-' || p[0] == '/' || p[0] == '.')
-		return 0;
-	for (i = 0; i < n; i++) {
-		char ch = p[i];
-
-		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || is_digit(ch) ||
-		      ch == '_' || ch == '-' || ch == '.' || ch == '/' || ch == '+' || ch == ','))
-			return 0;
-		if (ch == '.' && i && p[i - 1] == '.')
-			return 0;
-		if (ch == '.' && i && p[i - 1] == '/')
-			return 0;
-	}
-	return 1;
-}
-
 static int file_part(const struct target *t, size_t nt, const char *file, int last)
 {
 	size_t i;
@@ -796,7 +775,7 @@ static int targets_of(const struct build_patch *p, size_t n, struct target **out
 
 			if ((d.files[j].new_mode & 0170000) == 0120000)
 				*symlink = 1;
-			if (!path || (d.files[j].flags & DIFF_DELETED) || !path_ok(path))
+			if (!path || (d.files[j].flags & DIFF_DELETED) || !boot_tree_path_ok(path))
 				continue;
 			len = strlen(path);
 			if (len < 3 || strcmp(path + len - 2, ".c"))
@@ -883,7 +862,7 @@ static char *line_of(const struct ctx *c, const char *file, long ln)
 	size_t n;
 	long cur = 1;
 
-	if (ln <= 0 || !path_ok(file) ||
+	if (ln <= 0 || !boot_tree_path_ok(file) ||
 	    boot_tree_read(c->src, file, BUILD_MAX_FILE, &buf, &n))
 		return NULL;
 	p = buf;

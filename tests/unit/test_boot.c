@@ -645,6 +645,7 @@ static void test_boot__tree_read_refuses_paths_leaving_the_tree(void **state)
 	static const char *const bad[] = {
 		"../etc/passwd", "drivers/../../etc/passwd", "/etc/passwd", "drivers//x.c",
 		"./drivers/x.c", "drivers/.x.c", "drivers/x.c/", "", "drivers/x\n.c",
+		"-j99", "drivers/-x.c",
 	};
 	char tree[] = "/tmp/rb-tree.XXXXXX", p[512], *t;
 	size_t len, i;
@@ -660,6 +661,10 @@ static void test_boot__tree_read_refuses_paths_leaving_the_tree(void **state)
 		assert_int_equal(boot_tree_read(tree, bad[i], 100, &t, &len), BOOT_TREE_REFUSED);
 		assert_null(t);
 	}
+	/* the compile stage names files to make: none may pass for an option */
+	assert_int_equal(boot_tree_path_ok("drivers/x.c"), 1);
+	assert_int_equal(boot_tree_path_ok("-j99"), 0);
+	assert_int_equal(boot_tree_path_ok("drivers/-x.c"), 0);
 	/* no symlink is followed, a file's or a folder's; nor a FIFO opened */
 	snprintf(p, sizeof(p), "%s/drivers/link.c", tree);
 	assert_int_equal(symlink("/etc/passwd", p), 0);
