@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* What the subcommands share (cmd_common.h): finding and loading the
- * configuration, and paths relative to the running program. */
+/* What the subcommands share (cmd_common.h): their options and signals,
+ * finding and loading the configuration, and paths relative to the
+ * running program. */
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,7 +12,50 @@
 #include <unistd.h>
 
 #include "cmd_common.h"
+#include "../version.h"
 #include "../../checker/banned.h"
+
+int cmd_parse(const char *cmd, const struct gl_opt *opts, int argc, char **argv,
+	      char **args, int *nargs, int max_args, const int *help,
+	      const int *version, void (*usage)(FILE *))
+{
+	char err[1024];
+
+	if (gl_parse(opts, argc, argv, args, nargs, err, sizeof(err))) {
+		fprintf(stderr, "reviewbot %s: %s\n", cmd, err);
+		usage(stderr);
+		return -1;
+	}
+	if (*help) {
+		usage(stdout);
+		return 1;
+	}
+	if (*version) {
+		printf("reviewbot %s\n", REVIEWBOT_VERSION);
+		return 1;
+	}
+	if (max_args >= 0 && *nargs > max_args) {
+		fprintf(stderr, "reviewbot %s: unexpected argument '%s'\n", cmd,
+			args[max_args]);
+		return -1;
+	}
+	return 0;
+}
+
+void cmd_signals(void (*stop)(int), void (*hup)(int))
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = stop;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sa.sa_handler = hup ? hup : SIG_IGN;
+	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);
+}
 
 char *cmd_default_config(void)
 {

@@ -61,24 +61,12 @@ static void on_reload(int sig)
 }
 
 /*
- * No SA_RESTART: a signal ends the daemon's poll() at once.  SIGTERM and
- * SIGINT finish the message (review, delivery) in hand and stop; SIGHUP
- * reloads the configuration and templates between two cycles.
+ * SIGTERM and SIGINT finish the message (review, delivery) in hand and
+ * stop; SIGHUP reloads the configuration and templates between two cycles.
  */
 static void run_signals(void)
 {
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sigemptyset(&sa.sa_mask);
-	sa.sa_handler = on_stop;
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
-	sa.sa_handler = on_reload;
-	sigaction(SIGHUP, &sa, NULL);
-	/* a server closing the socket is an error return, not a death */
-	sa.sa_handler = SIG_IGN;
-	sigaction(SIGPIPE, &sa, NULL);
+	cmd_signals(on_stop, on_reload);
 }
 
 /*
@@ -210,31 +198,6 @@ static double now_secs(void)
 }
 
 /* ---- run --------------------------------------------------------------- */
-
-/*
- * The options of run, import and review: parsed into args (the operands,
- * *nargs of them); --version and --help answered here, in that order.
- * 0: go on; 1: answered, exit 0; -1: said what is wrong, exit 2.
- */
-static int parse_args(const char *cmd, const struct gl_opt *opts, int argc, char **argv,
-		      char **args, int *nargs, const int *help, const int *version,
-		      void (*usage)(FILE *), char *err, size_t errlen)
-{
-	if (gl_parse(opts, argc, argv, args, nargs, err, (unsigned)errlen)) {
-		fprintf(stderr, "reviewbot %s: %s\n", cmd, err);
-		usage(stderr);
-		return -1;
-	}
-	if (*version) {
-		printf("reviewbot %s\n", REVIEWBOT_VERSION);
-		return 1;
-	}
-	if (*help) {
-		usage(stdout);
-		return 1;
-	}
-	return 0;
-}
 
 static void run_usage(FILE *f)
 {
@@ -640,14 +603,10 @@ int cmd_run(int argc, char **argv)
 	args = calloc((size_t)argc + 1, sizeof(*args));
 	if (!args)
 		return 2;
-	parsed = parse_args("run", opts, argc, argv, args, &nargs, &help, &version,
-			    run_usage, err, sizeof(err));
+	parsed = cmd_parse("run", opts, argc, argv, args, &nargs, 0, &help, &version,
+			   run_usage);
 	if (parsed) {
 		ret = parsed > 0 ? 0 : 2;
-		goto out_args;
-	}
-	if (nargs) {
-		fprintf(stderr, "reviewbot run: unexpected argument '%s'\n", args[0]);
 		goto out_args;
 	}
 	if (!config_file)
@@ -804,7 +763,6 @@ int cmd_import(int argc, char **argv)
 	const struct config_source *src = NULL;
 	char *config_file = NULL, *source = NULL, *database = NULL;
 	char **args;
-	char err[1024];
 	int help = 0, version = 0, nargs = 0, ret = 2, parsed;
 	size_t k;
 	double t0 = now_secs();
@@ -821,8 +779,8 @@ int cmd_import(int argc, char **argv)
 	args = calloc((size_t)argc + 1, sizeof(*args));
 	if (!args)
 		return 2;
-	parsed = parse_args("import", opts, argc, argv, args, &nargs, &help, &version,
-			    import_usage, err, sizeof(err));
+	parsed = cmd_parse("import", opts, argc, argv, args, &nargs, -1, &help, &version,
+			   import_usage);
 	if (parsed) {
 		ret = parsed > 0 ? 0 : 2;
 		goto out_args;
@@ -922,7 +880,7 @@ int cmd_review(int argc, char **argv)
 	struct printer pr;
 	char *config_file = NULL;
 	char **args;
-	char err[1024], dir[] = "/tmp/reviewbot-review.XXXXXX", db[64];
+	char dir[] = "/tmp/reviewbot-review.XXXXXX", db[64];
 	int help = 0, version = 0, nargs = 0, ret = 2, parsed, made_dir = 0;
 	const struct gl_opt opts[] = {
 		{ "config", GL_STRING, NULL, &config_file, NULL },
@@ -935,8 +893,8 @@ int cmd_review(int argc, char **argv)
 	args = calloc((size_t)argc + 1, sizeof(*args));
 	if (!args)
 		return 2;
-	parsed = parse_args("review", opts, argc, argv, args, &nargs, &help, &version,
-			    review_usage, err, sizeof(err));
+	parsed = cmd_parse("review", opts, argc, argv, args, &nargs, -1, &help, &version,
+			   review_usage);
 	if (parsed) {
 		ret = parsed > 0 ? 0 : 2;
 		goto out_args;

@@ -18,7 +18,6 @@
 #include "../mail/subject.h"
 #include "getopt_long.h"
 #include "../qfilter.h"
-#include "../version.h"
 #include "../../checker/rules.h"
 #include "../../checker/sbuf.h"
 #include "../../store/store.h"
@@ -720,23 +719,11 @@ int cmd_query(int argc, char **argv)
 	args = calloc((size_t)argc + 1, sizeof(*args));
 	if (!args)
 		goto out;
-	if (gl_parse(opts, argc, argv, args, &nargs, err, sizeof(err))) {
-		fprintf(stderr, "reviewbot query: %s\n", err);
-		usage(stderr);
-		goto out;
-	}
-	if (help) {
-		usage(stdout);
+	switch (cmd_parse("query", opts, argc, argv, args, &nargs, 0, &help, &version, usage)) {
+	case 1:
 		ret = 0;
-		goto out;
-	}
-	if (version) {
-		printf("reviewbot %s\n", REVIEWBOT_VERSION);
-		ret = 0;
-		goto out;
-	}
-	if (nargs) {
-		fprintf(stderr, "reviewbot query: unexpected argument '%s'\n", args[0]);
+		/* fall through */
+	case -1:
 		goto out;
 	}
 	if (json && csv_out) {

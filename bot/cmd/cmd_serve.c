@@ -56,7 +56,6 @@ static void usage(FILE *f)
 int cmd_serve(int argc, char **argv)
 {
 	struct web_server_opts o;
-	struct sigaction sa;
 	struct config cfg;
 	char *config_file = NULL, *listen_at = NULL, *database = NULL;
 	char **args;
@@ -77,23 +76,11 @@ int cmd_serve(int argc, char **argv)
 	args = calloc((size_t)argc + 1, sizeof(*args));
 	if (!args)
 		return 2;
-	if (gl_parse(opts, argc, argv, args, &nargs, err, sizeof(err))) {
-		fprintf(stderr, "reviewbot serve: %s\n", err);
-		usage(stderr);
-		goto out;
-	}
-	if (help) {
-		usage(stdout);
+	switch (cmd_parse("serve", opts, argc, argv, args, &nargs, 0, &help, &version, usage)) {
+	case 1:
 		ret = 0;
-		goto out;
-	}
-	if (version) {
-		printf("reviewbot %s\n", REVIEWBOT_VERSION);
-		ret = 0;
-		goto out;
-	}
-	if (nargs) {
-		fprintf(stderr, "reviewbot serve: unexpected argument '%s'\n", args[0]);
+		/* fall through */
+	case -1:
 		goto out;
 	}
 	if (!config_file)
@@ -116,14 +103,7 @@ int cmd_serve(int argc, char **argv)
 		fprintf(stderr, "reviewbot serve: %s\n", err);
 		goto out;
 	}
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
-	sa.sa_handler = SIG_IGN;
-	sigaction(SIGPIPE, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	cmd_signals(on_stop, NULL);
 	memset(&o, 0, sizeof(o));
 	o.cfg = &cfg;
 	o.database = database ? database : cfg.database;

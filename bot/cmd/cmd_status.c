@@ -368,21 +368,11 @@ int cmd_status(int argc, char **argv)
 		fprintf(stderr, "reviewbot status: too many arguments\n");
 		goto out;
 	}
-	if (gl_parse(opts, argc, argv, args, &nargs, err, sizeof(err))) {
-		fprintf(stderr, "reviewbot status: %s\n", err);
-		usage(stderr);
-		goto out;
-	}
-	if (help || version) {
-		if (help)
-			usage(stdout);
-		else
-			printf("reviewbot %s\n", REVIEWBOT_VERSION);
+	switch (cmd_parse("status", opts, argc, argv, args, &nargs, 0, &help, &version, usage)) {
+	case 1:
 		ret = 0;
-		goto out;
-	}
-	if (nargs) {
-		fprintf(stderr, "reviewbot status: unexpected argument '%s'\n", args[0]);
+		/* fall through */
+	case -1:
 		goto out;
 	}
 	if (config_file && database) {
