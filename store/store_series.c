@@ -531,29 +531,37 @@ int store_patch_remove(struct store *st, int64_t id)
 	return store_bound_change(st, q, rc);
 }
 
-/* The rows of a _list function, grown as they are read. */
-struct patch_rows {
-	struct store_patch *arr;
-	size_t n, alloc;
+/*
+ * The rows of a _list function, grown as they are read: size bytes each,
+ * filled by from_row, freed by release on an error.
+ */
+struct rows {
+	char *arr;
+	size_t n, alloc, size;
+	int (*from_row)(struct store *st, sqlite3_stmt *q, void *row);
+	void (*release)(void *row);
 };
 
-static int patch_row(struct store *st, sqlite3_stmt *q, void *arg)
+static int grow_row(struct store *st, sqlite3_stmt *q, void *arg)
 {
-	struct patch_rows *r = arg;
+	struct rows *r = arg;
 	int ret;
 
-	ret = store_grow(st, (void **)&r->arr, &r->alloc, r->n, sizeof(*r->arr));
+	ret = store_grow(st, (void **)&r->arr, &r->alloc, r->n, r->size);
 	if (!ret)
-		ret = store_patch_from_row(st, q, &r->arr[r->n]);
+		ret = r->from_row(st, q, r->arr + r->n * r->size);
 	if (!ret)
 		r->n++;
 	return ret;
 }
 
-int store_patch_list(struct store *st, int64_t series_id,
-		     struct store_patch **out, size_t *n)
+/*
+ * Every row of statement id (sql, ?1 the series) into *out, *n of them;
+ * all or none.
+ */
+static int list_rows(struct store *st, enum store_stmt_id id, const char *sql,
+		     int64_t series_id, struct rows *r, void **out, size_t *n)
 {
-	struct patch_rows r = { NULL, 0, 0 };
 	sqlite3_stmt *q;
 	size_t i;
 	int rc = SQLITE_OK, ret = STORE_OK;
@@ -561,22 +569,41 @@ int store_patch_list(struct store *st, int64_t series_id,
 	store_clearerr(st);
 	*out = NULL;
 	*n = 0;
-	q = store_stmt(st, STMT_PATCH_LIST,
-		       "SELECT " PATCH_COLS("") " FROM patches WHERE series_id = ?1"
-		       " ORDER BY part, id", &ret);
+	q = store_stmt(st, id, sql, &ret);
 	if (!q)
 		return ret;
 	store_bind_int64(q, 1, series_id, &rc);
-	ret = store_bound_each(st, q, rc, patch_row, &r);
+	ret = store_bound_each(st, q, rc, grow_row, r);
 	if (ret) {
-		for (i = 0; i < r.n; i++)
-			store_patch_release(&r.arr[i]);
-		free(r.arr);
+		for (i = 0; i < r->n; i++)
+			r->release(r->arr + i * r->size);
+		free(r->arr);
 		return ret;
 	}
-	*out = r.arr;
-	*n = r.n;
+	*out = r->arr;
+	*n = r->n;
 	return STORE_OK;
+}
+
+static int patch_from_row(struct store *st, sqlite3_stmt *q, void *row)
+{
+	return store_patch_from_row(st, q, row);
+}
+
+static void patch_release(void *row)
+{
+	store_patch_release(row);
+}
+
+int store_patch_list(struct store *st, int64_t series_id,
+		     struct store_patch **out, size_t *n)
+{
+	struct rows r = { NULL, 0, 0, sizeof(**out), patch_from_row, patch_release };
+
+	return list_rows(st, STMT_PATCH_LIST,
+			 "SELECT " PATCH_COLS("") " FROM patches WHERE series_id = ?1"
+			 " ORDER BY part, id",
+			 series_id, &r, (void **)out, n);
 }
 
 /* ---- findings ------------------------------------------------------------ */
@@ -657,49 +684,23 @@ int store_finding_add(struct store *st, const struct store_finding *f, int64_t *
 	return ret;
 }
 
-struct finding_rows {
-	struct store_finding *arr;
-	size_t n, alloc;
-};
-
-static int finding_row(struct store *st, sqlite3_stmt *q, void *arg)
+static int finding_from_row(struct store *st, sqlite3_stmt *q, void *row)
 {
-	struct finding_rows *r = arg;
-	int ret;
+	return store_finding_from_row(st, q, 0, row);
+}
 
-	ret = store_grow(st, (void **)&r->arr, &r->alloc, r->n, sizeof(*r->arr));
-	if (!ret)
-		ret = store_finding_from_row(st, q, 0, &r->arr[r->n]);
-	if (!ret)
-		r->n++;
-	return ret;
+static void finding_release(void *row)
+{
+	store_finding_release(row);
 }
 
 int store_finding_list(struct store *st, int64_t series_id,
 		       struct store_finding **out, size_t *n)
 {
-	struct finding_rows r = { NULL, 0, 0 };
-	sqlite3_stmt *q;
-	size_t i;
-	int rc = SQLITE_OK, ret = STORE_OK;
+	struct rows r = { NULL, 0, 0, sizeof(**out), finding_from_row, finding_release };
 
-	store_clearerr(st);
-	*out = NULL;
-	*n = 0;
-	q = store_stmt(st, STMT_FINDING_LIST,
-		       "SELECT " FINDING_COLS("") " FROM findings WHERE series_id = ?1"
-		       " ORDER BY part, file, line, id", &ret);
-	if (!q)
-		return ret;
-	store_bind_int64(q, 1, series_id, &rc);
-	ret = store_bound_each(st, q, rc, finding_row, &r);
-	if (ret) {
-		for (i = 0; i < r.n; i++)
-			store_finding_release(&r.arr[i]);
-		free(r.arr);
-		return ret;
-	}
-	*out = r.arr;
-	*n = r.n;
-	return STORE_OK;
+	return list_rows(st, STMT_FINDING_LIST,
+			 "SELECT " FINDING_COLS("") " FROM findings WHERE series_id = ?1"
+			 " ORDER BY part, file, line, id",
+			 series_id, &r, (void **)out, n);
 }
