@@ -788,7 +788,8 @@ static int queue_confirm(struct pipeline *p, const struct mime_mail *m,
 		ret = STORE_ERR;
 		goto out;
 	}
-	ret = command_queue_answer(p, m, row, sender, msgid, mail.buf, now);
+	ret = command_queue_answer(p, m, row, sender, msgid, mail.buf, now,
+				   "confirm", NULL);
 out:
 	sbuf_release(&mail);
 	return ret;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * command: the one answer to a command mail, queued under the
- * confirmations' caps (command_int.h).  command.c's answers and
- * command_feedback.c's both go through here.
+ * confirmations' caps (command_int.h).  command.c's answers,
+ * command_feedback.c's and command_query.c's all go through here.
  */
 #include <string.h>
 
@@ -26,7 +26,8 @@ static const struct config_source *source_of(const struct config *cfg, const cha
 
 int command_queue_answer(struct pipeline *p, const struct mime_mail *m,
 			 const struct store_msg *row, const char *sender,
-			 const char *msgid, const char *mail, int64_t now)
+			 const char *msgid, const char *mail, int64_t now,
+			 const char *event, const char *query)
 {
 	const struct config *cfg = p->cfg;
 	const struct config_source *src = source_of(cfg, row->source);
@@ -71,7 +72,7 @@ int command_queue_answer(struct pipeline *p, const struct mime_mail *m,
 			return ret;
 		p->stats.suppressed++;
 	}
-	log_event(LOG_INFO, "confirm", "msgid", m->message_id, "reply", msgid,
-		  "suppressed", suppress, NULL);
+	log_event(LOG_INFO, event, "msgid", m->message_id, "reply", msgid,
+		  "query", query, "suppressed", suppress, NULL);
 	return STORE_OK;
 }

@@ -184,7 +184,8 @@ static int answer(struct pipeline *p, const struct mime_mail *m, const struct st
 		log_event(LOG_ERR, "compose-failed", "msgid", m->message_id, "error", err, NULL);
 		ret = STORE_ERR;
 	} else {
-		ret = command_queue_answer(p, m, row, sender, msgid, mail.buf, now);
+		ret = command_queue_answer(p, m, row, sender, msgid, mail.buf, now,
+				   "confirm", NULL);
 	}
 	sbuf_release(&mail);
 	return ret;

@@ -20,11 +20,12 @@ struct pipeline;
  * max_confirmations_per_hour (all together), past which, or when the
  * source's reply policy is none, it is recorded suppressed.  STORE_OK
  * (a second answer with the same Message-ID is not queued again) or a
- * negative store error.
+ * negative store error.  Logged as event, with query (when not NULL).
  */
 int command_queue_answer(struct pipeline *p, const struct mime_mail *m,
 			 const struct store_msg *row, const char *sender,
-			 const char *msgid, const char *mail, int64_t now);
+			 const char *msgid, const char *mail, int64_t now,
+			 const char *event, const char *query);
 
 /*
  * Carries out a false-positive command c from sender (lowercase) in

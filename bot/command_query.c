@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "command.h"
+#include "command_int.h"
 #include "mail/compose.h"
 #include "log.h"
 #include "pipeline.h"
@@ -26,7 +27,6 @@
 #define QM_SERIES	20	/* series an answer lists at most */
 #define QM_FINDINGS	50	/* findings an answer lists at most */
 #define QM_RESULTS_MAX	(256u << 10)
-#define QM_DEFAULT_ADDRESS "reviewbot@localhost"
 
 /* s cleaned for a mail line: controls as spaces, at most max bytes, cut
  * at a UTF-8 character boundary ("..." when cut) */
@@ -210,18 +210,12 @@ int command_query(struct pipeline *p, const struct mime_mail *m,
 		  const struct command *c, int64_t now, const char **reason)
 {
 	const struct config *cfg = p->cfg;
-	const char *bot_addr = cfg->address ? cfg->address : QM_DEFAULT_ADDRESS;
-	const char *suppress = NULL;
-	const struct config_source *src = NULL;
+	const char *bot_addr = pipe_bot_address(p);
 	struct compose_confirm cc;
-	struct store_reply reply;
 	struct qfilter f;
 	struct sbuf results, link, words, mail;
 	char err[256], msgid[256];
 	char *publish = NULL;
-	long long n = 0, all = 0;
-	int64_t rid = 0;
-	size_t i;
 	int ret = STORE_OK;
 
 	*reason = NULL;
@@ -288,47 +282,9 @@ int command_query(struct pipeline *p, const struct mime_mail *m,
 		ret = STORE_ERR;
 		goto out;
 	}
-	/* the caps of every answer to a command (command.c's queue_confirm) */
-	if (cfg->confirmations_per_hour > 0) {
-		ret = store_reply_count_kind(p->st, "confirm", sender, now - 3600, &n);
-		if (ret < 0)
-			goto out;
-	}
-	if (cfg->max_confirmations_per_hour > 0) {
-		ret = store_reply_count_kind(p->st, "confirm", NULL, now - 3600, &all);
-		if (ret < 0)
-			goto out;
-	}
-	for (i = 0; row->source && i < cfg->nsources; i++)
-		if (!strcmp(cfg->sources[i].name, row->source))
-			src = &cfg->sources[i];
-	if (cfg->confirmations_per_hour > 0 && n >= cfg->confirmations_per_hour)
-		suppress = "confirmations_per_hour reached for this address";
-	else if (cfg->max_confirmations_per_hour > 0 && all >= cfg->max_confirmations_per_hour)
-		suppress = "max_confirmations_per_hour reached";
-	else if (src && src->reply == REPLY_POLICY_NONE)
-		suppress = "the source's reply policy is none";
-	memset(&reply, 0, sizeof(reply));
-	reply.message_id = msgid;
-	reply.kind = "confirm";
-	reply.mail_from = (char *)bot_addr;
-	reply.rcpt = (char *)sender;
-	reply.body = mail.buf;
-	reply.to_addr = (char *)sender;
-	reply.created = now;
-	reply.next_attempt = now;
-	ret = store_reply_add(p->st, &reply, &rid);
-	if (ret < 0)
-		goto out;
-	if (ret == STORE_OK && suppress) {
-		ret = store_reply_mark_suppressed(p->st, rid, suppress);
-		if (ret < 0)
-			goto out;
-		p->stats.suppressed++;
-	}
-	ret = STORE_OK;
-	log_event(LOG_INFO, "query-answer", "msgid", m->message_id, "reply", msgid,
-		  "query", words.len ? words.buf : NULL, "suppressed", suppress, NULL);
+	/* under the caps of every answer to a command */
+	ret = command_queue_answer(p, m, row, sender, msgid, mail.buf, now, "query-answer",
+				   words.len ? words.buf : NULL);
 out:
 	free(publish);
 	qfilter_release(&f);
