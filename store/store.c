@@ -1020,11 +1020,45 @@ static int create_file(const char *path, char *err, size_t errlen)
 	return 0;
 }
 
+int store_connect(const char *path, int flags, struct store **out, char *err,
+		  size_t errlen)
+{
+	struct store *st;
+	int rc;
+
+	*out = NULL;
+	st = calloc(1, sizeof(*st));
+	if (!st) {
+		if (err && errlen)
+			snprintf(err, errlen, "out of memory");
+		return STORE_ERR_NOMEM;
+	}
+	rc = sqlite3_open_v2(path, &st->db, flags, NULL);
+	if (rc != SQLITE_OK)
+		return store_open_fail(st, path, store_sqlerr(st, rc), err, errlen);
+	sqlite3_busy_timeout(st->db, STORE_BUSY_TIMEOUT_MS);
+	/* the schema is ours alone: no writable_schema, no functions in it */
+	sqlite3_db_config(st->db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
+	sqlite3_db_config(st->db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
+	*out = st;
+	return STORE_OK;
+}
+
+int store_open_fail(struct store *st, const char *path, int ret, char *err,
+		    size_t errlen)
+{
+	if (err && errlen)
+		snprintf(err, errlen, "%s: %s", path,
+			 st->errmsg[0] ? st->errmsg : store_strerror(ret));
+	store_close(st);
+	return ret;
+}
+
 static int open_db(const char *path, int version, int create, struct store **out,
 		   char *err, size_t errlen)
 {
 	struct store *st = NULL;
-	int rc, ret, v;
+	int ret, v;
 
 	*out = NULL;
 	if (err && errlen)
@@ -1042,21 +1076,9 @@ static int open_db(const char *path, int version, int create, struct store **out
 	}
 	if (create && create_file(path, err, errlen))
 		return STORE_ERR;
-	st = calloc(1, sizeof(*st));
-	if (!st) {
-		if (err && errlen)
-			snprintf(err, errlen, "out of memory");
-		return STORE_ERR_NOMEM;
-	}
-	rc = sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE, NULL);
-	if (rc != SQLITE_OK) {
-		ret = store_sqlerr(st, rc);
-		goto fail;
-	}
-	sqlite3_busy_timeout(st->db, STORE_BUSY_TIMEOUT_MS);
-	/* the schema is ours alone: no writable_schema, no functions in it */
-	sqlite3_db_config(st->db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
-	sqlite3_db_config(st->db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
+	ret = store_connect(path, SQLITE_OPEN_READWRITE, &st, err, errlen);
+	if (ret)
+		return ret;
 
 	/* refuse a newer database before changing anything in it */
 	v = store_schema_version(st);
@@ -1083,11 +1105,7 @@ static int open_db(const char *path, int version, int create, struct store **out
 	*out = st;
 	return STORE_OK;
 fail:
-	if (err && errlen)
-		snprintf(err, errlen, "%s: %s", path,
-			 st->errmsg[0] ? st->errmsg : store_strerror(ret));
-	store_close(st);
-	return ret;
+	return store_open_fail(st, path, ret, err, errlen);
 }
 
 int store_open_at_version(const char *path, int version, struct store **out,

@@ -186,6 +186,19 @@ sqlite3_stmt *store_stmt(struct store *st, enum store_stmt_id id,
 /* Resets s and clears its bindings; NULL is fine. */
 void store_stmt_done(sqlite3_stmt *s);
 
+/*
+ * A handle on the database file path, opened with SQLite's flags
+ * (SQLITE_OPEN_READWRITE or _READONLY), its busy timeout set and its
+ * schema guarded (defensive, not trusted).  On an error *out is NULL and
+ * err says "PATH: what".
+ */
+int store_connect(const char *path, int flags, struct store **out, char *err,
+		  size_t errlen);
+/* An open that failed after store_connect(): err says "PATH: what" (st's
+ * message, else ret's), st is closed; returns ret. */
+int store_open_fail(struct store *st, const char *path, int ret, char *err,
+		    size_t errlen);
+
 /* Records SQLite's message for rc and returns the store_result for it. */
 int store_sqlerr(struct store *st, int rc);
 /* Records a message of ours and returns result. */

@@ -57,20 +57,9 @@ int store_open_readonly(const char *path, struct store **out, char *err,
 			snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return STORE_ERR;
 	}
-	st = calloc(1, sizeof(*st));
-	if (!st) {
-		if (err && errlen)
-			snprintf(err, errlen, "out of memory");
-		return STORE_ERR_NOMEM;
-	}
-	rc = sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READONLY, NULL);
-	if (rc != SQLITE_OK) {
-		ret = store_sqlerr(st, rc);
-		goto fail;
-	}
-	sqlite3_busy_timeout(st->db, STORE_BUSY_TIMEOUT_MS);
-	sqlite3_db_config(st->db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
-	sqlite3_db_config(st->db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
+	ret = store_connect(path, SQLITE_OPEN_READONLY, &st, err, errlen);
+	if (ret)
+		return ret;
 	rc = sqlite3_exec(st->db, "PRAGMA query_only = 1", NULL, NULL, NULL);
 	if (rc != SQLITE_OK) {
 		ret = store_sqlerr(st, rc);
@@ -108,11 +97,7 @@ int store_open_readonly(const char *path, struct store **out, char *err,
 	*out = st;
 	return STORE_OK;
 fail:
-	if (err && errlen)
-		snprintf(err, errlen, "%s: %s", path,
-			 st->errmsg[0] ? st->errmsg : store_strerror(ret));
-	store_close(st);
-	return ret;
+	return store_open_fail(st, path, ret, err, errlen);
 }
 
 /* ---- recipients ------------------------------------------------------------ */
