@@ -749,8 +749,6 @@ static int queue_confirm(struct pipeline *p, const struct mime_mail *m,
 			 const struct store_msg *row, const char *sender,
 			 const char *what, const char *effect, int64_t now)
 {
-	const struct config *cfg = p->cfg;
-	const char *bot_addr = pipe_bot_address(p);
 	struct compose_confirm cc;
 	struct sbuf mail;
 	char token[COMMAND_TOKEN_HEX + 1] = "", msgid[256], err[256];
@@ -765,23 +763,11 @@ static int queue_confirm(struct pipeline *p, const struct mime_mail *m,
 	ret = store_token_add(p->st, sender, token, now);
 	if (ret < 0)
 		goto out;
-	/* version 0: never the Message-ID of a review (versions start at 1) */
-	compose_message_id(m->message_id, 0, 0, bot_addr, msgid, sizeof(msgid));
 	memset(&cc, 0, sizeof(cc));
-	cc.bot.name = cfg->name;
-	cc.bot.addr = bot_addr;
-	cc.bot_version = REVIEWBOT_VERSION;
-	cc.to.name = m->from.name;
-	cc.to.addr = sender;
-	cc.subject = m->subject;
-	cc.in_reply_to = m->message_id;
-	cc.references = (const char *const *)m->refs;
-	cc.nreferences = m->nrefs;
+	command_answer_head(p, m, sender, now, msgid, sizeof(msgid), &cc.head);
 	cc.command = what;
 	cc.effect = effect;
 	cc.token = token;
-	cc.date = now;
-	cc.message_id = msgid;
 	if (compose_confirm_mail(p->tpl, &cc, &mail, err, sizeof(err))) {
 		log_event(LOG_ERR, "compose-failed", "msgid", m->message_id,
 			  "error", err, NULL);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * command: the one answer to a command mail, queued under the
+ * command: the one answer to a command mail, its headers, queued under the
  * confirmations' caps (command_int.h).  command.c's answers,
  * command_feedback.c's and command_query.c's all go through here.
  */
@@ -9,6 +9,8 @@
 #include "command.h"
 #include "command_int.h"
 #include "log.h"
+#include "mail/compose.h"
+#include "version.h"
 #include "pipeline.h"
 #include "pipeline_int.h"
 #include "../checker/banned.h"
@@ -22,6 +24,27 @@ static const struct config_source *source_of(const struct config *cfg, const cha
 		if (!strcmp(cfg->sources[i].name, name))
 			return &cfg->sources[i];
 	return NULL;
+}
+
+void command_answer_head(const struct pipeline *p, const struct mime_mail *m,
+			 const char *sender, int64_t now, char *msgid, size_t msgidlen,
+			 struct compose_answer *h)
+{
+	const char *bot_addr = pipe_bot_address(p);
+
+	compose_message_id(m->message_id, 0, 0, bot_addr, msgid, msgidlen);
+	memset(h, 0, sizeof(*h));
+	h->bot.name = p->cfg->name;
+	h->bot.addr = bot_addr;
+	h->bot_version = REVIEWBOT_VERSION;
+	h->to.name = m->from.name;
+	h->to.addr = sender;
+	h->subject = m->subject;
+	h->in_reply_to = m->message_id;
+	h->references = (const char *const *)m->refs;
+	h->nreferences = m->nrefs;
+	h->date = now;
+	h->message_id = msgid;
 }
 
 int command_queue_answer(struct pipeline *p, const struct mime_mail *m,

@@ -151,7 +151,6 @@ static int answer(struct pipeline *p, const struct mime_mail *m, const struct st
 		  const char *sender, const char *cmd, const char *result,
 		  const char *note, int64_t now)
 {
-	const char *bot_addr = pipe_bot_address(p);
 	struct compose_feedback f;
 	struct sbuf mail;
 	char msgid[256], err[256];
@@ -163,23 +162,11 @@ static int answer(struct pipeline *p, const struct mime_mail *m, const struct st
 		return STORE_OK;
 	}
 	sbuf_init(&mail, COMPOSE_MAX_MAIL);
-	/* version 0: never the Message-ID of a review (versions start at 1) */
-	compose_message_id(m->message_id, 0, 0, bot_addr, msgid, sizeof(msgid));
 	memset(&f, 0, sizeof(f));
-	f.bot.name = p->cfg->name;
-	f.bot.addr = bot_addr;
-	f.bot_version = REVIEWBOT_VERSION;
-	f.to.name = m->from.name;
-	f.to.addr = sender;
-	f.subject = m->subject;
-	f.in_reply_to = m->message_id;
-	f.references = (const char *const *)m->refs;
-	f.nreferences = m->nrefs;
+	command_answer_head(p, m, sender, now, msgid, sizeof(msgid), &f.head);
 	f.command = cmd;
 	f.result = result;
 	f.note = note;
-	f.date = now;
-	f.message_id = msgid;
 	if (compose_feedback_mail(p->tpl, &f, &mail, err, sizeof(err))) {
 		log_event(LOG_ERR, "compose-failed", "msgid", m->message_id, "error", err, NULL);
 		ret = STORE_ERR;

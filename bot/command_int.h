@@ -1,17 +1,29 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * What command.c and command_feedback.c share (see command.h): the
- * answer's queue (command_answer.c) below both, and the false-positive
- * command (command_feedback.c) that command.c hands on.
+ * What command.c, command_feedback.c and command_query.c share (see
+ * command.h): an answer's headers and its queue (command_answer.c) below
+ * them, and the false-positive command (command_feedback.c) that
+ * command.c hands on.
  */
 #ifndef RB_COMMAND_INT_H
 #define RB_COMMAND_INT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "command.h"
 
 struct pipeline;
+struct compose_answer;
+
+/*
+ * The headers of the answer to command mail m from sender, dated now,
+ * into h; its Message-ID made into msgid (version 0: never a review's).
+ * h points into m and msgid.
+ */
+void command_answer_head(const struct pipeline *p, const struct mime_mail *m,
+			 const char *sender, int64_t now, char *msgid, size_t msgidlen,
+			 struct compose_answer *h);
 
 /*
  * Queues mail (whole, headers included), Message-ID msgid, as the one

@@ -210,7 +210,6 @@ int command_query(struct pipeline *p, const struct mime_mail *m,
 		  const struct command *c, int64_t now, const char **reason)
 {
 	const struct config *cfg = p->cfg;
-	const char *bot_addr = pipe_bot_address(p);
 	struct compose_confirm cc;
 	struct qfilter f;
 	struct sbuf results, link, words, mail;
@@ -262,21 +261,9 @@ int command_query(struct pipeline *p, const struct mime_mail *m,
 		ret = STORE_ERR_NOMEM;
 		goto out;
 	}
-	/* version 0: never a review's Message-ID (versions start at 1) */
-	compose_message_id(m->message_id, 0, 0, bot_addr, msgid, sizeof(msgid));
 	memset(&cc, 0, sizeof(cc));
-	cc.bot.name = cfg->name;
-	cc.bot.addr = bot_addr;
-	cc.bot_version = REVIEWBOT_VERSION;
-	cc.to.name = m->from.name;
-	cc.to.addr = sender;
-	cc.subject = m->subject;
-	cc.in_reply_to = m->message_id;
-	cc.references = (const char *const *)m->refs;
-	cc.nreferences = m->nrefs;
+	command_answer_head(p, m, sender, now, msgid, sizeof(msgid), &cc.head);
 	cc.command = words.len ? words.buf : c->query;
-	cc.date = now;
-	cc.message_id = msgid;
 	if (compose_query_mail(p->tpl, &cc, results.buf, link.buf, &mail, err, sizeof(err))) {
 		log_event(LOG_ERR, "compose-failed", "msgid", m->message_id, "error", err, NULL);
 		ret = STORE_ERR;

@@ -1633,6 +1633,20 @@ out:
 
 /* ---- the answer to a command ------------------------------------------------ */
 
+/* The review-shaped headers of answer h, for add_headers(). */
+static void answer_head(struct compose_review *r, const struct compose_answer *h)
+{
+	memset(r, 0, sizeof(*r));
+	r->bot = h->bot;
+	r->bot_version = h->bot_version;
+	r->to = h->to;
+	r->subject = h->subject ? h->subject : "";
+	r->in_reply_to = h->in_reply_to;
+	r->references = h->references;
+	r->nreferences = h->nreferences;
+	r->date = h->date;
+}
+
 /*
  * The answers to commands share their shape: h's headers (To the sender
  * alone, threaded under the command, "Auto-Submitted: auto-replied"), a
@@ -1643,11 +1657,12 @@ out:
 #define ANSWER_MAX_VARS	8
 
 static int compose_answer(const struct template_set *t, const char *tpl,
-			  const char *what, const struct compose_review *h,
-			  const char *message_id, const struct template_var *own,
-			  size_t nown, struct sbuf *out, char *err, size_t errlen)
+			  const char *what, const struct compose_answer *h,
+			  const struct template_var *own, size_t nown,
+			  struct sbuf *out, char *err, size_t errlen)
 {
 	struct template_var v[ANSWER_MAX_VARS + 4];
+	struct compose_review r;
 	struct sbuf body;
 	char msgid[CMP_MAX_ID + 1];
 	char *addr, *ver, *name, *baddr;
@@ -1675,13 +1690,14 @@ static int compose_answer(const struct template_set *t, const char *tpl,
 	v[nown + 3] = (struct template_var){ "bot_version", ver };
 	if (template_render(t, tpl, v, nown + 4, &body, err, errlen))
 		goto out;
-	strip_id(message_id, &m, &mn);
+	strip_id(h->message_id, &m, &mn);
 	if (!good_id(m, mn) || !memchr(m, '@', mn) || mn >= sizeof(msgid)) {
 		set_err(err, errlen, "bad Message-ID for the %s", what);
 		goto out;
 	}
 	snprintf(msgid, sizeof(msgid), "%.*s", (int)mn, m);
-	if (add_headers(h, msgid, "auto-replied", out, err, errlen))
+	answer_head(&r, h);
+	if (add_headers(&r, msgid, "auto-replied", out, err, errlen))
 		goto out;
 	sbuf_addch(out, '\n');
 	sbuf_add(out, body.buf, body.len);
@@ -1706,26 +1722,9 @@ out:
 	return ret;
 }
 
-/*
- * The headers of an answer to command mail c: a struct compose_confirm or
- * compose_feedback, which name these fields alike.
- */
-#define ANSWER_HEAD(r, c) do {						\
-	memset(&(r), 0, sizeof(r));					\
-	(r).bot = (c)->bot;						\
-	(r).bot_version = (c)->bot_version;				\
-	(r).to = (c)->to;						\
-	(r).subject = (c)->subject ? (c)->subject : "";			\
-	(r).in_reply_to = (c)->in_reply_to;				\
-	(r).references = (c)->references;				\
-	(r).nreferences = (c)->nreferences;				\
-	(r).date = (c)->date;						\
-} while (0)
-
 int compose_confirm_mail(const struct template_set *t, const struct compose_confirm *c,
 			 struct sbuf *out, char *err, size_t errlen)
 {
-	struct compose_review r;
 	char *cmd, *eff, *tok;
 	int ret = -1;
 
@@ -1742,10 +1741,8 @@ int compose_confirm_mail(const struct template_set *t, const struct compose_conf
 			{ "token", tok },
 		};
 
-		ANSWER_HEAD(r, c);
-		ret = compose_answer(t, "confirm.txt", "confirmation", &r,
-				     c->message_id, v, sizeof(v) / sizeof(v[0]),
-				     out, err, errlen);
+		ret = compose_answer(t, "confirm.txt", "confirmation", &c->head,
+				     v, sizeof(v) / sizeof(v[0]), out, err, errlen);
 	}
 	free(cmd);
 	free(eff);
@@ -1774,7 +1771,6 @@ static void add_paragraph(struct sbuf *out, const char *p)
 int compose_feedback_mail(const struct template_set *t, const struct compose_feedback *f,
 			  struct sbuf *out, char *err, size_t errlen)
 {
-	struct compose_review r;
 	struct sbuf result, note;
 	char *cmd = NULL;
 	int ret = -1;
@@ -1801,8 +1797,7 @@ int compose_feedback_mail(const struct template_set *t, const struct compose_fee
 			{ "note", note.buf },
 		};
 
-		ANSWER_HEAD(r, f);
-		ret = compose_answer(t, "feedback.txt", "answer", &r, f->message_id,
+		ret = compose_answer(t, "feedback.txt", "answer", &f->head,
 				     v, sizeof(v) / sizeof(v[0]), out, err, errlen);
 	}
 out:
@@ -1822,7 +1817,6 @@ int compose_query_mail(const struct template_set *t, const struct compose_confir
 		       const char *results, const char *link, struct sbuf *out,
 		       char *err, size_t errlen)
 {
-	struct compose_review r;
 	char *query;
 	int ret = -1;
 
@@ -1837,8 +1831,7 @@ int compose_query_mail(const struct template_set *t, const struct compose_confir
 			{ "link", link ? link : "" },
 		};
 
-		ANSWER_HEAD(r, c);
-		ret = compose_answer(t, "query.txt", "answer", &r, c->message_id,
+		ret = compose_answer(t, "query.txt", "answer", &c->head,
 				     v, sizeof(v) / sizeof(v[0]), out, err, errlen);
 	}
 	free(query);

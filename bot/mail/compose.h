@@ -150,12 +150,11 @@ int compose_review_mail(const struct template_set *t, const struct compose_revie
 			char *err, size_t errlen);
 
 /*
- * The answer to a command mailed to the bot (bot/command.h), from
- * templates/confirm.txt: From the bot, To the sender alone, "Re: " its
- * subject, threaded under it, Auto-Submitted: auto-replied (RFC 3834),
- * X-Reviewbot.
+ * The headers of an answer to a command mailed to the bot: From the bot,
+ * To the sender alone, "Re: " its subject, threaded under it,
+ * Auto-Submitted: auto-replied (RFC 3834), X-Reviewbot.
  */
-struct compose_confirm {
+struct compose_answer {
 	struct compose_addr bot;
 	const char *bot_version;
 	struct compose_addr to;		/* the sender of the command */
@@ -163,11 +162,16 @@ struct compose_confirm {
 	const char *in_reply_to;	/* its Message-ID */
 	const char *const *references;	/* its References */
 	size_t nreferences;
+	int64_t date;
+	const char *message_id;		/* of the answer */
+};
+
+/* The answer to a command (bot/command.h), from templates/confirm.txt. */
+struct compose_confirm {
+	struct compose_answer head;
 	const char *command;		/* "optout", ... for {{command}} */
 	const char *effect;		/* what it does, for {{effect}} (NULL: "") */
 	const char *token;		/* the one-time token, for {{token}} */
-	int64_t date;
-	const char *message_id;		/* of the confirmation */
 };
 
 int compose_confirm_mail(const struct template_set *t, const struct compose_confirm *c,
@@ -175,23 +179,14 @@ int compose_confirm_mail(const struct template_set *t, const struct compose_conf
 
 /*
  * The answer to "false-positive" (bot/command.h), from
- * templates/feedback.txt, with the headers of compose_confirm_mail():
- * To the sender alone, threaded under the command.  result and note are
+ * templates/feedback.txt, with an answer's headers.  result and note are
  * paragraphs of prose, cleaned and wrapped here (note may be NULL).
  */
 struct compose_feedback {
-	struct compose_addr bot;
-	const char *bot_version;
-	struct compose_addr to;		/* the sender of the command */
-	const char *subject;		/* of the command mail */
-	const char *in_reply_to;	/* its Message-ID */
-	const char *const *references;	/* its References */
-	size_t nreferences;
+	struct compose_answer head;
 	const char *command;		/* "false-positive LONG_LINE", for {{command}} */
 	const char *result;		/* what was recorded, or why not */
 	const char *note;		/* a maintainer's: how far the demotion is */
-	int64_t date;
-	const char *message_id;		/* of the answer */
 };
 
 #define COMPOSE_MAX_PARAGRAPH	2048	/* bytes of result or note kept */

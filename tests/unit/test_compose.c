@@ -817,20 +817,20 @@ static void test_compose__feedback_answer(void **state)
 
 	(void)state;
 	memset(&f, 0, sizeof(f));
-	f.bot.name = "reviewbot";
-	f.bot.addr = "reviewbot@example.org";
-	f.bot_version = "0.1.0";
-	f.to.name = "Anne";
-	f.to.addr = "anne@example.com";
-	f.subject = "Re: [PATCH] leds: x";
-	f.in_reply_to = "fp1@anne";
-	f.references = refs;
-	f.nreferences = 2;
+	f.head.bot.name = "reviewbot";
+	f.head.bot.addr = "reviewbot@example.org";
+	f.head.bot_version = "0.1.0";
+	f.head.to.name = "Anne";
+	f.head.to.addr = "anne@example.com";
+	f.head.subject = "Re: [PATCH] leds: x";
+	f.head.in_reply_to = "fp1@anne";
+	f.head.references = refs;
+	f.head.nreferences = 2;
 	f.command = "false-positive #1";
 	f.result = "Recorded: finding #1 of the review (USER_COPY_UNCHECKED) is disputed"
 		   " by anne@example.com, with the reason given.\r\nBcc: evil@example.net";
-	f.date = DATE_2024_01_02;
-	f.message_id = "reviewbot-0123456789abcdef@example.org";
+	f.head.date = DATE_2024_01_02;
+	f.head.message_id = "reviewbot-0123456789abcdef@example.org";
 	sbuf_init(&m, COMPOSE_MAX_MAIL);
 	if (compose_feedback_mail(tset, &f, &m, err, sizeof(err)))
 		fail_msg("compose: %s", err);
