@@ -86,6 +86,25 @@ static int sep(struct rows *r)
 	return 1;
 }
 
+/* A finding's or a patch's object opened with the mail it is in. */
+static void mail_fields(struct sbuf *b, int64_t date, const char *message_id,
+			const char *subject, const char *author, const char *author_name,
+			const char *list)
+{
+	sbuf_addch(b, '{');
+	iso_time(b, "date", date);
+	sbuf_addch(b, ',');
+	kv(b, "message_id", message_id);
+	sbuf_addch(b, ',');
+	kv(b, "subject", subject);
+	sbuf_addch(b, ',');
+	kv(b, "author", author);
+	sbuf_addch(b, ',');
+	kv(b, "author_name", author_name);
+	sbuf_addch(b, ',');
+	kv(b, "list", list);
+}
+
 static int finding_obj(void *arg, const struct store_query_row *q)
 {
 	struct rows *r = arg;
@@ -93,18 +112,8 @@ static int finding_obj(void *arg, const struct store_query_row *q)
 
 	if (!sep(r))
 		return 0;
-	sbuf_addch(b, '{');
-	iso_time(b, "date", q->date);
-	sbuf_addch(b, ',');
-	kv(b, "message_id", q->message_id);
-	sbuf_addch(b, ',');
-	kv(b, "subject", q->subject);
-	sbuf_addch(b, ',');
-	kv(b, "author", q->author_addr);
-	sbuf_addch(b, ',');
-	kv(b, "author_name", q->author_name);
-	sbuf_addch(b, ',');
-	kv(b, "list", q->list);
+	mail_fields(b, q->date, q->message_id, q->subject, q->author_addr,
+		    q->author_name, q->list);
 	sbuf_addf(b, ",\"series_id\":%lld,\"version\":%d,\"part\":%d,\"total\":%d,",
 		  (long long)q->f.series_id, q->version, q->f.part, q->total);
 	kv(b, "type", q->f.type);
@@ -133,18 +142,8 @@ static int patch_obj(void *arg, const struct store_patch_row *p)
 
 	if (!sep(r))
 		return 0;
-	sbuf_addch(b, '{');
-	iso_time(b, "date", p->date);
-	sbuf_addch(b, ',');
-	kv(b, "message_id", p->message_id);
-	sbuf_addch(b, ',');
-	kv(b, "subject", p->p.subject);
-	sbuf_addch(b, ',');
-	kv(b, "author", p->author_addr);
-	sbuf_addch(b, ',');
-	kv(b, "author_name", p->author_name);
-	sbuf_addch(b, ',');
-	kv(b, "list", p->list);
+	mail_fields(b, p->date, p->message_id, p->p.subject, p->author_addr,
+		    p->author_name, p->list);
 	sbuf_addf(b, ",\"series_id\":%lld,\"version\":%d,\"part\":%d,\"total\":%d,"
 		  "\"errors\":%ld,\"warnings\":%ld,\"checks\":%ld,\"findings\":%ld,",
 		  (long long)p->p.series_id, p->version, p->p.part, p->total, p->p.errors,
