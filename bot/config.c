@@ -31,7 +31,7 @@
 #include "../checker/rules.h"
 #include "../checker/sbuf.h"
 #include "fileio.h"
-#include "source/mailbox.h"
+#include "mail/mailbox.h"
 #include "mail/mime.h"
 #include "mail/subject.h"
 #include "../checker/banned.h"

@@ -24,7 +24,7 @@
 #include "../stage/sandbox.h"
 #include "../stage/build.h"
 #include "../log.h"
-#include "../source/mailbox.h"
+#include "../mail/mailbox.h"
 #include "../pipeline.h"
 #include "../privdrop.h"
 #include "../source/source.h"

@@ -14,7 +14,7 @@
 
 #include "../fileio.h"
 #include "deliver.h"
-#include "../source/mailbox.h"
+#include "mailbox.h"
 #include "smtp.h"
 #include "../../checker/banned.h"
 

@@ -16,7 +16,7 @@
 
 #include "source.h"
 #include "../log.h"
-#include "mailbox.h"
+#include "../mail/mailbox.h"
 #include "../mail/mime.h"
 #include "../../checker/banned.h"
 

@@ -38,7 +38,7 @@
 #include "source.h"
 #include "../secret.h"
 #include "../log.h"
-#include "mailbox.h"
+#include "../mail/mailbox.h"
 #include "../../checker/sbuf.h"
 #include "../../checker/banned.h"
 

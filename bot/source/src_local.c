@@ -14,7 +14,7 @@
 
 #include "source.h"
 #include "../log.h"
-#include "mailbox.h"
+#include "../mail/mailbox.h"
 #include "../../checker/banned.h"
 
 static int read_mbox(struct source_batch *b, const char *path, uint64_t offset, int checkpoint,

@@ -26,7 +26,7 @@
 #include "source.h"
 #include "../secret.h"
 #include "../log.h"
-#include "mailbox.h"
+#include "../mail/mailbox.h"
 #include "../../store/store.h"
 #include "../../checker/banned.h"
 

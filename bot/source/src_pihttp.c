@@ -49,7 +49,7 @@
 
 #include "source.h"
 #include "../log.h"
-#include "mailbox.h"
+#include "../mail/mailbox.h"
 #include "../version.h"
 #include "../../checker/sbuf.h"
 #include "../../store/store.h"

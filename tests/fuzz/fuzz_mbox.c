@@ -13,7 +13,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "../../bot/source/mailbox.h"
+#include "../../bot/mail/mailbox.h"
 
 #include "../../checker/banned.h"
 

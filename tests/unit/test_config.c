@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "../../bot/config.h"
-#include "../../bot/source/mailbox.h"
+#include "../../bot/mail/mailbox.h"
 #include "../../bot/mail/mime.h"
 #include "../../bot/mail/subject.h"
 #include "../../checker/diff.h"

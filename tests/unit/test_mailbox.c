@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests of bot/source/mailbox.c: mbox (mboxrd and mboxo) and maildir
+ * Unit tests of bot/mail/mailbox.c: mbox (mboxrd and mboxo) and maildir
  * read and written, resumed where the last read stopped, oversized messages
  * skipped.
  */
@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../bot/source/mailbox.h"
+#include "../../bot/mail/mailbox.h"
 
 #define FIXTURES "tests/data/mail/"
 #define SEP "From mboxrd@z Thu Jan  1 00:00:00 1970\n"

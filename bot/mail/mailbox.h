@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * mailbox: local mail stores as sources — mbox files and maildirs.
+ * mailbox: local mail stores, mbox files and maildirs: read as sources,
+ * written as the outbox.
  *
  * mbox: a message starts at a line beginning "From " at the start of the
  * file (or of the reading offset) or right after an empty line; a "From "

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * mailbox: mbox files and maildirs as mail sources, plain POSIX.
+ * mailbox: mbox files and maildirs, plain POSIX: read by the local source
+ * (src_local.c), written by the outbox (deliver.c).
  *
  * mbox (RFC 4155 and the mboxo/mboxrd variants): the file is read through
  * a fixed 64 KiB window, line by line; only the message being read is kept
