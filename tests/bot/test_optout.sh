@@ -410,6 +410,12 @@ check "... held by the cap: logged once each at info level, no attempt counted" 
 "$rb" status --config "$tmp/rb.conf" >"$tmp/status" 2>&1
 check "status: 15 held by cap, until an hour after the first was sent, none due" \
 	"grep -Eq '^replies: [0-9]+ \\(pending 15, due 0, held by cap 15 \\(until [0-9]{2}:[0-9]{2} UTC\\),' '$tmp/status' || { cat '$tmp/status'; false; }"
+# what frank's reviews are now, and the last run's log, when a check fails
+frank_replies() {
+	echo "# now $(date +%s); outbox $(outbox); frank's reviews (id|state|sent_at|next_attempt|rcpt|reason):"
+	sql "SELECT id, state, sent_at, next_attempt, rcpt, reason FROM replies WHERE to_addr='frank@example.com' AND kind='review' ORDER BY id" | sed 's/^/#   /'
+	grep -E 'event=(sent|held|suppressed|made-private)' "$tmp/err" | sed 's/^/#   /'
+}
 # an hour later: what the caps counted is an hour old, the held replies due
 later() {
 	sql "UPDATE replies SET sent_at = sent_at - 3600, created = created - 3600 WHERE state = 1" >/dev/null
@@ -433,7 +439,7 @@ check "an hour later: the held review of the muted thread is suppressed at deliv
 check "... the next 5 go to frank alone, without the list (opted out to private since they were queued; the 9 still held are made private too)" \
 	"[ \$(outbox) -eq $((n0 + 5)) ] && [ -z \"\$(mailinfo f7@frank Cc)\" ] && mailinfo f7@frank To | grep -q frank@ &&
 	 [ \"\$(sql \"SELECT count(*) FROM replies WHERE to_addr='frank@example.com' AND kind='review' AND state=1 AND rcpt='frank@example.com' AND list IS NULL\")\" = 5 ] &&
-	 [ \$(grep -c 'event=made-private' '$tmp/err') -eq 14 ]"
+	 [ \$(grep -c 'event=made-private' '$tmp/err') -eq 14 ] || { frank_replies; false; }"
 command "out@frank" frank@example.com "optout"
 run
 later
@@ -442,7 +448,7 @@ run
 check "frank opts out: his 9 reviews still held are recorded as suppressed, none sent" \
 	"[ \$(outbox) -eq $n0 ] &&
 	 [ \"\$(sql \"SELECT count(*) FROM replies WHERE to_addr='frank@example.com' AND kind='review' AND state=3 AND reason='the author opted out of reviews'\")\" = 9 ] &&
-	 [ \"\$(sql \"SELECT count(*) FROM replies WHERE state = 0\")\" = 0 ]"
+	 [ \"\$(sql \"SELECT count(*) FROM replies WHERE state = 0\")\" = 0 ] || { frank_replies; false; }"
 
 # ---- admin commands -----------------------------------------------------------
 "$rb" optout --config "$tmp/rb.conf" Gina@Example.com --mode private >"$tmp/out" 2>&1; st=$?
