@@ -416,9 +416,13 @@ frank_replies() {
 	sql "SELECT id, state, sent_at, next_attempt, rcpt, reason FROM replies WHERE to_addr='frank@example.com' AND kind='review' ORDER BY id" | sed 's/^/#   /'
 	grep -E 'event=(sent|held|suppressed|made-private)' "$tmp/err" | sed 's/^/#   /'
 }
-# an hour later: what the caps counted is an hour old, the held replies due
+# an hour later: what the caps counted is over an hour old, the held
+# replies due.  3601 s: a cap counts what was sent at now - 3600 or later,
+# and the runs are fast: a reply sent in the same second as the next run
+# and moved back by 3600 alone would still be counted (the test failed
+# that way, now and then).
 later() {
-	sql "UPDATE replies SET sent_at = sent_at - 3600, created = created - 3600 WHERE state = 1" >/dev/null
+	sql "UPDATE replies SET sent_at = sent_at - 3601, created = created - 3601 WHERE state = 1" >/dev/null
 	sql "UPDATE replies SET next_attempt = 0 WHERE state = 0" >/dev/null
 }
 # frank mutes the thread of his 6th patch, held, and opts out to private
