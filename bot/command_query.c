@@ -13,6 +13,7 @@
 #include "command.h"
 #include "command_int.h"
 #include "mail/compose.h"
+#include "mail/subject.h"
 #include "log.h"
 #include "pipeline.h"
 #include "pipeline_int.h"
@@ -100,8 +101,12 @@ static int series_line(void *arg, const struct store_series_row *r)
 		return 0;
 	fmt_day(r->date, day, sizeof(day));
 	sbuf_addf(b, "  %s  [", day);
-	if (r->s.version > 1 || r->s.version_minor)
-		sbuf_addf(b, "v%d%s", r->s.version, r->s.version_minor ? ".1 " : " ");
+	if (r->s.version > 1 || r->s.version_minor) {
+		char v[32];
+
+		subject_version_name(r->s.version, r->s.version_minor, v, sizeof(v));
+		sbuf_addf(b, "%s ", v);
+	}
 	sbuf_addf(b, "%ld/%d] ", r->patches, r->s.total);
 	add_text(b, r->s.subject, 200);
 	sbuf_addstr(b, "\n      ");

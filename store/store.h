@@ -201,7 +201,7 @@ struct store_series {
 	char *prefix;		/* tags other than PATCH/vN/M/N, e.g. "RFC net-next" */
 	char *change_id;	/* b4's change-id, or NULL */
 	int version;		/* 1 for an untagged series */
-	int version_minor;	/* 1 for "v5.1", else 0 */
+	int version_minor;	/* 1 for "v5.1", 2 for "v5.2", else 0 */
 	int total;		/* parts announced (N of M/N); 1 for a lone patch */
 	int64_t cover_msg;	/* message id of the cover letter, 0 when none */
 	int64_t prev_id;	/* the previous version's series, 0 when none */

@@ -42,7 +42,7 @@ enum subject_kind {
 struct subject {
 	enum subject_kind kind;
 	int version;		/* 1 when not tagged */
-	int version_minor;	/* 1 for "v5.1", else 0 */
+	int version_minor;	/* 1 for "v5.1", 2 for "v5.2", else 0 */
 	int part;		/* M, 1 when no M/N */
 	int total;		/* N, 1 when no M/N */
 	int has_numbers;	/* an M/N was given (even "1/1") */

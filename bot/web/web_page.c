@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../mail/subject.h"
 #include "../qfilter.h"
 #include "../version.h"
 #include "web.h"
@@ -141,10 +142,7 @@ static void link_file(struct sbuf *b, const char *file, long line)
 
 static void version_name(const struct store_series *s, char *buf, size_t n)
 {
-	if (s->version_minor)
-		snprintf(buf, n, "v%d.%d", s->version, s->version_minor);
-	else
-		snprintf(buf, n, "v%d", s->version);
+	subject_version_name(s->version, s->version_minor, buf, n);
 }
 
 static void error_page(struct web_response *resp, int status, const char *title,
@@ -952,10 +950,7 @@ static void versions_html(struct sbuf *b, const struct store_version *v, size_t 
 		    "<th class=\"n\">fixed</th><th class=\"n\">new</th>"
 		    "<th class=\"n\">still</th></tr></thead><tbody>\n");
 	for (i = 0; i < n; i++) {
-		if (v[i].version_minor)
-			snprintf(name, sizeof(name), "v%d.%d", v[i].version, v[i].version_minor);
-		else
-			snprintf(name, sizeof(name), "v%d", v[i].version);
+		subject_version_name(v[i].version, v[i].version_minor, name, sizeof(name));
 		fmt_time(v[i].date, 0, date, sizeof(date));
 		sbuf_addstr(b, "<tr><td>");
 		if (i == self)
@@ -1063,11 +1058,8 @@ static void series_page(const struct web_ctx *ctx, struct web_response *resp, in
 		if (load_items(ctx, v[self - 1].series_id, 0, &prev) < 0)
 			goto fail;
 		have_prev = 1;
-		if (v[self - 1].version_minor)
-			snprintf(prevname, sizeof(prevname), "v%d.%d", v[self - 1].version,
-				 v[self - 1].version_minor);
-		else
-			snprintf(prevname, sizeof(prevname), "v%d", v[self - 1].version);
+		subject_version_name(v[self - 1].version, v[self - 1].version_minor,
+				     prevname, sizeof(prevname));
 	}
 	sbuf_addf(b, "<h2>Findings%s</h2>\n", patch_id ? " of this patch" : "");
 	findings_html(b, &cur, have_prev ? &prev : NULL, prevname);

@@ -385,6 +385,9 @@ for k in box.keys():
         break
 PY
 }
+# vic's patch is a v2.2: a minor version after the point
+patch "v22@vic" "Vic <vic@example.com>" "$LIST" "[PATCH v2.2] leds: vic: a thing" \
+	drivers/leds/leds-vic.c "int c_vic; "
 query "q1@maint" "query file:drivers/leds/* since:3650d"
 query "q2@maint" "query type:nope"
 "$rb" run --once --config "$tmp/rb.conf" >"$tmp/run.out" 2>&1; st=$?
@@ -397,6 +400,8 @@ check "query answer: to the sender alone, threaded, auto-replied" \
 check "query answer: ann's series and findings, with links" \
 	"grep -q 'drivers/leds/leds-x.c' '$tmp/answer' && grep -q 'http://127.0.0.1/m/v2@ann/' '$tmp/answer' &&
 	 grep -q 'http://127.0.0.1/search?q=file%3Adrivers%2Fleds%2F%2A%20since%3A' '$tmp/answer'"
+check "query answer: a series' version as its subject says it (v2.2, not v2.1)" \
+	"grep -q '\[v2.2 1/1\] leds: vic: a thing' '$tmp/answer' || { cat '$tmp/answer'; false; }"
 check "privacy: the query answer has neither the private patch nor olga's" \
 	"! grep -q 'leds-private.c' '$tmp/answer' && ! grep -q 'leds-olga.c' '$tmp/answer' &&
 	 ! grep -qi 'olga' '$tmp/answer' && ! grep -q 'pat@' '$tmp/answer'"

@@ -358,6 +358,15 @@ static void test_subject__version_name_says_the_minor_only_when_set(void **state
 	assert_string_equal(b, "v5.1");
 	subject_version_name(999, 1, b, 4);
 	assert_string_equal(b, "v99");
+	/* a subject's version named again as it was written */
+	{
+		struct subject sj;
+		const char *subj = "[PATCH v5.2 1/3] leds: x";
+
+		subject_parse(subj, strlen(subj), &sj);
+		subject_version_name(sj.version, sj.version_minor, b, sizeof(b));
+		assert_string_equal(b, "v5.2");
+	}
 }
 
 int main(void)
