@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The engine: checkpatch.pl's process() -- input split into lines, the
- * pre-scan that sanitises them, the per-line loop that tracks files, hunks
- * and line numbers and calls the rule segments in order, the checks made
- * after the last line, and report().
+ * The engine's helpers (eng.h) the rule segments share: the per-line
+ * scratch arena and its strings, the matches' $1.. and s///, the pool of
+ * sanitised lines (eng_set_line), line sets, checkpatch.pl's small helpers
+ * (expand_tabs, trim, get_quoted_string, ...) and report() with ERROR,
+ * WARN and CHK.  The per-line loop itself is process.c.
  */
 #include "eng.h"
 #include "vocab.h"

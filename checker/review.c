@@ -7,7 +7,8 @@
  *   rv_security.c  unchecked user copies, overflowing allocation sizes,
  *                  unbounded string functions, permissions, formats
  *   rv_process.c   maintainers, Kconfig defaults, shared code, tags
- * Their message types are in rules_review.def.
+ * Their message types are in rules_uapi.def, rules_security.def and
+ * rules_process.def.
  */
 #include "eng.h"
 
