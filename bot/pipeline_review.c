@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The pipeline's second half: one review per series version, and its
- * delivery.  See pipeline.h.
+ * pipeline: the review step, one review per series version (its findings
+ * compared with the previous version), and delivery.  See pipeline.h.
  */
 #include <errno.h>
 #include <stdio.h>
