@@ -17,27 +17,28 @@
 
 int cmd_parse(const char *cmd, const struct gl_opt *opts, int argc, char **argv,
 	      char **args, int *nargs, int max_args, const int *help,
-	      const int *version, void (*usage)(FILE *))
+	      const int *version, void (*usage)(FILE *), int *status)
 {
 	char err[1024];
 
+	*status = 2;
 	if (gl_parse(opts, argc, argv, args, nargs, err, sizeof(err))) {
 		fprintf(stderr, "reviewbot %s: %s\n", cmd, err);
 		usage(stderr);
-		return -1;
-	}
-	if (*help) {
-		usage(stdout);
 		return 1;
 	}
-	if (*version) {
-		printf("reviewbot %s\n", REVIEWBOT_VERSION);
+	if (*help || *version) {
+		if (*help)
+			usage(stdout);
+		else
+			printf("reviewbot %s\n", REVIEWBOT_VERSION);
+		*status = 0;
 		return 1;
 	}
 	if (max_args >= 0 && *nargs > max_args) {
 		fprintf(stderr, "reviewbot %s: unexpected argument '%s'\n", cmd,
 			args[max_args]);
-		return -1;
+		return 1;
 	}
 	return 0;
 }

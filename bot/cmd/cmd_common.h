@@ -15,13 +15,14 @@
 
 /*
  * argv parsed by opts, the operands into args (*nargs of them; args holds
- * argc + 1).  A bad option, or more than max_args operands (-1: any), is
- * said on stderr as "reviewbot CMD: what" with the usage: -1.  --help
- * (usage on stdout), else --version: answered, 1.  Else 0: go on.
+ * argc + 1).  0: go on.  1: done, exit with *status: 2 after a bad
+ * option or more than max_args operands (-1: any), said on stderr as
+ * "reviewbot CMD: what" with the usage; 0 after --help (usage on stdout),
+ * else --version.
  */
 int cmd_parse(const char *cmd, const struct gl_opt *opts, int argc, char **argv,
 	      char **args, int *nargs, int max_args, const int *help,
-	      const int *version, void (*usage)(FILE *));
+	      const int *version, void (*usage)(FILE *), int *status);
 /*
  * SIGTERM and SIGINT call stop, SIGHUP calls hup (NULL: ignored), SIGPIPE
  * is ignored (a peer closing its socket is an error return, not a death).

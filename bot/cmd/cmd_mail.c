@@ -587,7 +587,7 @@ int cmd_run(int argc, char **argv)
 	struct source_session ss[CONFIG_MAX_SOURCES];
 	int woke[CONFIG_MAX_SOURCES];
 	size_t k, nss = 0;
-	int once = 0, check_only = 0, verbose = 0, help = 0, version = 0, nargs = 0, parsed;
+	int once = 0, check_only = 0, verbose = 0, help = 0, version = 0, nargs = 0;
 	int ret = 2, failures = 0, first, busy;
 	double t0 = now_secs();
 	const struct gl_opt opts[] = {
@@ -603,12 +603,9 @@ int cmd_run(int argc, char **argv)
 	args = calloc((size_t)argc + 1, sizeof(*args));
 	if (!args)
 		return 2;
-	parsed = cmd_parse("run", opts, argc, argv, args, &nargs, 0, &help, &version,
-			   run_usage);
-	if (parsed) {
-		ret = parsed > 0 ? 0 : 2;
+	if (cmd_parse("run", opts, argc, argv, args, &nargs, 0, &help, &version,
+		      run_usage, &ret))
 		goto out_args;
-	}
 	if (!config_file)
 		config_file = cmd_default_config();
 	if (check_only) {
@@ -763,7 +760,7 @@ int cmd_import(int argc, char **argv)
 	const struct config_source *src = NULL;
 	char *config_file = NULL, *source = NULL, *database = NULL;
 	char **args;
-	int help = 0, version = 0, nargs = 0, ret = 2, parsed;
+	int help = 0, version = 0, nargs = 0, ret = 2;
 	size_t k;
 	double t0 = now_secs();
 	const struct gl_opt opts[] = {
@@ -779,12 +776,9 @@ int cmd_import(int argc, char **argv)
 	args = calloc((size_t)argc + 1, sizeof(*args));
 	if (!args)
 		return 2;
-	parsed = cmd_parse("import", opts, argc, argv, args, &nargs, -1, &help, &version,
-			   import_usage);
-	if (parsed) {
-		ret = parsed > 0 ? 0 : 2;
+	if (cmd_parse("import", opts, argc, argv, args, &nargs, -1, &help, &version,
+		      import_usage, &ret))
 		goto out_args;
-	}
 	if (!nargs) {
 		fprintf(stderr, "reviewbot import: no file to import\n");
 		import_usage(stderr);
@@ -881,7 +875,7 @@ int cmd_review(int argc, char **argv)
 	char *config_file = NULL;
 	char **args;
 	char dir[] = "/tmp/reviewbot-review.XXXXXX", db[64];
-	int help = 0, version = 0, nargs = 0, ret = 2, parsed, made_dir = 0;
+	int help = 0, version = 0, nargs = 0, ret = 2, made_dir = 0;
 	const struct gl_opt opts[] = {
 		{ "config", GL_STRING, NULL, &config_file, NULL },
 		{ "help|h", GL_SET, &help, NULL, NULL },
@@ -893,12 +887,9 @@ int cmd_review(int argc, char **argv)
 	args = calloc((size_t)argc + 1, sizeof(*args));
 	if (!args)
 		return 2;
-	parsed = cmd_parse("review", opts, argc, argv, args, &nargs, -1, &help, &version,
-			   review_usage);
-	if (parsed) {
-		ret = parsed > 0 ? 0 : 2;
+	if (cmd_parse("review", opts, argc, argv, args, &nargs, -1, &help, &version,
+		      review_usage, &ret))
 		goto out_args;
-	}
 	if (!nargs) {
 		fprintf(stderr, "reviewbot review: no message file\n");
 		review_usage(stderr);

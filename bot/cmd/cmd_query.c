@@ -719,13 +719,9 @@ int cmd_query(int argc, char **argv)
 	args = calloc((size_t)argc + 1, sizeof(*args));
 	if (!args)
 		goto out;
-	switch (cmd_parse("query", opts, argc, argv, args, &nargs, 0, &help, &version, usage)) {
-	case 1:
-		ret = 0;
-		/* fall through */
-	case -1:
+	if (cmd_parse("query", opts, argc, argv, args, &nargs, 0, &help, &version, usage,
+		      &ret))
 		goto out;
-	}
 	if (json && csv_out) {
 		fprintf(stderr, "reviewbot query: --json or --csv, not both\n");
 		goto out;

@@ -76,13 +76,9 @@ int cmd_serve(int argc, char **argv)
 	args = calloc((size_t)argc + 1, sizeof(*args));
 	if (!args)
 		return 2;
-	switch (cmd_parse("serve", opts, argc, argv, args, &nargs, 0, &help, &version, usage)) {
-	case 1:
-		ret = 0;
-		/* fall through */
-	case -1:
+	if (cmd_parse("serve", opts, argc, argv, args, &nargs, 0, &help, &version, usage,
+		      &ret))
 		goto out;
-	}
 	if (!config_file)
 		config_file = cmd_default_config();
 	if (cmd_load_config(config_file, &cfg, "serve"))

@@ -368,13 +368,9 @@ int cmd_status(int argc, char **argv)
 		fprintf(stderr, "reviewbot status: too many arguments\n");
 		goto out;
 	}
-	switch (cmd_parse("status", opts, argc, argv, args, &nargs, 0, &help, &version, usage)) {
-	case 1:
-		ret = 0;
-		/* fall through */
-	case -1:
+	if (cmd_parse("status", opts, argc, argv, args, &nargs, 0, &help, &version, usage,
+		      &ret))
 		goto out;
-	}
 	if (config_file && database) {
 		fprintf(stderr, "reviewbot status: --config and --database exclude each other\n");
 		goto out;
