@@ -293,9 +293,15 @@ size_t mbox_unescape(char *buf, size_t len, enum mbox_flavour fl)
 
 /* ---- maildir --------------------------------------------------------- */
 
-static int cmp_str(const void *a, const void *b)
+/*
+ * Delivery order.  Delivery agents (dovecot, postfix, Python's mailbox)
+ * name a message SECONDS.UNIQUE with the microseconds in UNIQUE as
+ * M<usec>, numbers unpadded: strcmp() would put M100000 before M99999 of
+ * the same second.  strverscmp() compares runs of digits as numbers.
+ */
+static int cmp_name(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	return strverscmp(*(char *const *)a, *(char *const *)b);
 }
 
 void maildir_list_release(struct maildir_list *l)
@@ -363,7 +369,7 @@ static int list_sub(const char *dir, const char *sub, const char *after,
 		s[sl] = '/';
 		memcpy(s + sl + 1, de->d_name, nl + 1);
 		if (after && *after && strncmp(after, sub, sl) == 0 &&
-		    after[sl] == '/' && strcmp(s, after) <= 0) {
+		    after[sl] == '/' && strverscmp(s, after) <= 0) {
 			free(s);
 			continue;
 		}
@@ -372,7 +378,7 @@ static int list_sub(const char *dir, const char *sub, const char *after,
 	closedir(d);
 	if (!ret && out->n > first)	/* qsort(NULL, 0) is undefined */
 		qsort(out->names + first, out->n - first, sizeof(*out->names),
-		      cmp_str);
+		      cmp_name);
 	return ret;
 }
 

@@ -77,7 +77,8 @@ struct maildir_list {
 };
 
 /* Lists the messages of dir whose relative name sorts after `after`
- * (NULL or "": all).  new/ sorts before cur/. */
+ * (NULL or "": all), in delivery order: new/ before cur/, and within
+ * each the names compared with their runs of digits as numbers. */
 int maildir_list(const char *dir, const char *after, struct maildir_list *out);
 void maildir_list_release(struct maildir_list *l);
 /* Reads one listed message (dir + "/" + name) into msg (capped). */

@@ -344,6 +344,47 @@ static void test_mailbox__maildir_order_and_after(void **state)
 	rm_tree(dir);
 }
 
+/* Names as delivery agents make them, numbers unpadded: read in the order
+ * they came, not the order strcmp() gives. */
+static void test_mailbox__maildir_delivery_order(void **state)
+{
+	static const char *const names[] = {
+		"new/1765000000.M100000P7Q3.host",
+		"new/999999999.M5P7Q1.host",
+		"new/1765000000.M99999P7Q2.host",
+		"new/1765000001.M5P7Q10.host",
+		"new/1765000001.M5P7Q9.host",
+	};
+	char dir[] = "/tmp/test_mailbox.XXXXXX", p[512];
+	struct maildir_list l;
+	size_t i;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(p, sizeof(p), "%s/new", dir);
+	assert_int_equal(mkdir(p, 0700), 0);
+	snprintf(p, sizeof(p), "%s/cur", dir);
+	assert_int_equal(mkdir(p, 0700), 0);
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		put(dir, names[i], "m");
+	assert_int_equal(maildir_list(dir, NULL, &l), MAILBOX_OK);
+	assert_int_equal(l.n, 5);
+	assert_string_equal(l.names[0], "new/999999999.M5P7Q1.host");
+	assert_string_equal(l.names[1], "new/1765000000.M99999P7Q2.host");
+	assert_string_equal(l.names[2], "new/1765000000.M100000P7Q3.host");
+	assert_string_equal(l.names[3], "new/1765000001.M5P7Q9.host");
+	assert_string_equal(l.names[4], "new/1765000001.M5P7Q10.host");
+	maildir_list_release(&l);
+
+	/* what came after a name, in the same order */
+	assert_int_equal(maildir_list(dir, "new/1765000000.M99999P7Q2.host", &l),
+			 MAILBOX_OK);
+	assert_int_equal(l.n, 3);
+	assert_string_equal(l.names[0], "new/1765000000.M100000P7Q3.host");
+	maildir_list_release(&l);
+	rm_tree(dir);
+}
+
 static void test_mailbox__deliver_then_list_and_read(void **state)
 {
 	char dir[] = "/tmp/test_mailbox.XXXXXX", box[512], p[600];
@@ -408,6 +449,7 @@ int main(void)
 		cmocka_unit_test(test_mailbox__message_over_cap_skipped),
 		cmocka_unit_test(test_mailbox__empty_and_missing_file),
 		cmocka_unit_test(test_mailbox__maildir_order_and_after),
+		cmocka_unit_test(test_mailbox__maildir_delivery_order),
 		cmocka_unit_test(test_mailbox__deliver_then_list_and_read),
 	};
 
