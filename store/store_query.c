@@ -221,7 +221,7 @@ static void make_findings(struct store_sql *b, uint32_t k)
 {
 	store_sql_add(b, "SELECT " FINDING_COLS("f.") ","
 		      " m.message_id, m.subject, " Q_AUTHOR_ADDR ", " Q_AUTHOR_NAME ","
-		      " s.list, m.date, s.version, s.total");
+		      " s.list, m.date, s.version, s.total, s.version_minor");
 	q_from_findings(b, k, 0);
 	q_filters(b, k, 1);
 	q_date_order(b, k);
@@ -239,7 +239,7 @@ static void make_patches(struct store_sql *b, uint32_t k)
 
 	store_sql_add(b, "SELECT " PATCH_COLS("p.") ","
 		      " m.message_id, " Q_AUTHOR_ADDR ", " Q_AUTHOR_NAME ","
-		      " s.list, m.date, s.version, s.total,"
+		      " s.list, m.date, s.version, s.total, s.version_minor,"
 		      " (SELECT count(*) FROM findings f WHERE f.patch_id = p.id");
 	q_finding_filters(b, fk, "f");
 	store_sql_add(b, ")");
@@ -341,6 +341,7 @@ static int findings_row(struct store *st, sqlite3_stmt *s, void *arg)
 	row.date = sqlite3_column_int64(s, 17);
 	row.version = sqlite3_column_int(s, 18);
 	row.total = sqlite3_column_int(s, 19);
+	row.version_minor = sqlite3_column_int(s, 20);
 	if (oom)
 		ret = store_seterr(st, STORE_ERR_NOMEM, "out of memory");
 	else
@@ -397,7 +398,8 @@ static int patches_row(struct store *st, sqlite3_stmt *s, void *arg)
 	row.date = sqlite3_column_int64(s, 13);
 	row.version = sqlite3_column_int(s, 14);
 	row.total = sqlite3_column_int(s, 15);
-	row.findings = (long)sqlite3_column_int64(s, 16);
+	row.version_minor = sqlite3_column_int(s, 16);
+	row.findings = (long)sqlite3_column_int64(s, 17);
 	if (oom)
 		ret = store_seterr(st, STORE_ERR_NOMEM, "out of memory");
 	else

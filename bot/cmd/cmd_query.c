@@ -157,8 +157,9 @@ static int finding_row(void *arg, const struct store_query_row *r)
 		json_kv(sb, "author", r->author_addr, 0);
 		json_kv(sb, "author_name", r->author_name, 0);
 		json_kv(sb, "list", r->list, 0);
-		sbuf_addf(sb, ",\"version\":%d,\"part\":%d,\"total\":%d", r->version,
-			  r->f.part, r->total);
+		sbuf_addf(sb, ",\"version\":%d,\"version_minor\":%d,\"part\":%d,"
+			  "\"total\":%d", r->version, r->version_minor, r->f.part,
+			  r->total);
 		json_kv(sb, "type", r->f.type, 0);
 		json_kv(sb, "severity", r->f.severity, 0);
 		json_kv(sb, "category", r->f.category, 0);
@@ -170,7 +171,7 @@ static int finding_row(void *arg, const struct store_query_row *r)
 	} else if (o->fmt == FMT_CSV) {
 		if (!o->header++)
 			sbuf_addstr(sb, "date,message_id,subject,author,author_name,list,version,"
-				    "part,total,type,severity,category,file,line,message,fingerprint\n");
+				    "version_minor,part,total,type,severity,category,file,line,message,fingerprint\n");
 		csv(sb, date, 1);
 		csv(sb, r->message_id, 0);
 		csv(sb, r->subject, 0);
@@ -178,6 +179,7 @@ static int finding_row(void *arg, const struct store_query_row *r)
 		csv(sb, r->author_name, 0);
 		csv(sb, r->list, 0);
 		csv_num(sb, r->version);
+		csv_num(sb, r->version_minor);
 		csv_num(sb, r->f.part);
 		csv_num(sb, r->total);
 		csv(sb, r->f.type, 0);
@@ -198,8 +200,12 @@ static int finding_row(void *arg, const struct store_query_row *r)
 		sbuf_addch(sb, ' ');
 		cell(sb, r->f.type, 27);
 		sbuf_addch(sb, ' ');
-		if (r->version > 1)
-			sbuf_addf(sb, "v%d ", r->version);
+		if (r->version > 1 || r->version_minor) {
+			char ver[32];
+
+			subject_version_name(r->version, r->version_minor, ver, sizeof(ver));
+			sbuf_addf(sb, "%s ", ver);
+		}
 		sbuf_addf(sb, "%d/%d ", r->f.part, r->total);
 		if (r->f.file) {
 			cell(sb, r->f.file, 0);
@@ -228,14 +234,15 @@ static int patch_row(void *arg, const struct store_patch_row *r)
 		json_kv(sb, "author", r->author_addr, 0);
 		json_kv(sb, "author_name", r->author_name, 0);
 		json_kv(sb, "list", r->list, 0);
-		sbuf_addf(sb, ",\"version\":%d,\"part\":%d,\"total\":%d,\"errors\":%ld,"
-			  "\"warnings\":%ld,\"checks\":%ld,\"findings\":%ld}\n",
-			  r->version, r->p.part, r->total, r->p.errors, r->p.warnings,
+		sbuf_addf(sb, ",\"version\":%d,\"version_minor\":%d,\"part\":%d,"
+			  "\"total\":%d,\"errors\":%ld,\"warnings\":%ld,\"checks\":%ld,"
+			  "\"findings\":%ld}\n",
+			  r->version, r->version_minor, r->p.part, r->total, r->p.errors, r->p.warnings,
 			  r->p.checks, r->findings);
 	} else if (o->fmt == FMT_CSV) {
 		if (!o->header++)
 			sbuf_addstr(sb, "date,message_id,subject,author,author_name,list,version,"
-				    "part,total,errors,warnings,checks,findings\n");
+				    "version_minor,part,total,errors,warnings,checks,findings\n");
 		csv(sb, date, 1);
 		csv(sb, r->message_id, 0);
 		csv(sb, r->p.subject, 0);
@@ -243,6 +250,7 @@ static int patch_row(void *arg, const struct store_patch_row *r)
 		csv(sb, r->author_name, 0);
 		csv(sb, r->list, 0);
 		csv_num(sb, r->version);
+		csv_num(sb, r->version_minor);
 		csv_num(sb, r->p.part);
 		csv_num(sb, r->total);
 		csv_num(sb, r->p.errors);

@@ -114,8 +114,9 @@ static int finding_obj(void *arg, const struct store_query_row *q)
 		return 0;
 	mail_fields(b, q->date, q->message_id, q->subject, q->author_addr,
 		    q->author_name, q->list);
-	sbuf_addf(b, ",\"series_id\":%lld,\"version\":%d,\"part\":%d,\"total\":%d,",
-		  (long long)q->f.series_id, q->version, q->f.part, q->total);
+	sbuf_addf(b, ",\"series_id\":%lld,\"version\":%d,\"version_minor\":%d,"
+		  "\"part\":%d,\"total\":%d,", (long long)q->f.series_id, q->version,
+		  q->version_minor, q->f.part, q->total);
 	kv(b, "type", q->f.type);
 	sbuf_addch(b, ',');
 	kv(b, "severity", q->f.severity);
@@ -144,9 +145,11 @@ static int patch_obj(void *arg, const struct store_patch_row *p)
 		return 0;
 	mail_fields(b, p->date, p->message_id, p->p.subject, p->author_addr,
 		    p->author_name, p->list);
-	sbuf_addf(b, ",\"series_id\":%lld,\"version\":%d,\"part\":%d,\"total\":%d,"
-		  "\"errors\":%ld,\"warnings\":%ld,\"checks\":%ld,\"findings\":%ld,",
-		  (long long)p->p.series_id, p->version, p->p.part, p->total, p->p.errors,
+	sbuf_addf(b, ",\"series_id\":%lld,\"version\":%d,\"version_minor\":%d,"
+		  "\"part\":%d,\"total\":%d,\"errors\":%ld,\"warnings\":%ld,"
+		  "\"checks\":%ld,\"findings\":%ld,",
+		  (long long)p->p.series_id, p->version, p->version_minor, p->p.part,
+		  p->total, p->p.errors,
 		  p->p.warnings, p->p.checks, p->findings);
 	url_msg(b, p->message_id);
 	sbuf_addch(b, '}');

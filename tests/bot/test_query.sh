@@ -110,7 +110,7 @@ assert any(',' in r['message'] for r in rows), 'no message with a comma to test'
 PY"
 check "--csv has one row a finding" "[ \$(q --csv | python3 -c 'import csv,sys; print(len(list(csv.reader(sys.stdin))))') -eq \$((\$(q --json | wc -l) + 1)) ]"
 q --patches --csv >"$tmp/out" 2>&1
-check "--patches --csv" "head -1 '$tmp/out' | grep -q '^date,message_id,subject,author,author_name,list,version,part,total,errors,warnings,checks,findings$'"
+check "--patches --csv" "head -1 '$tmp/out' | grep -q '^date,message_id,subject,author,author_name,list,version,version_minor,part,total,errors,warnings,checks,findings$'"
 
 n_ll=$(q --type LONG_LINE --json | wc -l)
 check "--type in lower case is the same type" "[ \$(q --type long_line --json | wc -l) -eq $n_ll ] && [ $n_ll -gt 0 ]"
@@ -138,6 +138,20 @@ q --json --csv >"$tmp/out" 2>&1; st=$?
 check "--json and --csv together: refused" "[ $st -eq 2 ]"
 q --review x@y --versions x@y >"$tmp/out" 2>&1; st=$?
 check "--review and --versions together: refused" "[ $st -eq 2 ]"
+
+# a version's minor in every format: the staging patch resent as v2.1
+sed -n '/^From joe@example.com/,/^From ann@example.com/p' "$ex/lkml-sample.mbox" | sed '$d' |
+	sed -e 's/^Subject: \[PATCH\]/Subject: [PATCH v2.1]/' \
+	    -e 's/^Message-ID: .*/Message-ID: <minor-1@example.com>/' \
+	    -e 's/^Date: .*/Date: Sat, 7 Nov 2026 10:00:00 +0000/' >>"$tmp/list.mbox"
+"$rb" run --once --config "$tmp/rb.conf" >"$tmp/run.out" 2>&1; st=$?
+check "run --once reads the v2.1 resend" "[ $st -eq 0 ] && [ \$(q --series minor-1@example.com --json | wc -l) -gt 0 ]"
+check "a v2.1 is v2.1 in the table, JSON and CSV (findings and --patches)" \
+	"q --series minor-1@example.com | grep -q ' v2\.1 1/1 ' &&
+	 q --series minor-1@example.com --json | head -1 | grep -q '\"version\":2,\"version_minor\":1,' &&
+	 q --series minor-1@example.com --patches --json | grep -q '\"version\":2,\"version_minor\":1,' &&
+	 q --series minor-1@example.com --csv | python3 -c 'import csv,sys; r=list(csv.DictReader(sys.stdin)); assert r and all(x[\"version\"]==\"2\" and x[\"version_minor\"]==\"1\" for x in r)' &&
+	 q --series minor-1@example.com --patches --csv | python3 -c 'import csv,sys; r=list(csv.DictReader(sys.stdin)); assert len(r)==1 and r[0][\"version_minor\"]==\"1\" and r[0][\"findings\"]!=\"0\"'"
 
 echo "query: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

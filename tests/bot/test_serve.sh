@@ -141,14 +141,17 @@ check "the private patch and olga's were checked and kept (only hidden)" \
 
 # ---- serve ---------------------------------------------------------------
 dbsum=$(sha256sum "$db" | cut -d' ' -f1)
-"$rb" serve --config "$tmp/rb.conf" --listen 127.0.0.1:0 --verbose >"$tmp/serve.log" 2>&1 &
-serve_pid=$!
-port=
-for i in $(seq 1 50); do
-	port=$(sed -n 's/.*event=listening .*port=\([0-9]*\).*/\1/p' "$tmp/serve.log")
-	[ -n "$port" ] && break
-	sleep 0.1
-done
+serve_start() {
+	"$rb" serve --config "$tmp/rb.conf" --listen 127.0.0.1:0 --verbose >"$tmp/serve.log" 2>&1 &
+	serve_pid=$!
+	port=
+	for i in $(seq 1 50); do
+		port=$(sed -n 's/.*event=listening .*port=\([0-9]*\).*/\1/p' "$tmp/serve.log")
+		[ -n "$port" ] && break
+		sleep 0.1
+	done
+}
+serve_start
 check "serve starts on 127.0.0.1, a free port" "[ -n '$port' ] || { cat '$tmp/serve.log'; false; }"
 B=http://127.0.0.1:$port
 get() { curl -s -o "$tmp/body" -w '%{http_code}' "$@"; }
@@ -415,6 +418,15 @@ query "q4@maint" "query author:ann"
 check "queries are rate-capped per sender (confirmations_per_hour = 3): the 4th recorded, not sent" \
 	"[ -n \"\$(mailinfo q3@maint Subject)\" ] && [ -z \"\$(mailinfo q4@maint Subject)\" ] &&
 	 [ \"\$(sql \"SELECT count(*) FROM replies WHERE to_addr = 'maint@example.org' AND state = 3\")\" = 1 ]"
+
+serve_start
+B=http://127.0.0.1:$port
+st=$(get "$B/api/v1/findings?author=vic")
+check "API findings: a v2.2 is version 2, version_minor 2" \
+	"[ $st = 200 ] && json \"assert d['findings'] and all((f['version'], f['version_minor']) == (2, 2) for f in d['findings']), d\""
+st=$(get "$B/api/v1/patches?author=vic")
+check "API patches: a v2.2 is version 2, version_minor 2" \
+	"[ $st = 200 ] && json \"assert len(d['patches']) == 1 and (d['patches'][0]['version'], d['patches'][0]['version_minor']) == (2, 2), d\""
 
 echo "serve: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
