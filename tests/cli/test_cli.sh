@@ -101,6 +101,20 @@ check "--fix is refused" "[ $st -eq 2 ] && grep -q 'not supported' '$tmp/e'"
 check "check --help exits 0" "[ $st -eq 0 ] && grep -q -- '--json' '$tmp/h'"
 "$rb" --version >"$tmp/v"; st=$?
 check "--version" "[ $st -eq 0 ] && grep -q '^reviewbot ' '$tmp/v'"
+# every subcommand: --help before --version, whatever their order; stray
+# operands refused
+for sub in run import review query status optout serve; do
+	"$rb" $sub --version --help >"$tmp/h" 2>&1; st=$?
+	check "$sub --version --help: the help, exit 0" \
+		"[ $st -eq 0 ] && head -1 '$tmp/h' | grep -q '^Usage: reviewbot $sub '"
+	"$rb" $sub --version >"$tmp/v" 2>&1; st=$?
+	check "$sub --version: the version, exit 0" "[ $st -eq 0 ] && grep -q '^reviewbot [0-9]' '$tmp/v'"
+done
+for sub in run query status serve; do
+	"$rb" $sub stray-operand >/dev/null 2>"$tmp/e"; st=$?
+	check "$sub with a stray operand: exit 2, names it" \
+		"[ $st -eq 2 ] && grep -q \"unexpected argument 'stray-operand'\" '$tmp/e'"
+done
 "$rb" frobnicate >/dev/null 2>&1; st=$?
 check "unknown command: exit 2" "[ $st -eq 2 ]"
 
