@@ -276,6 +276,10 @@ check "query --feedback --type (any case) --json" \
 	"[ \$(wc -l <'$tmp/q') -eq 1 ] && grep -q '\"disputed\":2,\"by_maintainers\":2,\"reviews_by_maintainers\":2,\"demoted\":\[\"$LEDS\"\]' '$tmp/q' || { cat '$tmp/q'; false; }"
 "$rb" query --config "$tmp/rb.conf" --feedback --patches >"$tmp/q" 2>&1; st=$?
 check "query --feedback --patches: refused" "[ $st -eq 2 ]"
+"$rb" query --database "$db" --feedback >"$tmp/q" 2>&1; st=$?
+check "query --feedback --database alone: the same counts, no list demoted (no configuration names maintainers)" \
+	"[ $st -eq 0 ] && grep -q '^USER_COPY_UNCHECKED  *5  *2  *[0-9]*  -$' '$tmp/q' &&
+	 grep -q '^LONG_LINE  *5  *0  *0  -$' '$tmp/q' || { cat '$tmp/q'; false; }"
 "$rb" status --config "$tmp/rb.conf" >"$tmp/s" 2>&1; st=$?
 check "status: the disputes and a line per disputed type" \
 	"[ $st -eq 0 ] && grep -q '^false-positive disputes: 6 (2 types disputed)$' '$tmp/s' &&
