@@ -94,20 +94,14 @@ static int series_line(void *arg, const struct store_series_row *r)
 {
 	struct results *res = arg;
 	struct sbuf *b = res->b;
-	char day[16];
+	char day[16], ver[32];
 	int c, any = 0;
 
 	if (++res->n > res->max)
 		return 0;
 	fmt_day(r->date, day, sizeof(day));
-	sbuf_addf(b, "  %s  [", day);
-	if (r->s.version > 1 || r->s.version_minor) {
-		char v[32];
-
-		subject_version_name(r->s.version, r->s.version_minor, v, sizeof(v));
-		sbuf_addf(b, "%s ", v);
-	}
-	sbuf_addf(b, "%ld/%d] ", r->patches, r->s.total);
+	subject_version_tag(r->s.version, r->s.version_minor, ver, sizeof(ver));
+	sbuf_addf(b, "  %s  [%s%ld/%d] ", day, ver, r->patches, r->s.total);
 	add_text(b, r->s.subject, 200);
 	sbuf_addstr(b, "\n      ");
 	if (r->s.author_name) {

@@ -357,7 +357,7 @@ struct store_query_row {
 	char *list;
 	int64_t date;
 	int version;
-	int version_minor;	/* 1 for "v5.1", else 0 */
+	int version_minor;	/* 1 for "v5.1", 2 for "v5.2", else 0 */
 	int total;
 };
 
@@ -376,7 +376,7 @@ struct store_patch_row {
 	char *list;
 	int64_t date;
 	int version;
-	int version_minor;	/* 1 for "v5.1", else 0 */
+	int version_minor;	/* 1 for "v5.1", 2 for "v5.2", else 0 */
 	int total;
 	long findings;		/* findings matching the query's category/type */
 };

@@ -146,7 +146,7 @@ static int finding_row(void *arg, const struct store_query_row *r)
 {
 	struct out *o = arg;
 	struct sbuf *sb = &o->line;
-	char date[32];
+	char date[32], ver[32];
 
 	fmt_date(r->date, date, sizeof(date));
 	if (o->fmt == FMT_JSON) {
@@ -200,13 +200,8 @@ static int finding_row(void *arg, const struct store_query_row *r)
 		sbuf_addch(sb, ' ');
 		cell(sb, r->f.type, 27);
 		sbuf_addch(sb, ' ');
-		if (r->version > 1 || r->version_minor) {
-			char ver[32];
-
-			subject_version_name(r->version, r->version_minor, ver, sizeof(ver));
-			sbuf_addf(sb, "%s ", ver);
-		}
-		sbuf_addf(sb, "%d/%d ", r->f.part, r->total);
+		subject_version_tag(r->version, r->version_minor, ver, sizeof(ver));
+		sbuf_addf(sb, "%s%d/%d ", ver, r->f.part, r->total);
 		if (r->f.file) {
 			cell(sb, r->f.file, 0);
 			sbuf_addf(sb, ":%ld", r->f.line);

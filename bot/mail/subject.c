@@ -481,3 +481,13 @@ void subject_version_name(int version, int version_minor, char *buf, size_t n)
 	else
 		snprintf(buf, n, "v%d", version);
 }
+
+void subject_version_tag(int version, int version_minor, char *buf, size_t n)
+{
+	if (version_minor)
+		snprintf(buf, n, "v%d.%d ", version, version_minor);
+	else if (version > 1)
+		snprintf(buf, n, "v%d ", version);
+	else if (n)
+		buf[0] = '\0';
+}

@@ -64,5 +64,8 @@ const char *subject_kind_name(enum subject_kind k);
 /* A version as a subject says it, into buf[n]: "v3", or "v5.1" with a
  * minor. */
 void subject_version_name(int version, int version_minor, char *buf, size_t n);
+/* The same as a tag before "M/N" writes it: "" for a plain v1 (a tag
+ * leaves it out), else "v3 " or "v5.1 " with the space. */
+void subject_version_tag(int version, int version_minor, char *buf, size_t n);
 
 #endif

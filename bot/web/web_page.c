@@ -375,13 +375,11 @@ static int series_tr(void *arg, const struct store_series_row *r)
 	if (++t->rows > t->max)
 		return 0;	/* one more than shown: there is a next page */
 	fmt_time(r->date, 0, date, sizeof(date));
-	version_name(&r->s, ver, sizeof(ver));
+	subject_version_tag(r->s.version, r->s.version_minor, ver, sizeof(ver));
 	sbuf_addf(b, "<tr><td>%s</td><td>", date);
 	link_msg(b, r->msgid, r->s.subject ? r->s.subject : "(no subject)");
 	sbuf_addstr(b, " <span class=\"meta\">");
-	if (r->s.version > 1 || r->s.version_minor)
-		sbuf_addf(b, "%s ", ver);
-	sbuf_addf(b, "%ld/%d</span></td><td>", r->patches, r->s.total);
+	sbuf_addf(b, "%s%ld/%d</span></td><td>", ver, r->patches, r->s.total);
 	link_author(b, r->s.author_addr, r->s.author_name);
 	sbuf_addstr(b, "</td><td>");
 	if (series_checklist(t->ctx, r->s.id, r, &cl) < 0) {

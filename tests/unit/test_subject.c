@@ -358,6 +358,17 @@ static void test_subject__version_name_says_the_minor_only_when_set(void **state
 	assert_string_equal(b, "v5.1");
 	subject_version_name(999, 1, b, 4);
 	assert_string_equal(b, "v99");
+	/* as a tag before M/N: a plain v1 is left out */
+	subject_version_tag(1, 0, b, sizeof(b));
+	assert_string_equal(b, "");
+	subject_version_tag(0, 0, b, sizeof(b));
+	assert_string_equal(b, "");
+	subject_version_tag(3, 0, b, sizeof(b));
+	assert_string_equal(b, "v3 ");
+	subject_version_tag(1, 1, b, sizeof(b));
+	assert_string_equal(b, "v1.1 ");
+	subject_version_tag(5, 2, b, sizeof(b));
+	assert_string_equal(b, "v5.2 ");
 	/* a subject's version named again as it was written */
 	{
 		struct subject sj;
