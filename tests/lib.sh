@@ -18,3 +18,16 @@ resolve_cmd() {
 	done
 	printf '%s\n' "${out[@]}"
 }
+
+# The port `reviewbot serve --listen 127.0.0.1:0` logged into file $1
+# (event=listening ... port=N), waited for up to $2 tenths of a second
+# (default 50); prints nothing and fails when it did not come.
+serve_port() {
+	local log=$1 tries=${2:-50} i port
+	for ((i = 0; i < tries; i++)); do
+		port=$(sed -n 's/.*event=listening .*port=\([0-9]*\).*/\1/p' "$log")
+		[ -n "$port" ] && { echo "$port"; return 0; }
+		sleep 0.1
+	done
+	return 1
+}

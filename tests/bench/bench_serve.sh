@@ -18,6 +18,7 @@
 # as a real database holds it; 0: a smaller database).
 set -eu
 repo=$(cd "$(dirname "$0")/../.." && pwd)
+. "$repo/tests/lib.sh"
 corpus=${CORPUS:-$repo/../shared/corpus}
 rb=${REVIEWBOT:-$repo/reviewbot}
 copies=${BENCH_COPIES:-4}
@@ -85,12 +86,7 @@ echo "database: $(du -m "$work/reviewbot.db" | cut -f1) MiB" \
 "$rb" serve --config "$work/rb.conf" --listen 127.0.0.1:0 >"$work/serve.log" 2>&1 &
 pid=$!
 trap 'kill $pid 2>/dev/null || true' EXIT
-port=
-for i in $(seq 1 100); do
-	port=$(sed -n 's/.*event=listening .*port=\([0-9]*\).*/\1/p' "$work/serve.log")
-	[ -n "$port" ] && break
-	sleep 0.1
-done
+port=$(serve_port "$work/serve.log" 100) || port=
 
 # The URLs: each kind of page and endpoint, with messages, authors,
 # files and series picked across the decade (not the few a cache keeps).

@@ -8,6 +8,7 @@
 # absent from pages, API and the mailed query); the database unchanged.
 set -u
 repo=$(cd "$(dirname "$0")/../.." && pwd)
+. "$repo/tests/lib.sh"
 rb=${REVIEWBOT:-$repo/reviewbot}
 pass=0
 fail=0
@@ -144,12 +145,7 @@ dbsum=$(sha256sum "$db" | cut -d' ' -f1)
 serve_start() {
 	"$rb" serve --config "$tmp/rb.conf" --listen 127.0.0.1:0 --verbose >"$tmp/serve.log" 2>&1 &
 	serve_pid=$!
-	port=
-	for i in $(seq 1 50); do
-		port=$(sed -n 's/.*event=listening .*port=\([0-9]*\).*/\1/p' "$tmp/serve.log")
-		[ -n "$port" ] && break
-		sleep 0.1
-	done
+	port=$(serve_port "$tmp/serve.log")
 }
 serve_start
 check "serve starts on 127.0.0.1, a free port" "[ -n '$port' ] || { cat '$tmp/serve.log'; false; }"
