@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The review mail (compose.h): body from templates/, headers made here.
+ * The mails the bot writes (compose.h), each with its body from
+ * templates/ and its headers made here: the review of a series (findings
+ * by category, since the previous version, the checklist), the answers
+ * to mail commands (confirmation, false-positive, query: one
+ * compose_answer() for their shared shape), and a queued mail of our own
+ * read again (its thread ids, its Cc dropped for a private resend).
  *
  * Deviations from "untouched", each so the mail stays valid 8bit text
  * (RFC 5322 2.1.1, RFC 2045 2.8):
