@@ -336,7 +336,7 @@ compat-floor: $(PROGRAM)
 		tail -n 4 $(BUILD)/compat-floor.log; [ $$st -eq 0 ] || exit $$st; \
 	done; done
 
-cli-tests: $(PROGRAM)
+cli-tests: $(PROGRAM) $(HELPER) $(SERVE)
 	$(Q)REVIEWBOT=$(abspath $(PROGRAM)) bash tests/cli/test_cli.sh
 
 # the bot end to end on local mail (run, import, review, query, sendmail,
@@ -399,7 +399,7 @@ endif
 
 # every suite in turn, all of them even after a failure, and at the end
 # one line for them all (tests/run-suites.sh; the logs in build/check/)
-check: $(PROGRAM) $(HELPER)
+check: $(PROGRAM) $(HELPER) $(SERVE)
 	$(Q)MAKE="$(MAKE)" bash tests/run-suites.sh $(BUILD)/check $(CHECK_SUITES)
 
 # libFuzzer targets (tests/fuzz/fuzz_*.c): every library object again,
