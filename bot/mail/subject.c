@@ -484,10 +484,17 @@ void subject_version_name(int version, int version_minor, char *buf, size_t n)
 
 void subject_version_tag(int version, int version_minor, char *buf, size_t n)
 {
-	if (version_minor)
-		snprintf(buf, n, "v%d.%d ", version, version_minor);
-	else if (version > 1)
-		snprintf(buf, n, "v%d ", version);
-	else if (n)
-		buf[0] = '\0';
+	size_t k;
+
+	if (!n)
+		return;
+	buf[0] = '\0';
+	if (version <= 1 && !version_minor)
+		return;
+	subject_version_name(version, version_minor, buf, n);
+	k = strlen(buf);
+	if (k + 1 < n) {
+		buf[k] = ' ';
+		buf[k + 1] = '\0';
+	}
 }
