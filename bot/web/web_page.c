@@ -140,11 +140,6 @@ static void link_file(struct sbuf *b, const char *file, long line)
 		sbuf_addf(b, ":%ld", line);
 }
 
-static void version_name(const struct store_series *s, char *buf, size_t n)
-{
-	subject_version_name(s->version, s->version_minor, buf, n);
-}
-
 static void error_page(struct web_response *resp, int status, const char *title,
 		       const char *text)
 {
@@ -1016,7 +1011,7 @@ static void series_page(const struct web_ctx *ctx, struct web_response *resp, in
 	}
 	if (ret < 0)
 		goto fail;
-	version_name(&o.r.s, ver, sizeof(ver));
+	subject_version_name(o.r.s.version, o.r.s.version_minor, ver, sizeof(ver));
 	head(b, msg && msg->subject ? msg->subject : o.subject ? o.subject : "series", NULL);
 	sbuf_addstr(b, "<h1>");
 	web_html(b, msg && msg->subject ? msg->subject : o.subject);
