@@ -112,7 +112,7 @@ FRONT_LDFLAGS :=
 FRONT_LIBS = $(PC_LIBS)
 endif
 
-CHECKER_SRCS := $(sort $(wildcard checker/*.c))
+CHECKER_SRCS := $(sort $(wildcard checker/*.c checker/checkpatch/*.c checker/rv/*.c))
 STORE_SRCS := $(sort $(wildcard store/*.c))
 # bot/: every module goes into one archive; the two programs take from it
 # only what they call, so the front binary never pulls in libetpan/libcurl

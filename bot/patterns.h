@@ -7,7 +7,7 @@
 #define RB_PATTERNS_H
 
 #include "../checker/checker.h"
-#include "../checker/re.h"
+#include "../checker/checkpatch/re.h"
 
 extern const struct re_precompiled_set reviewbot_patterns;
 extern const struct chk_cp_data reviewbot_cp_data[CP__COUNT];

@@ -59,7 +59,7 @@ struct chk_opts {
 	int verbose;		/* explain each type once, after its first report */
 	/*
 	 * reviewbot's own checks (security, user-space interface, process;
-	 * checker/review.c) beyond checkpatch.pl's.  Off by default so the
+	 * checker/rv/review.c) beyond checkpatch.pl's.  Off by default so the
 	 * text output stays checkpatch.pl's; the CLI turns it on with
 	 * --extra, --json and --category.
 	 */

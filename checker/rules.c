@@ -20,7 +20,7 @@ const struct rule rule_table[RULE__COUNT] = {
 	{ #name, (sevs), (cat), (conf), (desc), (cpv), RULE_OWN },
 #define RULE(name, sevs, cat, conf, desc) \
 	RULE_V(name, RULE_CPV, sevs, cat, conf, desc)
-#include "rules.def"
+#include "checkpatch/rules.def"
 #undef RULE
 #undef RULE_V
 };

@@ -62,7 +62,7 @@ enum cp_version {
 enum rule_id {
 #define RULE(name, sevs, cat, conf, desc) R_##name,
 #define RULE_V(name, cpv, sevs, cat, conf, desc) R_##name,
-#include "rules.def"
+#include "checkpatch/rules.def"
 #undef RULE
 #undef RULE_V
 	RULE__COUNT

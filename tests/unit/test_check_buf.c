@@ -17,7 +17,7 @@
 #include <cmocka.h>
 
 #include "../../checker/checker.h"
-#include "../../checker/re.h"
+#include "../../checker/checkpatch/re.h"
 #include "check_fixture.h"
 
 extern const struct re_precompiled_set reviewbot_patterns;

@@ -19,7 +19,7 @@
 #include <time.h>
 #include <cmocka.h>
 
-#include "../../checker/eng.h"
+#include "../../checker/checkpatch/eng.h"
 #include "check_fixture.h"
 
 extern const struct re_precompiled_set reviewbot_patterns;

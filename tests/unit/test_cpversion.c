@@ -17,7 +17,7 @@
 #include <cmocka.h>
 
 #include "../../checker/checker.h"
-#include "../../checker/re.h"
+#include "../../checker/checkpatch/re.h"
 #include "../../checker/spelling.h"
 #include "../../bot/patterns.h"
 #include "check_fixture.h"

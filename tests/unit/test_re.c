@@ -16,10 +16,10 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
-#include "../../checker/re.h"
-#include "../../checker/vocab.h"
-#include "../../checker/re_lits.h"
-#include "../../checker/eng.h"
+#include "../../checker/checkpatch/re.h"
+#include "../../checker/checkpatch/vocab.h"
+#include "../../checker/checkpatch/re_lits.h"
+#include "../../checker/checkpatch/eng.h"
 
 static int setup(void **state)
 {

@@ -15,8 +15,8 @@
 #include <cmocka.h>
 
 #include "../../checker/checker.h"
-#include "../../checker/re.h"
-#include "../../checker/re_lits.h"
+#include "../../checker/checkpatch/re.h"
+#include "../../checker/checkpatch/re_lits.h"
 #include "../../checker/spelling.h"
 #include "check_fixture.h"
 

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../checker/eng.h"
+#include "../../checker/checkpatch/eng.h"
 
 struct fixture {
 	struct chk_opts o;

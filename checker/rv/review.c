@@ -10,9 +10,9 @@
  * Their message types are in rules_uapi.def, rules_security.def and
  * rules_process.def.
  */
-#include "eng.h"
+#include "../checkpatch/eng.h"
 
-#include "banned.h"
+#include "../banned.h"
 
 void review_line(struct eng *e)
 {

@@ -15,7 +15,7 @@
 
 #include "re_lits.h"
 #include "vocab.h"
-#include "banned.h"
+#include "../banned.h"
 
 /*
  * A compiled form is JIT-compiled once its interpreted matches have taken

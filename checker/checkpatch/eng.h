@@ -31,10 +31,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "checker.h"
+#include "../checker.h"
 #include "re.h"
 #include "re_lits.h"
-#include "sbuf.h"
+#include "../sbuf.h"
 
 #define ENG_ARENA_MAX	(256u << 20)	/* scratch bytes per line */
 #define ENG_MAX_SUPPRESS 65536		/* entries in a suppression set */

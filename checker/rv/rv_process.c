@@ -45,9 +45,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "eng.h"
+#include "../checkpatch/eng.h"
 
-#include "banned.h"
+#include "../banned.h"
 
 #define RV_MAX_FILES	4096	/* file headers kept per input */
 #define RV_MAX_SYMS	1024	/* new Kconfig symbols kept per input */

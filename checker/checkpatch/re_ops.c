@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "re_lits.h"
-#include "banned.h"
+#include "../banned.h"
 
 int re_cap_defined(const struct re_m *m, int i)
 {

@@ -19,7 +19,7 @@
 #ifndef RB_RV_H
 #define RB_RV_H
 
-#include "eng.h"
+#include "../checkpatch/eng.h"
 
 #define RV_MAX_ARGS	16	/* arguments of one call we look at */
 #define RV_MAX_LINES	40	/* lines one call may span */

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "banned.h"
+#include "../banned.h"
 
 #define UAPI_MAX_ATTRS	256		/* sysfs attributes remembered */
 #define UAPI_MAX_FILES	256		/* uapi files without an added line */

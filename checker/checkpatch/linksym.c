@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "banned.h"
+#include "../banned.h"
 
 #define LINKSYM_MAX_WORDS	(1u << 20)	/* distinct words remembered */
 

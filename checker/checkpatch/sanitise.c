@@ -10,7 +10,7 @@
 
 #include <string.h>
 
-#include "banned.h"
+#include "../banned.h"
 
 #define CMT '\x1c'
 

@@ -26,7 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sbuf.h"
+#include "../sbuf.h"
 
 #define RE_MAXCAP 20	/* capture groups a caller can read */
 

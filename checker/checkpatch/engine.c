@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "banned.h"
+#include "../banned.h"
 
 /* ---- arena ---- */
 

@@ -19,7 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "banned.h"
+#include "../banned.h"
 
 static int seg_c_ops_rest(struct eng *e);
 

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "banned.h"
+#include "../banned.h"
 
 static int seg_c_api_rest(struct eng *e);
 

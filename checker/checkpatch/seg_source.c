@@ -10,7 +10,7 @@
 
 #include <string.h>
 
-#include "banned.h"
+#include "../banned.h"
 
 /* "$here\n" . cat_vet($rawline) . "\n" */
 static const char *herevet(struct eng *e)

@@ -13,7 +13,7 @@
 
 #include <string.h>
 
-#include "banned.h"
+#include "../banned.h"
 #include "vocab.h"
 
 static int seg_c_stmt_rest(struct eng *e);

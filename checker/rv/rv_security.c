@@ -30,7 +30,7 @@
 #include <stdlib.h>
 #include <strings.h>
 
-#include "banned.h"
+#include "../banned.h"
 
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

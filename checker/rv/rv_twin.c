@@ -9,7 +9,7 @@
 
 #include "rv.h"
 
-#include "banned.h"
+#include "../banned.h"
 
 int rv_is_ident(int c)
 {

@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-#include "banned.h"
+#include "../banned.h"
 
 int seg_c_lines(struct eng *e)
 {

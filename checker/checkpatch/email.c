@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-#include "banned.h"
+#include "../banned.h"
 
 void parse_email(struct eng *e, const char *formatted, struct email_parts *p)
 {

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "banned.h"
+#include "../banned.h"
 
 void chk_opts_init(struct chk_opts *o)
 {

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "banned.h"
+#include "../banned.h"
 
 /* ---- ctx_statement_block ---- */
 

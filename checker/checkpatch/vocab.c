@@ -17,9 +17,9 @@
 
 #include <string.h>
 
-#include "rules.h"
-#include "sbuf.h"
-#include "banned.h"
+#include "../rules.h"
+#include "../sbuf.h"
+#include "../banned.h"
 
 #define TYPELIST_MISORDERED \
 	"(?^:(?=[cislu][hnoi])(?:" \

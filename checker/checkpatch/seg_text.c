@@ -17,7 +17,7 @@
 
 #include <string.h>
 
-#include "banned.h"
+#include "../banned.h"
 
 /* length(expand_tabs(substr($line, 1, length($line) - length($1) - 1))):
  * the width of the line before the capture caplen long at its end */

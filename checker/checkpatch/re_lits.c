@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "vocab.h"
-#include "banned.h"
+#include "../banned.h"
 
 /* Bytes that stand for themselves outside a class, with no flags set. */
 static int lit_char(int c)

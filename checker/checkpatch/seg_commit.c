@@ -17,9 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rfc2047.h"
-#include "spelling.h"
-#include "banned.h"
+#include "../rfc2047.h"
+#include "../spelling.h"
+#include "../banned.h"
 
 /* ---- %signatures: a set of strings ---- */
 
