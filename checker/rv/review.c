@@ -7,10 +7,12 @@
  *   rv_security.c  unchecked user copies, overflowing allocation sizes,
  *                  unbounded string functions, permissions, formats
  *   rv_process.c   maintainers, Kconfig defaults, shared code, tags
+ *   rv_fix.c       security fixes: the bug the message names, the guard
+ *                  the diff adds (read as C: rv_code.c, cview.c, cfunc.c)
  * Their message types are in rules_uapi.def, rules_security.def and
  * rules_process.def.
  */
-#include "../checkpatch/eng.h"
+#include "rv.h"
 
 #include "../banned.h"
 
@@ -26,6 +28,7 @@ void review_final(struct eng *e)
 	rv_uapi_final(e);
 	rv_security_final(e);
 	rv_process_final(e);
+	rv_fix_final(e);
 }
 
 void review_release(struct eng *e)
@@ -33,4 +36,5 @@ void review_release(struct eng *e)
 	rv_uapi_release(e);
 	rv_security_release(e);
 	rv_process_release(e);
+	rv_code_release(e);
 }

@@ -20,6 +20,7 @@
 #define RB_RV_H
 
 #include "../checkpatch/eng.h"
+#include "../diff.h"
 
 #define RV_MAX_ARGS	16	/* arguments of one call we look at */
 #define RV_MAX_LINES	40	/* lines one call may span */
@@ -84,5 +85,55 @@ int rv_twin_has(struct eng *e, long idx, const char *text);
 const char *rv_function(struct eng *e, long idx, long *start);
 /* The name of the function in a header, or "". */
 const char *rv_function_name(struct eng *e, const char *header);
+
+/*
+ * The patch as C code (rv_code.c): its diff parsed again, both sides as
+ * token views (cview.h), and each mail's commit message.  Built on the
+ * first call after the last line (from review_final()), kept until
+ * review_release(); NULL when the input has no diff or memory ran out.
+ */
+struct cview;
+
+struct rv_msg {
+	long line0, line1;	/* patch lines (1-based, [line0, line1)) of the
+				 * mail: headers, message and diff */
+	long body0;		/* first line of the message body */
+	long diff0;		/* first line of the diff, or line1 */
+	char *subject;		/* unfolded, without "Subject: " */
+	char *text;		/* the subject, a blank line, the body up to the
+				 * diff (trailers included), lines joined by \n */
+	int has_fixes;		/* a Fixes: trailer */
+	int has_stable;		/* Cc: stable@vger.kernel.org (or @kernel.org) */
+};
+
+struct rv_code {
+	char *buf;		/* the input again, lines joined by '\n' */
+	size_t len;
+	struct diff d;
+	struct cview *nv, *ov;	/* new and old side */
+	struct rv_msg *msgs;
+	size_t nmsgs;
+};
+
+const struct rv_code *rv_code_get(struct eng *e);
+/* The rules that read the patch as C, each run once after the last line
+ * (review_final()): rv_fix.c, rv_flow.c, rv_perm.c, rv_life.c. */
+void rv_fix_final(struct eng *e);
+void rv_code_release(struct eng *e);
+/* The mail whose lines hold patch line pline, or NULL. */
+const struct rv_msg *rv_code_msg(const struct rv_code *c, long pline);
+
+/*
+ * Reports a finding at token tok of view v (its line of the patch and of
+ * the file, its file), as the engine would at that line: --json,
+ * --emacs and --showfile locate it.  msg is the message's text without
+ * the location lines.
+ */
+void rv_report_tok(struct eng *e, enum rule_sev sev, enum rule_id id,
+		   const struct cview *v, size_t tok, const char *msg);
+/* The same at patch line pline (1-based) of file path, file line fline;
+ * path NULL for a line of the commit message. */
+void rv_report_line(struct eng *e, enum rule_sev sev, enum rule_id id,
+		    const char *path, long pline, long fline, const char *msg);
 
 #endif
