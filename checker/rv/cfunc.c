@@ -998,8 +998,10 @@ int cfunc_exits(const struct cfunc *f, int s)
 	}
 }
 
-int cfunc_walk(const struct cfunc *f, int from,
-	       int (*visit)(const struct cfunc *f, int s, void *arg), void *arg)
+int cfunc_walk_edges(const struct cfunc *f, int from,
+		     int (*visit)(const struct cfunc *f, int s, void *arg),
+		     int (*follow)(const struct cfunc *f, int s, size_t which, void *arg),
+		     void *arg)
 {
 	unsigned char *seen;
 	int *stack;
@@ -1018,7 +1020,8 @@ int cfunc_walk(const struct cfunc *f, int from,
 	for (k = f->succ0[from]; k < f->succ0[from + 1]; k++) {
 		int n = f->succ[k];
 
-		if (n >= 0 && !seen[n]) {
+		if (n >= 0 && !seen[n] &&
+		    (!follow || follow(f, from, k - f->succ0[from], arg))) {
 			seen[n] = 1;
 			stack[sp++] = n;
 		}
@@ -1035,7 +1038,8 @@ int cfunc_walk(const struct cfunc *f, int from,
 		for (k = f->succ0[s]; k < f->succ0[s + 1]; k++) {
 			int n = f->succ[k];
 
-			if (n >= 0 && !seen[n]) {
+			if (n >= 0 && !seen[n] &&
+			    (!follow || follow(f, s, k - f->succ0[s], arg))) {
 				seen[n] = 1;
 				stack[sp++] = n;
 			}
@@ -1044,6 +1048,12 @@ int cfunc_walk(const struct cfunc *f, int from,
 	free(seen);
 	free(stack);
 	return ret;
+}
+
+int cfunc_walk(const struct cfunc *f, int from,
+	       int (*visit)(const struct cfunc *f, int s, void *arg), void *arg)
+{
+	return cfunc_walk_edges(f, from, visit, NULL, arg);
 }
 
 static int visit_find(const struct cfunc *f, int s, void *arg)

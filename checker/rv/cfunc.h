@@ -144,6 +144,16 @@ int cfunc_exits(const struct cfunc *f, int s);
  */
 int cfunc_walk(const struct cfunc *f, int from,
 	       int (*visit)(const struct cfunc *f, int s, void *arg), void *arg);
+/*
+ * cfunc_walk() that follows an edge only when follow (if not NULL) says
+ * so: which is the edge's place among s's successors (for an if: 0 the
+ * then branch, 1 the else branch or what comes after; for a loop: 0 the
+ * body, 1 the exit).
+ */
+int cfunc_walk_edges(const struct cfunc *f, int from,
+		     int (*visit)(const struct cfunc *f, int s, void *arg),
+		     int (*follow)(const struct cfunc *f, int s, size_t which, void *arg),
+		     void *arg);
 /* Whether a path from statement a (excluded) reaches statement b. */
 int cfunc_reaches(const struct cfunc *f, int a, int b);
 

@@ -93,6 +93,8 @@ const char *rv_function_name(struct eng *e, const char *header);
  * review_release(); NULL when the input has no diff or memory ran out.
  */
 struct cview;
+struct cv_item;
+struct ctok;
 
 struct rv_msg {
 	long line0, line1;	/* patch lines (1-based, [line0, line1)) of the
@@ -106,6 +108,8 @@ struct rv_msg {
 	int has_stable;		/* Cc: stable@vger.kernel.org (or @kernel.org) */
 };
 
+struct cfunc;
+
 struct rv_code {
 	char *buf;		/* the input again, lines joined by '\n' */
 	size_t len;
@@ -113,13 +117,34 @@ struct rv_code {
 	struct cview *nv, *ov;	/* new and old side */
 	struct rv_msg *msgs;
 	size_t nmsgs;
+	/* the models of the new side's functions the patch changes, in
+	 * kernel C files (built on first use: rv_code_funcs()) */
+	struct cfunc *funcs;
+	size_t nfuncs;
+	int funcs_done;
 };
 
 const struct rv_code *rv_code_get(struct eng *e);
 /* The rules that read the patch as C, each run once after the last line
  * (review_final()): rv_fix.c, rv_flow.c, rv_perm.c, rv_life.c. */
 void rv_fix_final(struct eng *e);
+void rv_flow_final(struct eng *e);
+void rv_leak_final(struct eng *e);
+void rv_perm_final(struct eng *e);
+void rv_life_final(struct eng *e);
 void rv_code_release(struct eng *e);
+/* The changed functions' models (c->funcs), built on the first call. */
+size_t rv_code_funcs(struct eng *e, struct rv_code *c);
+/* The path of the file that holds token tok of view v. */
+const char *rv_code_path(const struct cview *v, size_t tok);
+/* The item of view v whose body holds token tok, or NULL. */
+const struct cv_item *rv_code_item_at(const struct cview *v, size_t tok);
+/* A struct or union definition of the new side named tag (a token), or NULL. */
+const struct cv_item *rv_code_struct(const struct rv_code *c, const struct ctok *tag);
+/* A file-scope variable of the new side named name (a token) with a brace
+ * initializer, or NULL. */
+const struct cv_item *rv_code_global(const struct rv_code *c, const struct ctok *name);
+
 /* The mail whose lines hold patch line pline, or NULL. */
 const struct rv_msg *rv_code_msg(const struct rv_code *c, long pline);
 

@@ -16,6 +16,7 @@
 #include <strings.h>
 
 #include "../diff.h"
+#include "cfunc.h"
 #include "cview.h"
 
 #include "../banned.h"
@@ -153,6 +154,9 @@ static void code_free(struct rv_code *c)
 
 	if (!c)
 		return;
+	for (i = 0; i < c->nfuncs; i++)
+		cfunc_release(&c->funcs[i]);
+	free(c->funcs);
 	for (i = 0; i < c->nmsgs; i++) {
 		free(c->msgs[i].subject);
 		free(c->msgs[i].text);
@@ -238,6 +242,81 @@ void rv_code_release(struct eng *e)
 	e->rv_code_done = 0;
 }
 
+size_t rv_code_funcs(struct eng *e, struct rv_code *c)
+{
+	const struct cview *v;
+	size_t i, n = 0;
+
+	(void)e;
+	if (!c || c->funcs_done)
+		return c ? c->nfuncs : 0;
+	c->funcs_done = 1;
+	v = c->nv;
+	for (i = 0; i < v->nitems; i++)
+		n += v->items[i].kind == CVI_FUNC && v->items[i].changed;
+	if (!n)
+		return 0;
+	c->funcs = calloc(n, sizeof(*c->funcs));
+	if (!c->funcs)
+		return 0;
+	for (i = 0; i < v->nitems; i++) {
+		const struct cv_item *it = &v->items[i];
+
+		if (it->kind != CVI_FUNC || !it->changed ||
+		    !v->files[v->frags[it->frag].file].kernel)
+			continue;
+		cfunc_build(&c->funcs[c->nfuncs++], v, it);
+	}
+	return c->nfuncs;
+}
+
+const char *rv_code_path(const struct cview *v, size_t tok)
+{
+	size_t i;
+
+	for (i = 0; i < v->nfrags; i++)
+		if (tok >= v->frags[i].tok0 && tok < v->frags[i].tok0 + v->frags[i].ntok)
+			return v->files[v->frags[i].file].path;
+	return "";
+}
+
+const struct cv_item *rv_code_item_at(const struct cview *v, size_t tok)
+{
+	size_t i;
+
+	for (i = 0; i < v->nitems; i++)
+		if (tok >= v->items[i].in0 && tok < v->items[i].in1)
+			return &v->items[i];
+	return NULL;
+}
+
+static const struct cv_item *find_item(const struct rv_code *c, enum cv_item_kind kind,
+				       const struct ctok *name)
+{
+	size_t i;
+
+	if (!c || !c->nv || !name)
+		return NULL;
+	for (i = 0; i < c->nv->nitems; i++) {
+		const struct cv_item *it = &c->nv->items[i];
+		const struct ctok *n = cview_item_name(c->nv, it);
+
+		if (it->kind == kind && n && ctok_same(n, name) && !it->head_missing)
+			return it;
+	}
+	return NULL;
+}
+
+const struct cv_item *rv_code_struct(const struct rv_code *c, const struct ctok *tag)
+{
+	return find_item(c, CVI_STRUCT, tag);
+}
+
+const struct cv_item *rv_code_global(const struct rv_code *c, const struct ctok *name)
+{
+	return find_item(c, CVI_VAR, name);
+}
+
 const struct rv_msg *rv_code_msg(const struct rv_code *c, long pline)
 {
 	size_t i;
@@ -283,8 +362,16 @@ void rv_report_line(struct eng *e, enum rule_sev sev, enum rule_id id,
 			  e->o->showfile || e->o->file ? fline : pline);
 		e->prefix = prefix.buf;
 	}
-	if (!e->here.err && !e->realfile.err && !prefix.err)
-		eng_report(e, sev, id, eng_printf(e, "%s\n%s\n%s\n", msg, e->here.buf, raw));
+	if (!e->here.err && !e->realfile.err && !prefix.err) {
+		const char *text = eng_printf(e, "%s\n%s\n%s\n", msg, e->here.buf, raw);
+
+		if (sev == SEV_ERROR)
+			ERROR(e, id, text);
+		else if (sev == SEV_CHECK)
+			CHK(e, id, text);
+		else
+			WARN(e, id, text);
+	}
 	else
 		e->failed = 1;
 

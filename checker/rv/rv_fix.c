@@ -664,24 +664,16 @@ static void check_mail(struct eng *e, const struct rv_code *c, const struct rv_m
 		e->failed = 1;
 		return;
 	}
-	for (it = 0; it < v->nitems; it++) {
-		const struct cv_item *ci = &v->items[it];
-		const struct cv_file *cf = &v->files[v->frags[ci->frag].file];
-		const struct cv_line *l = &v->lines[v->frags[ci->frag].line0];
-		struct cfunc f;
+	for (it = 0; it < rv_code_funcs(e, (struct rv_code *)c); it++) {
+		const struct cfunc *f = &c->funcs[it];
+		const struct cv_line *l = &v->lines[v->frags[f->it->frag].line0];
+		size_t before = gs->n;
 
-		if (ci->kind != CVI_FUNC || !ci->changed || !cf->kernel ||
-		    l->pline < m->line0 || l->pline >= m->line1)
+		if (l->pline < m->line0 || l->pline >= m->line1)
 			continue;
-		cfunc_build(&f, v, ci);
-		{
-			size_t before = gs->n;
-
-			function_guards(e, &f, &fm, gs);
-			if (gs->n > before && !path)
-				path = cf->path;
-		}
-		cfunc_release(&f);
+		function_guards(e, f, &fm, gs);
+		if (gs->n > before && !path)
+			path = v->files[v->frags[f->it->frag].file].path;
 	}
 	if (!gs->n) {
 		free(gs);
@@ -715,14 +707,23 @@ static void check_mail(struct eng *e, const struct rv_code *c, const struct rv_m
 		if (!input)
 			input = path_input(v->files[v->frags[fr].file].path);
 		tags = m->has_fixes && m->has_stable ? "Fixes: and Cc: stable are there" :
+		       e->fixes_said ? (m->has_fixes ? "Fixes: is there, Cc: stable is not" :
+					m->has_stable ? "Cc: stable is there, Fixes: is not" :
+					"neither Fixes: nor Cc: stable is there") :
 		       m->has_fixes ? "Fixes: is there, Cc: stable@vger.kernel.org is not: add it so the fix reaches the stable trees" :
 		       m->has_stable ? "Cc: stable is there, Fixes: is not: name the commit that brought the bug" :
 		       "neither Fixes: nor Cc: stable@vger.kernel.org is there: add both so the fix reaches the stable trees";
-		rv_report_tok(e, SEV_WARNING, R_SECURITY_FIX, v, g->tok,
-			      eng_printf(e, "security fix: %s is what fixes %s%s%s (%s); %s",
-					 g->what, kind_name(&fm, g->kinds & fm.kinds ? g->kinds & fm.kinds : fm.kinds),
-					 input ? " that " : "", input ? eng_printf(e, "%s can trigger", input) : "",
-					 fm.evidence, tags));
+		{
+			unsigned k = g->kinds & fm.kinds ? g->kinds & fm.kinds : fm.kinds;
+			int reach = (k & (FK_PERM | FK_SECCHECK)) && !(k & ~(FK_PERM | FK_SECCHECK));
+
+			rv_report_tok(e, SEV_WARNING, R_SECURITY_FIX, v, g->tok,
+				      eng_printf(e, "security fix: %s is what fixes %s%s (%s); %s",
+						 g->what, kind_name(&fm, k),
+						 !input ? "" : reach ? eng_printf(e, " reachable from %s", input) :
+						 eng_printf(e, " that %s can trigger", input),
+						 fm.evidence, tags));
+		}
 	}
 	if (keep && !m->has_fixes && !e->fixes_said && e->cpv >= CP_6_12) {
 		e->fixes_said |= 1;
