@@ -32,7 +32,7 @@ void command_answer_head(const struct pipeline *p, const struct mime_mail *m,
 {
 	const char *bot_addr = pipe_bot_address(p);
 
-	compose_message_id(m->message_id, 0, 0, bot_addr, msgid, msgidlen);
+	compose_message_id(&p->idkey, m->message_id, 0, 0, bot_addr, msgid, msgidlen);
 	memset(h, 0, sizeof(*h));
 	h->bot.name = p->cfg->name;
 	h->bot.addr = bot_addr;

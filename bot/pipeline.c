@@ -131,6 +131,11 @@ int pipeline_new(struct store *st, const struct config *cfg,
 	log_event(LOG_INFO, "checkpatch-version", "version",
 		  cp_version_name(p->opts.cp_version), "from", note, NULL);
 	p->claim = claim_self();
+	if (secret_installation_key(st, "message-id", &p->idkey, err, errlen)) {
+		chk_spelling_free(p->spelling);
+		free(p);
+		return -1;
+	}
 	test_hooks(p);
 	*out = p;
 	return 0;
@@ -207,7 +212,7 @@ static int command_too_old(struct pipeline *p, const struct mime_mail *m, int64_
 
 	if (!pipeline_too_old(p->cfg, m->date, now))
 		return STORE_OK;
-	compose_message_id(m->message_id, 0, 0, bot_addr, msgid, sizeof(msgid));
+	compose_message_id(&p->idkey, m->message_id, 0, 0, bot_addr, msgid, sizeof(msgid));
 	ret = store_reply_find(p->st, msgid, &rid);
 	if (ret != STORE_OK)
 		return ret < 0 ? ret : STORE_OK;

@@ -22,6 +22,7 @@
 #include "pipeline.h"
 #include "mail/compose.h"
 #include "mail/mime.h"
+#include "secret.h"
 #include "../checker/checker.h"
 
 #define PIPE_DEFAULT_ADDRESS	"reviewbot@localhost"	/* a dry run's own address */
@@ -42,6 +43,9 @@ struct pipeline {
 	struct pipeline_stats stats;
 	const volatile sig_atomic_t *stop;	/* set: finish what is in hand */
 	const char *claim;	/* this process's name on what it works on (claim.h) */
+	/* the installation's key of the bot's own Message-IDs (secret.h):
+	 * nobody outside can work one out before it is mailed */
+	struct secret_key idkey;
 	/* test hooks (check_compute), from the environment: NULL unless
 	 * a test sets them */
 	char *test_crash_on, *test_unfinished_on;

@@ -149,7 +149,7 @@ static int review_series(struct pipeline *p, struct store_series *s, int64_t now
 	}
 	r.cover = covered;
 	r.date = now;
-	compose_message_id(to_mail->message_id, s->version, s->version_minor,
+	compose_message_id(&p->idkey, to_mail->message_id, s->version, s->version_minor,
 			   bot_addr, msgid, sizeof(msgid));
 	r.message_id = msgid;
 	if (compose_review_mail(p->tpl, &r, &mail, &cs, err, sizeof(err))) {
