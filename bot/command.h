@@ -133,6 +133,27 @@ const char *command_auto_generated(const struct mime_mail *m);
  * entry, else its In-Reply-To, else its own Message-ID. */
 const char *command_thread_root(const struct mime_mail *m);
 
+/*
+ * How far a command's sender is known.  Anyone can write any From:, so
+ * a mail from an address counts as that address's only when its DKIM
+ * signature verifies for the From: domain (bot/mail/dkimcheck.h), or
+ * the address sent a token of the bot's back before (it reads its
+ * mail: confirmed).
+ */
+enum command_trust {
+	COMMAND_TRUST_NONE = 0,
+	COMMAND_TRUST_CONFIRMED,
+	COMMAND_TRUST_VERIFIED,
+};
+/* "verified", "confirmed", "neither verified nor confirmed". */
+const char *command_trust_name(enum command_trust t);
+
+struct config;
+/* Why a command dated date (0: none) is refused at now, or NULL: no
+ * Date:, later than now + [policy] max_clock_skew, or older than
+ * [policy] max_age (when set). */
+const char *command_date_refusal(const struct config *cfg, int64_t date, int64_t now);
+
 struct pipeline;
 
 /*

@@ -37,9 +37,9 @@ struct review_ctx {
 	int force;
 	int failed;		/* series whose review failed (logged) */
 	int batch;		/* one transaction, a savepoint a series */
-	int spent[2];		/* delivery: the reviews' and the answers' hourly
+	int spent[3];		/* delivery: the reviews' and the answers' hourly
 				 * budget is spent (the rest of that kind waits) */
-	int64_t spent_oldest[2];	/* the first reply that budget counts */
+	int64_t spent_oldest[3];	/* the first reply that budget counts */
 };
 
 static int review_series(struct pipeline *p, struct store_series *s, int64_t now)
@@ -371,7 +371,7 @@ static int hold(struct pipeline *p, const struct store_reply *r, const char *cap
 static int over_cap(struct pipeline *p, const struct store_reply *r, int64_t now)
 {
 	const struct config *cfg = p->cfg;
-	int confirm = r->kind && !strcmp(r->kind, "confirm");
+	int confirm = r->kind && (!strcmp(r->kind, "confirm") || !strcmp(r->kind, "request"));
 	int64_t oldest = 0;
 	long long n = 0;
 	int ret;
@@ -405,9 +405,14 @@ static int over_cap(struct pipeline *p, const struct store_reply *r, int64_t now
 static int over_budget(struct review_ctx *rc, const struct store_reply *r)
 {
 	struct pipeline *p = rc->p;
-	int confirm = r->kind && !strcmp(r->kind, "confirm");
-	int cap = confirm ? p->cfg->max_confirmations_per_hour : p->cfg->max_replies_per_hour;
-	const char *name = confirm ? "max_confirmations_per_hour" : "max_replies_per_hour";
+	/* 1: answers to commands, 2: requests for a command's token (each
+	 * its own budget: issue 33), 0: the rest */
+	int confirm = !r->kind ? 0 : !strcmp(r->kind, "confirm") ? 1 :
+		      !strcmp(r->kind, "request") ? 2 : 0;
+	int cap = confirm == 1 ? p->cfg->max_confirmations_per_hour :
+		  confirm == 2 ? p->cfg->max_requests_per_hour : p->cfg->max_replies_per_hour;
+	const char *name = confirm == 1 ? "max_confirmations_per_hour" :
+			   confirm == 2 ? "max_requests_per_hour" : "max_replies_per_hour";
 	long long sent = 0;
 	int64_t oldest = 0;
 	int ret;
@@ -461,7 +466,7 @@ static int recheck(struct pipeline *p, struct store_reply *r)
 	struct sbuf mail;
 	int ret, muted = 0;
 
-	if (!r->kind || !strcmp(r->kind, "confirm"))
+	if (!r->kind || !strcmp(r->kind, "confirm") || !strcmp(r->kind, "request"))
 		return 0;
 	if (r->series_id && store_series_get(p->st, r->series_id, &s) == STORE_OK) {
 		muted = s.root && store_mute_get(p->st, s.root) == STORE_OK;

@@ -475,7 +475,8 @@ int store_reply_find(struct store *st, const char *message_id, int64_t *id);
 /*
  * What a cap looks at: the replies sent at or after since to to_addr
  * (NULL: to anyone) and to list (NULL: any), of kind "confirm" (confirm
- * 1), of every other kind (0) or of any kind (-1).  *n gets how many,
+ * 1), "request" (2: a request for a command's token, issue 33), of
+ * every other kind (0) or of any kind (-1).  *n gets how many,
  * *oldest (when not NULL) the first one's sent_at, 0 when none: the cap
  * frees one place an hour after it.
  */
@@ -609,6 +610,10 @@ int store_confirmed_get(struct store *st, const char *addr);
 /* Command mails refused (state MSG_COMMAND, reason "... refused: ..."),
  * stored at or after since. */
 int store_command_refused_count(struct store *st, int64_t since, long long *n);
+/* Command mails carried out as reason (state MSG_COMMAND: "query", ...)
+ * from addr (lowercase; NULL: anyone) stored at or after since. */
+int store_command_count(struct store *st, const char *reason, const char *addr,
+			int64_t since, long long *n);
 
 /* What store_forget_address() deleted. */
 struct store_forget {

@@ -222,3 +222,25 @@ int store_command_refused_count(struct store *st, int64_t since, long long *n)
 	store_bind_int64(q, 2, since, &rc);
 	return store_bound_count(st, q, rc, n);
 }
+
+int store_command_count(struct store *st, const char *reason, const char *addr,
+			int64_t since, long long *n)
+{
+	sqlite3_stmt *q;
+	int rc = SQLITE_OK, ret = STORE_OK;
+
+	store_clearerr(st);
+	*n = 0;
+	if (!reason)
+		return store_seterr(st, STORE_ERR_RANGE, "no reason");
+	q = store_stmt(st, STMT_COMMAND_COUNT,
+		       "SELECT count(*) FROM messages WHERE state = ?1 AND reason = ?2"
+		       " AND received >= ?4 AND (?3 IS NULL OR lower(from_addr) = ?3)", &ret);
+	if (!q)
+		return ret;
+	store_bind_int64(q, 1, MSG_COMMAND, &rc);
+	store_bind_text(q, 2, reason, &rc);
+	store_bind_text(q, 3, addr, &rc);
+	store_bind_int64(q, 4, since, &rc);
+	return store_bound_count(st, q, rc, n);
+}

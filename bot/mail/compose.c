@@ -1758,7 +1758,8 @@ int compose_confirm_mail(const struct template_set *t, const struct compose_conf
 			{ "token", tok },
 		};
 
-		ret = compose_answer(t, "confirm.txt", "confirmation", &c->head,
+		ret = compose_answer(t, c->template_name ? c->template_name : "confirm.txt",
+				     "confirmation", &c->head,
 				     v, sizeof(v) / sizeof(v[0]), out, err, errlen);
 	}
 	free(cmd);

@@ -172,6 +172,9 @@ struct compose_confirm {
 	const char *command;		/* "optout", ... for {{command}} */
 	const char *effect;		/* what it does, for {{effect}} (NULL: "") */
 	const char *token;		/* the one-time token, for {{token}} */
+	/* the template: NULL for confirm.txt (a command carried out),
+	 * "request.txt" (a command waiting for the token) */
+	const char *template_name;
 };
 
 int compose_confirm_mail(const struct template_set *t, const struct compose_confirm *c,
