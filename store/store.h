@@ -770,7 +770,9 @@ struct store_feedback {
 
 /* Records fb: STORE_OK with *id (may be NULL), STORE_DUP when addr
  * disputed that finding already (nothing written), STORE_ERR_RANGE when
- * there is no such finding. */
+ * there is no such finding.  A maintainer's dispute (fb->maintainer) of
+ * a finding addr disputed before as no maintainer's (unverified) makes
+ * that one the maintainer's: STORE_OK, *id left 0. */
 int store_feedback_add(struct store *st, const struct store_feedback *fb, int64_t *id);
 /* Disputes recorded in all (for status). */
 int store_feedback_count(struct store *st, long long *n);
