@@ -114,6 +114,15 @@ struct view {
 int pipe_view_load(struct store *st, int64_t series_id, int only_part, struct view *v);
 void pipe_view_release(struct view *v);
 
+/*
+ * Keeps of v's findings those of parts that may be published under
+ * publish (bot/web/publish.c's rule, store_web_msg_published): what a
+ * mail to a list may say.  A part mailed to the bot alone stays out of
+ * the review the list gets (issue 33).  Returns how many of v's parts
+ * may be published, or a negative store error.
+ */
+int pipe_view_publishable(struct store *st, const char *publish, struct view *v);
+
 /* ---- pipeline_reply.c: a mail about a series ------------------------------ */
 
 /* pipe_recipients(): who a mail about a series goes to. */

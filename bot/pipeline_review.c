@@ -21,6 +21,7 @@
 #include "feedback.h"
 #include "log.h"
 #include "series.h"
+#include "web/publish.h"
 #include "../checker/diff.h"
 #include "../checker/readiness.h"
 #include "../checker/banned.h"
@@ -28,6 +29,27 @@
 #define PIPE_RETRY_MIN		60	/* seconds: first retry of a delivery */
 #define PIPE_RETRY_MAX		3600
 #define PIPE_MAX_ATTEMPTS	20	/* then failed for good */
+
+/*
+ * cur and prev (may be NULL) cut to what may be published
+ * (pipe_view_publishable, under bot/web/publish.c's lists and sources):
+ * the number of prev's parts that may be, or a negative store error.
+ */
+static int pipe_publishable(struct pipeline *p, struct view *cur, struct view *prev)
+{
+	char *publish = publish_json(p->cfg);
+	int ret;
+
+	if (!publish)
+		return STORE_ERR_NOMEM;
+	ret = pipe_view_publishable(p->st, publish, cur);
+	if (ret >= 0 && prev)
+		ret = pipe_view_publishable(p->st, publish, prev);
+	else if (ret >= 0)
+		ret = 0;
+	free(publish);
+	return ret;
+}
 
 /* ---- one review -------------------------------------------------------- */
 
@@ -123,6 +145,17 @@ static int review_series(struct pipeline *p, struct store_series *s, int64_t now
 	have_rc = 1;
 	if (ret < 0)
 		goto out;
+	/* a review the list gets says only what may be published: nothing
+	 * of a part, or a version before, that went to the bot alone */
+	if (rc.list) {
+		ret = pipe_publishable(p, &cur, have_prev ? &prev : NULL);
+		if (ret < 0)
+			goto out;
+		if (have_prev && ret == 0) {
+			pipe_view_release(&prev);
+			have_prev = 0;
+		}
+	}
 
 	pipe_review_init(&r, p, s, &cur, to_mail, &rc);
 	if (have_prev) {
