@@ -747,21 +747,44 @@ out:
 
 /* ---- who sent it, and when --------------------------------------------------- */
 
+/* sender maintains a list some source reads */
+static int maintains_a_list(const struct config *cfg, const char *sender)
+{
+	size_t i;
+
+	for (i = 0; i < cfg->nsources; i++)
+		if (cfg->sources[i].list &&
+		    config_is_maintainer(cfg, cfg->sources[i].list, sender))
+			return 1;
+	return 0;
+}
+
 /*
- * How far the sender of command mail id is known (command_int.h): its
- * DKIM signature verifies for its From: domain (bot/mail/dkimcheck.h),
- * else it sent a token back before (store confirmed), else neither.
- * why gets the DKIM check's word.  0 or a negative store error.
+ * How far the sender of command mail id is known (command.h): its DKIM
+ * signature verifies for its From: domain (bot/mail/dkimcheck.h), else
+ * it sent a token back before (store confirmed), else neither.  The
+ * DKIM check (a DNS lookup) is made only where it changes something: a
+ * maintainer's false-positive, or whether to answer a sender not
+ * confirmed (want_answer).  why gets the DKIM check's word.  0 or a
+ * negative store error.
  */
 static int sender_trust(struct pipeline *p, int64_t id, const char *sender,
-			enum command_trust *t, char *why, size_t whylen)
+			int maintainer_word, int want_answer, enum command_trust *t,
+			char *why, size_t whylen)
 {
 	void *raw = NULL;
 	size_t rawlen = 0;
 	int ret;
 
 	*t = COMMAND_TRUST_NONE;
-	snprintf(why, whylen, "no DKIM signature");
+	snprintf(why, whylen, "DKIM not looked at");
+	ret = store_confirmed_get(p->st, sender);
+	if (ret < 0)
+		return ret;
+	if (ret == STORE_OK)
+		*t = COMMAND_TRUST_CONFIRMED;
+	if (!maintainer_word && (!want_answer || *t == COMMAND_TRUST_CONFIRMED))
+		return 0;
 	ret = store_msg_raw(p->st, id, &raw, &rawlen);
 	if (ret < 0)
 		return ret;
@@ -769,13 +792,6 @@ static int sender_trust(struct pipeline *p, int64_t id, const char *sender,
 					      why, whylen))
 		*t = COMMAND_TRUST_VERIFIED;
 	free(raw);
-	if (*t == COMMAND_TRUST_NONE) {
-		ret = store_confirmed_get(p->st, sender);
-		if (ret < 0)
-			return ret;
-		if (ret == STORE_OK)
-			*t = COMMAND_TRUST_CONFIRMED;
-	}
 	return 0;
 }
 
@@ -1098,12 +1114,17 @@ int command_process(struct pipeline *p, int64_t id, const struct mime_mail *m,
 			  "command", what, "reason", "no usable From: address", NULL);
 		goto out;
 	}
-	ret = sender_trust(p, id, sender, &trust, dkim_why, sizeof(dkim_why));
-	if (ret < 0)
-		goto out;
 	/* a command dated outside the window is refused, never carried out
 	 * unanswered: answered with why when its sender may be answered */
 	late = command_date_refusal(p->cfg, m->date, now);
+	ret = sender_trust(p, id, sender,
+			   c.kind == COMMAND_FALSE_POSITIVE && maintains_a_list(p->cfg, sender),
+			   late || c.kind == COMMAND_FALSE_POSITIVE || c.kind == COMMAND_QUERY,
+			   &trust, dkim_why, sizeof(dkim_why));
+	if (ret < 0)
+		goto out;
+	log_event(LOG_DEBUG, "command-sender", "msgid", m->message_id, "from", sender,
+		  "sender", command_trust_name(trust), "dkim", dkim_why, NULL);
 	if (late) {
 		char state[160];
 
