@@ -46,7 +46,7 @@ endif
 # The lean front binary links pcre2 and sqlite3 only (DESIGN.md); the
 # mail helper (libexec) adds libetpan and libcurl.
 FRONT_PKGS := libpcre2-8 sqlite3
-MAIL_PKGS := libetpan libcurl
+MAIL_PKGS := libetpan libcurl opendkim
 # reviewbot serve's helper adds libmicrohttpd
 SERVE_PKGS := libmicrohttpd
 TEST_PKGS := cmocka

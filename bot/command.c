@@ -17,6 +17,8 @@
 #include "command.h"
 #include "command_int.h"
 #include "mail/compose.h"
+#include "mail/dkimcheck.h"
+#include "mail/template.h"
 #include "log.h"
 #include "pipeline.h"
 #include "pipeline_int.h"
@@ -464,7 +466,6 @@ static const char *command_effect(enum command_kind k)
 	case COMMAND_MUTE:
 		return "nothing more will be mailed in this thread.";
 	case COMMAND_OPTIN:
-		return "to get reviews again, confirm with the line below.";
 	case COMMAND_CONFIRM:
 		return "your opt-out is undone: you will get reviews again.";
 	case COMMAND_FALSE_POSITIVE:	/* answered with what was recorded */
@@ -744,14 +745,94 @@ out:
 	return ret;
 }
 
-/* Queues the one answer to command mail m, for sender. */
+/* ---- who sent it, and when --------------------------------------------------- */
+
+/* sender maintains a list some source reads */
+static int maintains_a_list(const struct config *cfg, const char *sender)
+{
+	size_t i;
+
+	for (i = 0; i < cfg->nsources; i++)
+		if (cfg->sources[i].list &&
+		    config_is_maintainer(cfg, cfg->sources[i].list, sender))
+			return 1;
+	return 0;
+}
+
+/*
+ * How far the sender of command mail id is known (command.h): its DKIM
+ * signature verifies for its From: domain (bot/mail/dkimcheck.h), else
+ * it sent a token back before (store confirmed), else neither.  The
+ * DKIM check (a DNS lookup) is made only where it changes something: a
+ * maintainer's false-positive, or whether to answer a sender not
+ * confirmed (want_answer).  why gets the DKIM check's word.  0 or a
+ * negative store error.
+ */
+static int sender_trust(struct pipeline *p, int64_t id, const char *sender,
+			int maintainer_word, int want_answer, enum command_trust *t,
+			char *why, size_t whylen)
+{
+	void *raw = NULL;
+	size_t rawlen = 0;
+	int ret;
+
+	*t = COMMAND_TRUST_NONE;
+	snprintf(why, whylen, "DKIM not looked at");
+	ret = store_confirmed_get(p->st, sender);
+	if (ret < 0)
+		return ret;
+	if (ret == STORE_OK)
+		*t = COMMAND_TRUST_CONFIRMED;
+	if (!maintainer_word && (!want_answer || *t == COMMAND_TRUST_CONFIRMED))
+		return 0;
+	ret = store_msg_raw(p->st, id, &raw, &rawlen);
+	if (ret < 0)
+		return ret;
+	if (ret == STORE_OK && dkimcheck_from(raw, rawlen, sender, p->cfg->dkim_keys,
+					      why, whylen))
+		*t = COMMAND_TRUST_VERIFIED;
+	free(raw);
+	return 0;
+}
+
+const char *command_trust_name(enum command_trust t)
+{
+	switch (t) {
+	case COMMAND_TRUST_VERIFIED:
+		return "verified";
+	case COMMAND_TRUST_CONFIRMED:
+		return "confirmed";
+	case COMMAND_TRUST_NONE:
+		break;
+	}
+	return "neither verified nor confirmed";
+}
+
+const char *command_date_refusal(const struct config *cfg, int64_t date, int64_t now)
+{
+	if (date <= 0)
+		return "it has no usable Date:";
+	if (date > now && date - now > (int64_t)cfg->max_clock_skew)
+		return "its Date: is in the future ([policy] max_clock_skew)";
+	if (cfg->max_age > 0 && now - date > (int64_t)cfg->max_age)
+		return "its Date: is older than [policy] max_age";
+	return NULL;
+}
+
+/* ---- the mails it gets ----------------------------------------------------------- */
+
+/*
+ * Queues the one answer to a command carried out for sender, confirmed
+ * or verified (templates/confirm.txt): a fresh token with it, which
+ * opts the address back in when sent back.
+ */
 static int queue_confirm(struct pipeline *p, const struct mime_mail *m,
 			 const struct store_msg *row, const char *sender,
 			 const char *what, const char *effect, int64_t now)
 {
 	struct compose_confirm cc;
 	struct sbuf mail;
-	char token[COMMAND_TOKEN_HEX + 1] = "", msgid[256], err[256];
+	char token[COMMAND_TOKEN_HEX + 1] = "", msgid[256], err[256], subject[96];
 	int ret;
 
 	sbuf_init(&mail, COMPOSE_MAX_MAIL);
@@ -764,7 +845,8 @@ static int queue_confirm(struct pipeline *p, const struct mime_mail *m,
 	if (ret < 0)
 		goto out;
 	memset(&cc, 0, sizeof(cc));
-	command_answer_head(p, m, sender, now, msgid, sizeof(msgid), &cc.head);
+	snprintf(subject, sizeof(subject), "[reviewbot] %s", what);
+	command_answer_head(p, m, sender, now, subject, msgid, sizeof(msgid), &cc.head);
 	cc.command = what;
 	cc.effect = effect;
 	cc.token = token;
@@ -775,8 +857,115 @@ static int queue_confirm(struct pipeline *p, const struct mime_mail *m,
 		goto out;
 	}
 	ret = command_queue_answer(p, m, row, sender, msgid, mail.buf, now,
-				   "confirm", NULL);
+				   "confirm", NULL, COMMAND_ANSWER);
 out:
+	sbuf_release(&mail);
+	return ret;
+}
+
+/* What a command will do once confirmed, for the request's {{effect}}. */
+static const char *pending_effect(enum command_kind k)
+{
+	switch (k) {
+	case COMMAND_OPTOUT:
+		return "once confirmed, no review of your patches will be mailed (they are"
+		       " still checked and kept).";
+	case COMMAND_OPTOUT_PRIVATE:
+		return "once confirmed, reviews of your patches will go to you alone, never"
+		       " to a list.";
+	case COMMAND_MUTE:
+		return "once confirmed, nothing more will be mailed in the thread.";
+	case COMMAND_OPTIN:
+		return "once confirmed, you will get reviews again.";
+	case COMMAND_QUERY:
+		return "once confirmed, the query is looked up and its answer mailed to you.";
+	default:
+		break;
+	}
+	return "";
+}
+
+/*
+ * Keeps command c from sender waiting for sender's token (store
+ * optin_tokens: action, arg) and mails the request for it
+ * (templates/request.txt): Subject the bot's own words, no text of the
+ * command's mail in it but the address, under the requests' budgets.
+ */
+static int request_confirmation(struct pipeline *p, int64_t id, const struct mime_mail *m,
+				const struct store_msg *row, const char *sender,
+				enum command_kind k, const char *arg, int64_t now)
+{
+	struct compose_confirm cc;
+	struct sbuf mail;
+	const char *what = command_name(k);
+	char token[COMMAND_TOKEN_HEX + 1] = "", msgid[256], err[256], subject[96];
+	int ret;
+
+	if (!template_set_has(p->tpl, "request.txt")) {
+		log_event(LOG_WARN, "no-request", "msgid", m->message_id, "reason",
+			  "templates: request.txt missing", NULL);
+		return STORE_OK;
+	}
+	sbuf_init(&mail, COMPOSE_MAX_MAIL);
+	if (make_token(token, sizeof(token))) {
+		log_event(LOG_ERR, "no-random", "error", strerror(errno), NULL);
+		ret = STORE_ERR;
+		goto out;
+	}
+	ret = store_pending_add(p->st, sender, token, what, arg, id, now);
+	if (ret < 0)
+		goto out;
+	memset(&cc, 0, sizeof(cc));
+	snprintf(subject, sizeof(subject), "[reviewbot] please confirm: %s", what);
+	command_answer_head(p, m, sender, now, subject, msgid, sizeof(msgid), &cc.head);
+	/* the answer quotes nothing of the mail: not even its References */
+	cc.head.references = NULL;
+	cc.head.nreferences = 0;
+	cc.command = what;
+	cc.effect = pending_effect(k);
+	cc.token = token;
+	cc.template_name = "request.txt";
+	if (compose_confirm_mail(p->tpl, &cc, &mail, err, sizeof(err))) {
+		log_event(LOG_ERR, "compose-failed", "msgid", m->message_id,
+			  "error", err, NULL);
+		ret = STORE_ERR;
+		goto out;
+	}
+	ret = command_queue_answer(p, m, row, sender, msgid, mail.buf, now,
+				   "confirm-request", NULL, COMMAND_REQUEST);
+out:
+	sbuf_release(&mail);
+	return ret;
+}
+
+/* The refusal of a command whose Date: is outside the window, to a
+ * sender that may be answered (templates/feedback.txt). */
+static int answer_refusal(struct pipeline *p, const struct mime_mail *m,
+			  const struct store_msg *row, const char *sender,
+			  const char *what, const char *why, int64_t now)
+{
+	struct compose_feedback f;
+	struct sbuf mail;
+	char msgid[256], err[256], subject[96], result[256];
+	int ret;
+
+	if (!template_set_has(p->tpl, "feedback.txt"))
+		return STORE_OK;
+	sbuf_init(&mail, COMPOSE_MAX_MAIL);
+	memset(&f, 0, sizeof(f));
+	snprintf(subject, sizeof(subject), "[reviewbot] refused: %s", what);
+	snprintf(result, sizeof(result), "Nothing was done: %s.  Send the command again"
+		 " from a mail program that dates its mail.", why);
+	command_answer_head(p, m, sender, now, subject, msgid, sizeof(msgid), &f.head);
+	f.command = what;
+	f.result = result;
+	if (compose_feedback_mail(p->tpl, &f, &mail, err, sizeof(err))) {
+		log_event(LOG_ERR, "compose-failed", "msgid", m->message_id, "error", err, NULL);
+		ret = STORE_ERR;
+	} else {
+		ret = command_queue_answer(p, m, row, sender, msgid, mail.buf, now,
+					   "command-refusal", NULL, COMMAND_ANSWER);
+	}
 	sbuf_release(&mail);
 	return ret;
 }
@@ -796,12 +985,101 @@ static char *lower_dup(const char *s)
 	return r;
 }
 
+/* The kind a pending action names (store optin_tokens.action). */
+static enum command_kind action_kind(const char *action)
+{
+	static const enum command_kind kinds[] = {
+		COMMAND_OPTOUT, COMMAND_OPTOUT_PRIVATE, COMMAND_MUTE, COMMAND_OPTIN,
+		COMMAND_QUERY,
+	};
+	size_t i;
+
+	/* NULL: a token mailed with a carried-out opt-out, or from before
+	 * schema 11: it opts back in */
+	if (!action)
+		return COMMAND_OPTIN;
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (!strcmp(action, command_name(kinds[i])))
+			return kinds[i];
+	return COMMAND_NONE;
+}
+
+/*
+ * "confirm TOKEN" from sender: the command the token waits for, carried
+ * out now that the address answered.  *what and *reason say what was
+ * done for the log and the message's state; *answer whether the
+ * confirmation mail goes out (a query is answered with its results).
+ */
+static int carry_out(struct pipeline *p, const struct mime_mail *m,
+		     const struct store_msg *row, const char *sender,
+		     const struct command *c, int64_t now, const char **what,
+		     const char **reason, int *answer, enum command_kind *done)
+{
+	struct store_pending pd;
+	struct command qc;
+	int ret;
+
+	*done = COMMAND_NONE;
+	ret = store_pending_take(p->st, sender, c->token, now - COMMAND_TOKEN_TTL, now, &pd);
+	if (ret == STORE_DONE) {
+		/* unknown, used, expired or another address's: no answer,
+		 * so the bot is no oracle for tokens */
+		*reason = "token not valid for this address";
+		*answer = 0;
+		return STORE_OK;
+	}
+	if (ret < 0)
+		return ret;
+	ret = store_confirmed_add(p->st, sender, now);
+	if (ret < 0)
+		goto out;
+	*done = action_kind(pd.action);
+	switch (*done) {
+	case COMMAND_OPTOUT:
+		*what = "optout confirmed";
+		ret = store_optout_set(p->st, sender, OPTOUT_SILENT, now);
+		break;
+	case COMMAND_OPTOUT_PRIVATE:
+		*what = "optout private confirmed";
+		ret = store_optout_set(p->st, sender, OPTOUT_PRIVATE, now);
+		break;
+	case COMMAND_MUTE:
+		*what = "mute confirmed";
+		ret = pd.arg ? store_mute_add(p->st, pd.arg, sender, now) : STORE_ERR;
+		break;
+	case COMMAND_OPTIN:
+		ret = store_optout_remove(p->st, sender);
+		if (ret == STORE_DONE)
+			ret = STORE_OK;
+		break;
+	case COMMAND_QUERY:
+		/* looked up now, answered with its results */
+		*what = "query";
+		memset(&qc, 0, sizeof(qc));
+		qc.kind = COMMAND_QUERY;
+		snprintf(qc.query, sizeof(qc.query), "%s", pd.arg ? pd.arg : "");
+		ret = command_query(p, m, row, sender, &qc, now, reason);
+		*answer = 0;
+		break;
+	default:
+		*reason = "token of an unknown command";
+		*answer = 0;
+		ret = STORE_OK;
+		break;
+	}
+out:
+	store_pending_release(&pd);
+	return ret;
+}
+
 int command_process(struct pipeline *p, int64_t id, const struct mime_mail *m,
 		    const struct store_msg *row, int64_t now)
 {
 	struct command c;
-	const char *what, *reason = NULL, *auto_why;
-	char *sender = NULL;
+	const char *what, *reason = NULL, *auto_why, *late;
+	char *sender = NULL, dkim_why[160];
+	enum command_trust trust = COMMAND_TRUST_NONE;
+	enum command_kind done = COMMAND_NONE;
 	int ret, err, answer = 1;
 
 	if (p->mode != PIPE_RUN)
@@ -831,57 +1109,80 @@ int command_process(struct pipeline *p, int64_t id, const struct mime_mail *m,
 	}
 	sender = m->from.addr ? lower_dup(m->from.addr) : NULL;
 	if (!sender || !compose_address_ok(sender)) {
-		ret = store_msg_set_state(p->st, id, MSG_COMMAND, "no usable From: address");
+		ret = store_msg_set_state(p->st, id, MSG_COMMAND, "refused: no usable From: address");
 		log_event(LOG_WARN, "command-refused", "msgid", m->message_id,
 			  "command", what, "reason", "no usable From: address", NULL);
 		goto out;
 	}
+	/* a command dated outside the window is refused, never carried out
+	 * unanswered: answered with why when its sender may be answered */
+	late = command_date_refusal(p->cfg, m->date, now);
+	ret = sender_trust(p, id, sender,
+			   c.kind == COMMAND_FALSE_POSITIVE && maintains_a_list(p->cfg, sender),
+			   late || c.kind == COMMAND_FALSE_POSITIVE || c.kind == COMMAND_QUERY,
+			   &trust, dkim_why, sizeof(dkim_why));
+	if (ret < 0)
+		goto out;
+	log_event(LOG_DEBUG, "command-sender", "msgid", m->message_id, "from", sender,
+		  "sender", command_trust_name(trust), "dkim", dkim_why, NULL);
+	if (late) {
+		char state[160];
+
+		snprintf(state, sizeof(state), "%s refused: %s", what, late);
+		ret = store_msg_set_state(p->st, id, MSG_COMMAND, state);
+		if (ret < 0)
+			goto out;
+		p->stats.commands_refused++;
+		log_event(LOG_WARN, "command-refused", "msgid", m->message_id, "command", what,
+			  "from", sender, "sender", command_trust_name(trust), "reason", late,
+			  NULL);
+		if (trust != COMMAND_TRUST_NONE)
+			ret = answer_refusal(p, m, row, sender, what, late, now);
+		goto out;
+	}
 	switch (c.kind) {
 	case COMMAND_OPTOUT:
-		ret = store_optout_set(p->st, sender, OPTOUT_SILENT, now);
-		break;
 	case COMMAND_OPTOUT_PRIVATE:
-		ret = store_optout_set(p->st, sender, OPTOUT_PRIVATE, now);
+	case COMMAND_OPTIN:
+		/* what silences someone, or undoes it, waits for the address
+		 * to send the token back: From: alone proves nothing */
+		ret = request_confirmation(p, id, m, row, sender, c.kind, NULL, now);
+		reason = "pending confirmation";
+		answer = 0;
 		break;
 	case COMMAND_MUTE: {
 		char *root = NULL;
 
 		ret = mute_target(p, m, sender, &root, &reason);
-		if (ret == 0)
-			ret = store_mute_add(p->st, root, sender, now);
-		else if (ret > 0) {
+		if (ret == 0) {
+			ret = request_confirmation(p, id, m, row, sender, c.kind, root, now);
+			reason = "pending confirmation";
+		} else if (ret > 0) {
 			/* refused: no answer, nothing done */
-			answer = 0;
 			ret = STORE_OK;
 		}
+		answer = 0;
 		free(root);
 		break;
 	}
-	case COMMAND_OPTIN:
-		ret = STORE_OK;	/* the answer carries the token */
-		break;
 	case COMMAND_FALSE_POSITIVE:
 		/* records, marks and answers it itself */
-		ret = command_false_positive(p, id, m, row, sender, &c, now);
+		ret = command_false_positive(p, id, m, row, sender, &c, trust, now);
 		goto out;
 	case COMMAND_QUERY:
+		answer = 0;
+		if (trust == COMMAND_TRUST_NONE && !c.query_too_long) {
+			/* looked up once the address answers: nobody has the
+			 * bot mail a stranger, or work for him, from From: alone */
+			ret = request_confirmation(p, id, m, row, sender, c.kind, c.query, now);
+			reason = "pending confirmation";
+			break;
+		}
 		/* answered with its results, not a token */
 		ret = command_query(p, m, row, sender, &c, now, &reason);
-		answer = 0;
 		break;
 	case COMMAND_CONFIRM:
-		ret = store_token_use(p->st, sender, c.token, now - COMMAND_TOKEN_TTL, now);
-		if (ret == STORE_OK) {
-			ret = store_optout_remove(p->st, sender);
-			if (ret == STORE_DONE)
-				ret = STORE_OK;
-		} else if (ret == STORE_DONE) {
-			/* unknown, used, expired or another address's: no
-			 * answer, so the bot is no oracle for tokens */
-			reason = "token not valid for this address";
-			answer = 0;
-			ret = STORE_OK;
-		}
+		ret = carry_out(p, m, row, sender, &c, now, &what, &reason, &answer, &done);
 		break;
 	default:
 		ret = STORE_OK;
@@ -890,13 +1191,27 @@ int command_process(struct pipeline *p, int64_t id, const struct mime_mail *m,
 	}
 	if (ret < 0)
 		goto out;
+	if (reason && !strcmp(reason, "pending confirmation")) {
+		char state[96];
+
+		snprintf(state, sizeof(state), "%s: pending confirmation", what);
+		ret = store_msg_set_state(p->st, id, MSG_COMMAND, state);
+		p->stats.commands_pending++;
+		if (ret >= 0)
+			log_event(LOG_INFO, "command-pending", "msgid", m->message_id,
+				  "command", what, "from", sender, "sender",
+				  command_trust_name(trust), NULL);
+		goto out;
+	}
+	if (reason && strstr(reason, "refused"))
+		p->stats.commands_refused++;
 	ret = store_msg_set_state(p->st, id, MSG_COMMAND, reason ? reason : what);
 	if (ret < 0)
 		goto out;
 	log_event(LOG_INFO, "command", "msgid", m->message_id, "command", what,
 		  "from", sender, "refused", reason, NULL);
 	if (answer)
-		ret = queue_confirm(p, m, row, sender, what, command_effect(c.kind), now);
+		ret = queue_confirm(p, m, row, sender, what, command_effect(done), now);
 out:
 	free(sender);
 	return ret < 0 ? ret : 1;

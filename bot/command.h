@@ -59,18 +59,31 @@
  * list are what a list adds to every mail it passes on, so on mail that
  * came through a list (List-Id) only "junk" counts.
  *
- * Every command carried out but false-positive is answered by one
- * confirmation mail (templates/confirm.txt) carrying a fresh token; a
- * refused one is not.  Answers to false-positive (templates/feedback.txt)
- * carry no token, and count against the same hourly caps.  A token opts back in only the
- * address it was mailed to, once, within COMMAND_TOKEN_TTL: so nobody
- * can opt someone else in, and the owner of an address someone opted
- * out with a forged From: undoes it by sending the line back.  A token
- * that does not work for the sender gets no answer.
+ * Who sent it (issue 33; reviewbot(8), TRUST): the sender is the From:
+ * address, lowercased, which anyone can write.  It is "verified" when
+ * the mail's DKIM signature verifies for its domain
+ * (bot/mail/dkimcheck.h), "confirmed" when the address sent a token back
+ * before (store confirmed), else neither.
  *
- * The sender is the From: address, lowercased; SPF/DKIM are not looked
- * at (a forged From: can opt someone out, never in; it can dispute a
- * finding in someone's name, whose owner the answer tells).
+ *   - optout, optout private, mute and optin are never carried out from
+ *     the mail: the address gets one request (templates/request.txt, a
+ *     Subject of the bot's own, under requests_per_day and
+ *     max_requests_per_hour) with a token that carries the command
+ *     (store optin_tokens.action); "confirm TOKEN" back from that
+ *     address, within COMMAND_TOKEN_TTL, once, carries it out and is
+ *     answered (templates/confirm.txt) with a fresh token that opts the
+ *     address back in.  A query from a sender neither verified nor
+ *     confirmed waits the same way.
+ *   - false-positive is recorded for anyone, as a maintainer's only when
+ *     verified and about a review mailed to that list; answered
+ *     (templates/feedback.txt) only to a verified or confirmed sender.
+ *   - a command whose Date: is missing, past [policy] max_clock_skew
+ *     ahead or older than [policy] max_age is refused, answered with why
+ *     to a verified or confirmed sender only.
+ *   - every answer's Subject is the bot's own ("Re: [reviewbot] ..."),
+ *     never the command mail's.
+ *
+ * A token that does not work for the sender gets no answer.
  */
 #ifndef RB_COMMAND_H
 #define RB_COMMAND_H
@@ -132,6 +145,27 @@ const char *command_auto_generated(const struct mime_mail *m);
 /* The Message-ID of the thread m belongs to: its first References
  * entry, else its In-Reply-To, else its own Message-ID. */
 const char *command_thread_root(const struct mime_mail *m);
+
+/*
+ * How far a command's sender is known.  Anyone can write any From:, so
+ * a mail from an address counts as that address's only when its DKIM
+ * signature verifies for the From: domain (bot/mail/dkimcheck.h), or
+ * the address sent a token of the bot's back before (it reads its
+ * mail: confirmed).
+ */
+enum command_trust {
+	COMMAND_TRUST_NONE = 0,
+	COMMAND_TRUST_CONFIRMED,
+	COMMAND_TRUST_VERIFIED,
+};
+/* "verified", "confirmed", "neither verified nor confirmed". */
+const char *command_trust_name(enum command_trust t);
+
+struct config;
+/* Why a command dated date (0: none) is refused at now, or NULL: no
+ * Date:, later than now + [policy] max_clock_skew, or older than
+ * [policy] max_age (when set). */
+const char *command_date_refusal(const struct config *cfg, int64_t date, int64_t now);
 
 struct pipeline;
 

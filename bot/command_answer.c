@@ -27,19 +27,19 @@ static const struct config_source *source_of(const struct config *cfg, const cha
 }
 
 void command_answer_head(const struct pipeline *p, const struct mime_mail *m,
-			 const char *sender, int64_t now, char *msgid, size_t msgidlen,
-			 struct compose_answer *h)
+			 const char *sender, int64_t now, const char *subject,
+			 char *msgid, size_t msgidlen, struct compose_answer *h)
 {
 	const char *bot_addr = pipe_bot_address(p);
 
-	compose_message_id(m->message_id, 0, 0, bot_addr, msgid, msgidlen);
+	compose_message_id(&p->idkey, m->message_id, 0, 0, bot_addr, msgid, msgidlen);
 	memset(h, 0, sizeof(*h));
 	h->bot.name = p->cfg->name;
 	h->bot.addr = bot_addr;
 	h->bot_version = REVIEWBOT_VERSION;
 	h->to.name = m->from.name;
 	h->to.addr = sender;
-	h->subject = m->subject;
+	h->subject = subject;
 	h->in_reply_to = m->message_id;
 	h->references = (const char *const *)m->refs;
 	h->nreferences = m->nrefs;
@@ -50,7 +50,7 @@ void command_answer_head(const struct pipeline *p, const struct mime_mail *m,
 int command_queue_answer(struct pipeline *p, const struct mime_mail *m,
 			 const struct store_msg *row, const char *sender,
 			 const char *msgid, const char *mail, int64_t now,
-			 const char *event, const char *query)
+			 const char *event, const char *query, enum command_budget budget)
 {
 	const struct config *cfg = p->cfg;
 	const struct config_source *src = source_of(cfg, row->source);
@@ -60,26 +60,38 @@ int command_queue_answer(struct pipeline *p, const struct mime_mail *m,
 	int64_t rid = 0;
 	int ret;
 
-	if (cfg->confirmations_per_hour > 0) {
-		ret = store_reply_count_kind(p->st, "confirm", sender, now - 3600, &n);
+	const char *kind = budget == COMMAND_REQUEST ? "request" : "confirm";
+	int per = budget == COMMAND_REQUEST ? cfg->requests_per_day : cfg->confirmations_per_hour;
+	int max = budget == COMMAND_REQUEST ? cfg->max_requests_per_hour :
+		  cfg->max_confirmations_per_hour;
+	int64_t window = budget == COMMAND_REQUEST ? 86400 : 3600;
+
+	/* the address's own budget first: what it may not have never
+	 * counts against everyone's (a suppressed mail is not counted) */
+	if (per > 0) {
+		ret = store_reply_count_kind(p->st, kind, sender, now - window, &n);
 		if (ret < 0)
 			return ret;
 	}
-	/* a flood from many addresses is capped as a whole */
-	if (cfg->max_confirmations_per_hour > 0) {
-		ret = store_reply_count_kind(p->st, "confirm", NULL, now - 3600, &all);
+	/* a flood from many addresses is capped as a whole; requests, which
+	 * anyone can have sent to anyone, have a budget of their own */
+	if (max > 0) {
+		ret = store_reply_count_kind(p->st, kind, NULL, now - 3600, &all);
 		if (ret < 0)
 			return ret;
 	}
-	if (cfg->confirmations_per_hour > 0 && n >= cfg->confirmations_per_hour)
-		suppress = "confirmations_per_hour reached for this address";
-	else if (cfg->max_confirmations_per_hour > 0 && all >= cfg->max_confirmations_per_hour)
-		suppress = "max_confirmations_per_hour reached";
+	if (per > 0 && n >= per)
+		suppress = budget == COMMAND_REQUEST ?
+			   "requests_per_day reached for this address" :
+			   "confirmations_per_hour reached for this address";
+	else if (max > 0 && all >= max)
+		suppress = budget == COMMAND_REQUEST ? "max_requests_per_hour reached" :
+			   "max_confirmations_per_hour reached";
 	else if (src && src->reply == REPLY_POLICY_NONE)
 		suppress = "the source's reply policy is none";
 	memset(&reply, 0, sizeof(reply));
 	reply.message_id = (char *)msgid;
-	reply.kind = "confirm";
+	reply.kind = (char *)kind;
 	reply.mail_from = (char *)pipe_bot_address(p);
 	reply.rcpt = (char *)sender;
 	reply.body = (char *)mail;

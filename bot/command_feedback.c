@@ -90,7 +90,8 @@ static int cmp_str(const void *a, const void *b)
  * else the last entry of its References that is one.  STORE_OK with
  * *rid, STORE_DONE when none, or a store error.
  */
-static int answered_review(struct pipeline *p, const struct mime_mail *m, int64_t *rid)
+static int answered_review(struct pipeline *p, const struct mime_mail *m, int64_t *rid,
+			   int *sent, char *list, size_t listlen)
 {
 	struct store_reply r;
 	size_t i = m->nrefs + 1;
@@ -112,6 +113,10 @@ static int answered_review(struct pipeline *p, const struct mime_mail *m, int64_
 		if (ret != STORE_OK)
 			continue;
 		ok = r.kind && (!strcmp(r.kind, "review") || !strcmp(r.kind, "followup"));
+		/* where it went: a dispute weighs on a list only when the
+		 * review was mailed to it */
+		*sent = r.state == REPLY_SENT;
+		snprintf(list, listlen, "%s", r.list && strlen(r.list) < listlen ? r.list : "");
 		store_reply_release(&r);
 		if (ok)
 			return STORE_OK;
@@ -153,7 +158,7 @@ static int answer(struct pipeline *p, const struct mime_mail *m, const struct st
 {
 	struct compose_feedback f;
 	struct sbuf mail;
-	char msgid[256], err[256];
+	char msgid[256], err[256], subject[COMMAND_TYPE_MAX + 64];
 	int ret;
 
 	if (!template_set_has(p->tpl, "feedback.txt")) {
@@ -163,7 +168,8 @@ static int answer(struct pipeline *p, const struct mime_mail *m, const struct st
 	}
 	sbuf_init(&mail, COMPOSE_MAX_MAIL);
 	memset(&f, 0, sizeof(f));
-	command_answer_head(p, m, sender, now, msgid, sizeof(msgid), &f.head);
+	snprintf(subject, sizeof(subject), "[reviewbot] %s", cmd);
+	command_answer_head(p, m, sender, now, subject, msgid, sizeof(msgid), &f.head);
 	f.command = cmd;
 	f.result = result;
 	f.note = note;
@@ -172,7 +178,7 @@ static int answer(struct pipeline *p, const struct mime_mail *m, const struct st
 		ret = STORE_ERR;
 	} else {
 		ret = command_queue_answer(p, m, row, sender, msgid, mail.buf, now,
-				   "confirm", NULL);
+					   "confirm", NULL, COMMAND_ANSWER);
 	}
 	sbuf_release(&mail);
 	return ret;
@@ -203,13 +209,15 @@ static int maintainer_note(struct pipeline *p, const char *list, const char *typ
 
 int command_false_positive(struct pipeline *p, int64_t id, const struct mime_mail *m,
 			   const struct store_msg *row, const char *sender,
-			   const struct command *c, int64_t now)
+			   const struct command *c, enum command_trust trust, int64_t now)
 {
+	char mailed_to[256] = "";
+	int sent = 0;
 	struct store_feedback fb;
 	struct fp_walk *w = NULL;
 	char cmd[COMMAND_TYPE_MAX + 32], result[FP_TEXT_MAX], note[FP_TEXT_MAX];
 	char types[1024], state[160];	/* types: cut past about 30 names */
-	const char *refused = NULL;
+	const char *refused = NULL, *not_counted = NULL;
 	int64_t rid = 0;
 	long long added = 0, dup = 0;
 	size_t i;
@@ -221,7 +229,7 @@ int command_false_positive(struct pipeline *p, int64_t id, const struct mime_mai
 	if (!w)
 		return STORE_ERR_NOMEM;
 	w->c = c;
-	ret = answered_review(p, m, &rid);
+	ret = answered_review(p, m, &rid, &sent, mailed_to, sizeof(mailed_to));
 	if (ret < 0)
 		goto out;
 	if (ret == STORE_DONE) {
@@ -266,7 +274,16 @@ int command_false_positive(struct pipeline *p, int64_t id, const struct mime_mai
 		}
 		goto answer;
 	}
+	/* a maintainer's word: verified (From: alone is anyone's), and
+	 * about a review that was mailed to the list */
 	maintainer = config_is_maintainer(p->cfg, w->list[0] ? w->list : NULL, sender);
+	if (maintainer && trust != COMMAND_TRUST_VERIFIED) {
+		maintainer = 0;
+		not_counted = "not verified (DKIM)";
+	} else if (maintainer && (!sent || strcasecmp(mailed_to, w->list))) {
+		maintainer = 0;
+		not_counted = "the review was not mailed to the list";
+	}
 	for (i = 0; i < w->n; i++) {
 		memset(&fb, 0, sizeof(fb));
 		fb.finding_id = w->ids[i];
@@ -320,8 +337,16 @@ answer:
 
 		snprintf(nadd, sizeof(nadd), "%lld", added);
 		log_event(LOG_INFO, "command", "msgid", m->message_id, "command", cmd,
-			  "from", sender, "recorded", nadd, "maintainer", maintainer ? "yes" : NULL,
-			  "refused", refused, NULL);
+			  "from", sender, "sender", command_trust_name(trust), "recorded", nadd,
+			  "maintainer", maintainer ? "yes" : NULL,
+			  "as_maintainer_refused", not_counted, "refused", refused, NULL);
+	}
+	/* answered only to an address known to read its mail: else the bot
+	 * would mail whoever the From: names */
+	if (trust == COMMAND_TRUST_NONE) {
+		log_event(LOG_INFO, "not-answered", "msgid", m->message_id, "command", cmd,
+			  "reason", "sender neither verified nor confirmed", NULL);
+		goto out;
 	}
 	ret = answer(p, m, row, sender, cmd, result, note[0] ? note : NULL, now);
 out:

@@ -221,6 +221,30 @@ int command_query(struct pipeline *p, const struct mime_mail *m,
 		*reason = "query not answered: no query.txt template";
 		return STORE_OK;
 	}
+	/* the work is capped per sender, then for all, before any lookup
+	 * (a query costs a second or more on a large history) */
+	if (cfg->queries_per_hour > 0 || cfg->max_queries_per_hour > 0) {
+		long long n = 0, all = 0;
+
+		if (cfg->queries_per_hour > 0) {
+			ret = store_command_count(p->st, "query", sender, now - 3600, &n);
+			if (ret < 0)
+				return ret;
+		}
+		if (cfg->queries_per_hour > 0 && n >= cfg->queries_per_hour) {
+			*reason = "query refused: queries_per_hour reached for this address";
+			return STORE_OK;
+		}
+		if (cfg->max_queries_per_hour > 0) {
+			ret = store_command_count(p->st, "query", NULL, now - 3600, &all);
+			if (ret < 0)
+				return ret;
+		}
+		if (cfg->max_queries_per_hour > 0 && all >= cfg->max_queries_per_hour) {
+			*reason = "query refused: max_queries_per_hour reached";
+			return STORE_OK;
+		}
+	}
 	qfilter_init(&f);
 	sbuf_init(&results, QM_RESULTS_MAX);
 	sbuf_init(&link, 8192);
@@ -261,7 +285,8 @@ int command_query(struct pipeline *p, const struct mime_mail *m,
 		goto out;
 	}
 	memset(&cc, 0, sizeof(cc));
-	command_answer_head(p, m, sender, now, msgid, sizeof(msgid), &cc.head);
+	command_answer_head(p, m, sender, now, "[reviewbot] query", msgid, sizeof(msgid),
+			    &cc.head);
 	cc.command = words.len ? words.buf : c->query;
 	if (compose_query_mail(p->tpl, &cc, results.buf, link.buf, &mail, err, sizeof(err))) {
 		log_event(LOG_ERR, "compose-failed", "msgid", m->message_id, "error", err, NULL);
@@ -270,7 +295,7 @@ int command_query(struct pipeline *p, const struct mime_mail *m,
 	}
 	/* under the caps of every answer to a command */
 	ret = command_queue_answer(p, m, row, sender, msgid, mail.buf, now, "query-answer",
-				   words.len ? words.buf : NULL);
+				   words.len ? words.buf : NULL, COMMAND_ANSWER);
 out:
 	free(publish);
 	qfilter_release(&f);

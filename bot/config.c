@@ -88,6 +88,8 @@ static int check_cp_version(const char *v, const char **why);
 	  "record the replies but send none")				\
 	X(BOT, "user", STRING, NULL, 0, 0, NULL, user, NULL,		\
 	  "the account the daemon drops to when started as root (without it, it runs as root with a warning)") \
+	X(BOT, "dkim_keys", PATH, NULL, 0, 0, NULL, dkim_keys, NULL,	\
+	  "a file of DKIM public keys (\"SELECTOR._domainkey.DOMAIN v=DKIM1; k=rsa; p=...\" a line) used instead of DNS to verify the DKIM signature of a command's sender (a maintainer's false-positive counts only when it verifies); for tests and hosts without DNS; unset: the keys come from DNS") \
 	X(SOURCE, "type", ENUM, NULL, 0, 0, SOURCE_TYPES, type, NULL,	\
 	  "where the mail comes from (required)")			\
 	X(SOURCE, "url", STRING, NULL, 0, 0, NULL, url, check_url,	\
@@ -138,6 +140,16 @@ static int check_cp_version(const char *v, const char **why);
 	  confirmations_per_hour, NULL, "answers to opt-out commands per address per hour at most") \
 	X(POLICY, "max_confirmations_per_hour", INT, "20", 0, 100000, NULL, \
 	  max_confirmations_per_hour, NULL, "answers to commands per hour at most, to all addresses together (more are recorded, not sent); never taken from the reviews' budget; 0 is no limit") \
+	X(POLICY, "requests_per_day", INT, "3", 1, 100, NULL,	\
+	  requests_per_day, NULL, "confirmation requests (a token to send back before an optout, optin, mute or query is carried out) mailed to one address per day at most; more are recorded, not sent") \
+	X(POLICY, "max_requests_per_hour", INT, "20", 0, 100000, NULL, \
+	  max_requests_per_hour, NULL, "confirmation requests per hour at most, to all addresses together (a budget of their own: a flood of forged commands cannot use up the one of the answers to confirmed senders); 0 is no limit") \
+	X(POLICY, "queries_per_hour", INT, "5", 0, 1000, NULL,	\
+	  queries_per_hour, NULL, "query commands one address may have looked up per hour; more are refused before any lookup (0 is no limit)") \
+	X(POLICY, "max_queries_per_hour", INT, "60", 0, 100000, NULL,	\
+	  max_queries_per_hour, NULL, "query commands looked up per hour at most, all addresses together; more are refused before any lookup (0 is no limit)") \
+	X(POLICY, "max_clock_skew", INT, "900", 0, 86400, NULL, max_clock_skew, \
+	  NULL, "seconds a command's Date: may lie in the future; one dated later, or older than max_age, is refused (and answered with why when its sender is verified or confirmed)") \
 	X(POLICY, "demote_after", INT, "3", 0, 1000, NULL, demote_after, \
 	  NULL, "reviews of a list in which its maintainers answered false-positive to a type before that type is counted with the nits in the list's reviews (0: never)") \
 	X(POLICY, "stage_wait", INT, "600", 0, 604800, NULL, stage_wait, \

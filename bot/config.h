@@ -102,6 +102,7 @@ struct config {
 	char *file;		/* the file read, or NULL for the defaults */
 	/* [bot] */
 	char *address;		/* required when any reply can be sent */
+	char *dkim_keys;	/* DKIM keys instead of DNS (bot/mail/dkimcheck.h) */
 	char *name;
 	char *database;		/* absolute */
 	char *templates;	/* folder, absolute, or NULL: beside the program */
@@ -126,6 +127,11 @@ struct config {
 	int list_replies_per_hour;
 	int confirmations_per_hour;
 	int max_confirmations_per_hour;	/* all addresses together */
+	int requests_per_day;		/* confirmation requests to one address */
+	int max_requests_per_hour;	/* ... to all addresses together */
+	int queries_per_hour;		/* query lookups for one address */
+	int max_queries_per_hour;	/* ... for all together */
+	int max_clock_skew;	/* seconds a command may be dated ahead */
 	int demote_after;	/* maintainers' false-positive reviews that demote
 				 * a type on their list; 0: never */
 	int stage_wait;		/* seconds a review waits for [build] and [boot] */

@@ -131,6 +131,11 @@ int pipeline_new(struct store *st, const struct config *cfg,
 	log_event(LOG_INFO, "checkpatch-version", "version",
 		  cp_version_name(p->opts.cp_version), "from", note, NULL);
 	p->claim = claim_self();
+	if (secret_installation_key(st, "message-id", &p->idkey, err, errlen)) {
+		chk_spelling_free(p->spelling);
+		free(p);
+		return -1;
+	}
 	test_hooks(p);
 	*out = p;
 	return 0;
@@ -190,35 +195,6 @@ void pipeline_stats_restore(struct pipeline *p, const struct pipeline_stats *sav
 int pipeline_too_old(const struct config *cfg, int64_t date, int64_t now)
 {
 	return cfg->max_age > 0 && date > 0 && now - date > (int64_t)cfg->max_age;
-}
-
-/*
- * A command dated past [policy] max_age is carried out (an opt-out in a
- * backlog still counts) but not answered: its answer, just queued
- * (bot/command.c names it as compose_message_id(its Message-ID, 0, 0,
- * the bot)), is recorded as not sent.
- */
-static int command_too_old(struct pipeline *p, const struct mime_mail *m, int64_t now)
-{
-	const char *bot_addr = pipe_bot_address(p);
-	char msgid[256];
-	int64_t rid;
-	int ret;
-
-	if (!pipeline_too_old(p->cfg, m->date, now))
-		return STORE_OK;
-	compose_message_id(m->message_id, 0, 0, bot_addr, msgid, sizeof(msgid));
-	ret = store_reply_find(p->st, msgid, &rid);
-	if (ret != STORE_OK)
-		return ret < 0 ? ret : STORE_OK;
-	ret = store_reply_mark_suppressed(p->st, rid, PIPE_REASON_TOO_OLD);
-	if (ret == STORE_OK) {
-		p->stats.suppressed++;
-		p->stats.too_old++;
-		log_event(LOG_INFO, "confirm-not-sent", "msgid", m->message_id,
-			  "reply", msgid, "reason", PIPE_REASON_TOO_OLD, NULL);
-	}
-	return ret < 0 ? ret : STORE_OK;
 }
 
 static char *join_refs(char **refs, size_t n)
@@ -1000,11 +976,13 @@ int pipeline_process(struct pipeline *p, int64_t id, const struct mime_mail *giv
 		goto out;
 	}
 	/* commands to the bot (optout, mute, ...) before the subject says
-	 * "reply" or "not a patch" */
+	 * "reply" or "not a patch"; one dated outside the accepted window
+	 * (older than [policy] max_age included) is refused there, never
+	 * carried out unanswered */
 	ret = command_process(p, id, m, &row, now);
 	if (ret) {
 		if (ret > 0)
-			ret = command_too_old(p, m, now);
+			ret = STORE_OK;
 		goto out;
 	}
 	classify(p, m, &sj);

@@ -40,6 +40,9 @@ struct pipeline_stats {
 	long reviews, clean, suppressed;
 	long too_old;		/* replies not sent: the mail is older than max_age */
 	long sent, deferred, failed;
+	/* commands to the bot refused (outside the Date: window, ...), and
+	 * waiting for their sender's token (bot/command.h) */
+	long commands_refused, commands_pending;
 };
 
 /*

@@ -22,6 +22,7 @@
 #include "pipeline.h"
 #include "mail/compose.h"
 #include "mail/mime.h"
+#include "secret.h"
 #include "../checker/checker.h"
 
 #define PIPE_DEFAULT_ADDRESS	"reviewbot@localhost"	/* a dry run's own address */
@@ -42,6 +43,9 @@ struct pipeline {
 	struct pipeline_stats stats;
 	const volatile sig_atomic_t *stop;	/* set: finish what is in hand */
 	const char *claim;	/* this process's name on what it works on (claim.h) */
+	/* the installation's key of the bot's own Message-IDs (secret.h):
+	 * nobody outside can work one out before it is mailed */
+	struct secret_key idkey;
 	/* test hooks (check_compute), from the environment: NULL unless
 	 * a test sets them */
 	char *test_crash_on, *test_unfinished_on;
@@ -109,6 +113,15 @@ struct view {
  * not settle itself; only_part > 0 keeps that part's findings only. */
 int pipe_view_load(struct store *st, int64_t series_id, int only_part, struct view *v);
 void pipe_view_release(struct view *v);
+
+/*
+ * Keeps of v's findings those of parts that may be published under
+ * publish (bot/web/publish.c's rule, store_web_msg_published): what a
+ * mail to a list may say.  A part mailed to the bot alone stays out of
+ * the review the list gets (issue 33).  Returns how many of v's parts
+ * may be published, or a negative store error.
+ */
+int pipe_view_publishable(struct store *st, const char *publish, struct view *v);
 
 /* ---- pipeline_reply.c: a mail about a series ------------------------------ */
 

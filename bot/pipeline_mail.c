@@ -15,6 +15,7 @@
 
 #include "pipeline.h"
 #include "pipeline_int.h"
+#include "../store/store_web.h"
 #include "../checker/diff.h"
 #include "../checker/banned.h"
 
@@ -265,4 +266,38 @@ int pipe_view_load(struct store *st, int64_t series_id, int only_part, struct vi
 		c->id = f->id;
 	}
 	return STORE_OK;
+}
+
+int pipe_view_publishable(struct store *st, const char *publish, struct view *v)
+{
+	size_t i, j, k, kept = 0;
+	char *pub;
+	int ret;
+
+	pub = calloc(v->npatches + 1, 1);
+	if (!pub)
+		return STORE_ERR_NOMEM;
+	for (i = 0; i < v->npatches; i++) {
+		ret = v->patches[i].msg_id ?
+		      store_web_msg_published(st, publish, v->patches[i].msg_id) : STORE_DONE;
+		if (ret < 0) {
+			free(pub);
+			return ret;
+		}
+		pub[i] = ret == STORE_OK;
+		kept += (size_t)pub[i];
+	}
+	/* a finding goes with its part: kept only when that part may be
+	 * published (a part that has no patch row is not) */
+	for (j = 0, k = 0; j < v->ncf; j++) {
+		int ok = 0;
+
+		for (i = 0; i < v->npatches && !ok; i++)
+			ok = pub[i] && v->patches[i].part == v->cf[j].part;
+		if (ok)
+			v->cf[k++] = v->cf[j];
+	}
+	v->ncf = k;
+	free(pub);
+	return (int)kept;
 }

@@ -21,6 +21,7 @@
 #include "feedback.h"
 #include "log.h"
 #include "series.h"
+#include "web/publish.h"
 #include "../checker/diff.h"
 #include "../checker/readiness.h"
 #include "../checker/banned.h"
@@ -28,6 +29,27 @@
 #define PIPE_RETRY_MIN		60	/* seconds: first retry of a delivery */
 #define PIPE_RETRY_MAX		3600
 #define PIPE_MAX_ATTEMPTS	20	/* then failed for good */
+
+/*
+ * cur and prev (may be NULL) cut to what may be published
+ * (pipe_view_publishable, under bot/web/publish.c's lists and sources):
+ * the number of prev's parts that may be, or a negative store error.
+ */
+static int pipe_publishable(struct pipeline *p, struct view *cur, struct view *prev)
+{
+	char *publish = publish_json(p->cfg);
+	int ret;
+
+	if (!publish)
+		return STORE_ERR_NOMEM;
+	ret = pipe_view_publishable(p->st, publish, cur);
+	if (ret >= 0 && prev)
+		ret = pipe_view_publishable(p->st, publish, prev);
+	else if (ret >= 0)
+		ret = 0;
+	free(publish);
+	return ret;
+}
 
 /* ---- one review -------------------------------------------------------- */
 
@@ -37,9 +59,9 @@ struct review_ctx {
 	int force;
 	int failed;		/* series whose review failed (logged) */
 	int batch;		/* one transaction, a savepoint a series */
-	int spent[2];		/* delivery: the reviews' and the answers' hourly
+	int spent[3];		/* delivery: the reviews' and the answers' hourly
 				 * budget is spent (the rest of that kind waits) */
-	int64_t spent_oldest[2];	/* the first reply that budget counts */
+	int64_t spent_oldest[3];	/* the first reply that budget counts */
 };
 
 static int review_series(struct pipeline *p, struct store_series *s, int64_t now)
@@ -123,6 +145,17 @@ static int review_series(struct pipeline *p, struct store_series *s, int64_t now
 	have_rc = 1;
 	if (ret < 0)
 		goto out;
+	/* a review the list gets says only what may be published: nothing
+	 * of a part, or a version before, that went to the bot alone */
+	if (rc.list) {
+		ret = pipe_publishable(p, &cur, have_prev ? &prev : NULL);
+		if (ret < 0)
+			goto out;
+		if (have_prev && ret == 0) {
+			pipe_view_release(&prev);
+			have_prev = 0;
+		}
+	}
 
 	pipe_review_init(&r, p, s, &cur, to_mail, &rc);
 	if (have_prev) {
@@ -149,7 +182,7 @@ static int review_series(struct pipeline *p, struct store_series *s, int64_t now
 	}
 	r.cover = covered;
 	r.date = now;
-	compose_message_id(to_mail->message_id, s->version, s->version_minor,
+	compose_message_id(&p->idkey, to_mail->message_id, s->version, s->version_minor,
 			   bot_addr, msgid, sizeof(msgid));
 	r.message_id = msgid;
 	if (compose_review_mail(p->tpl, &r, &mail, &cs, err, sizeof(err))) {
@@ -371,7 +404,7 @@ static int hold(struct pipeline *p, const struct store_reply *r, const char *cap
 static int over_cap(struct pipeline *p, const struct store_reply *r, int64_t now)
 {
 	const struct config *cfg = p->cfg;
-	int confirm = r->kind && !strcmp(r->kind, "confirm");
+	int confirm = r->kind && (!strcmp(r->kind, "confirm") || !strcmp(r->kind, "request"));
 	int64_t oldest = 0;
 	long long n = 0;
 	int ret;
@@ -405,9 +438,14 @@ static int over_cap(struct pipeline *p, const struct store_reply *r, int64_t now
 static int over_budget(struct review_ctx *rc, const struct store_reply *r)
 {
 	struct pipeline *p = rc->p;
-	int confirm = r->kind && !strcmp(r->kind, "confirm");
-	int cap = confirm ? p->cfg->max_confirmations_per_hour : p->cfg->max_replies_per_hour;
-	const char *name = confirm ? "max_confirmations_per_hour" : "max_replies_per_hour";
+	/* 1: answers to commands, 2: requests for a command's token (each
+	 * its own budget: issue 33), 0: the rest */
+	int confirm = !r->kind ? 0 : !strcmp(r->kind, "confirm") ? 1 :
+		      !strcmp(r->kind, "request") ? 2 : 0;
+	int cap = confirm == 1 ? p->cfg->max_confirmations_per_hour :
+		  confirm == 2 ? p->cfg->max_requests_per_hour : p->cfg->max_replies_per_hour;
+	const char *name = confirm == 1 ? "max_confirmations_per_hour" :
+			   confirm == 2 ? "max_requests_per_hour" : "max_replies_per_hour";
 	long long sent = 0;
 	int64_t oldest = 0;
 	int ret;
@@ -461,7 +499,7 @@ static int recheck(struct pipeline *p, struct store_reply *r)
 	struct sbuf mail;
 	int ret, muted = 0;
 
-	if (!r->kind || !strcmp(r->kind, "confirm"))
+	if (!r->kind || !strcmp(r->kind, "confirm") || !strcmp(r->kind, "request"))
 		return 0;
 	if (r->series_id && store_series_get(p->st, r->series_id, &s) == STORE_OK) {
 		muted = s.root && store_mute_get(p->st, s.root) == STORE_OK;

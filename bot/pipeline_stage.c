@@ -514,7 +514,7 @@ static int followup_series(struct pipeline *p, const struct store_series *s,
 	r.date = now;
 	/* from what it answers, so a resend is recognisable; never the
 	 * review's own (version -1 is no series version) */
-	compose_message_id(r.in_reply_to, -1, 0, bot_addr, msgid, sizeof(msgid));
+	compose_message_id(&p->idkey, r.in_reply_to, -1, 0, bot_addr, msgid, sizeof(msgid));
 	r.message_id = msgid;
 	if (compose_review_mail(p->tpl, &r, &mail, &cs, err, sizeof(err))) {
 		log_event(LOG_ERR, "compose-failed", "msgid", to_mail->message_id,

@@ -19,6 +19,10 @@ PACKAGES=(
 	libcmocka-dev
 	# reviewbot serve: the HTTP server of its helper
 	libmicrohttpd-dev
+	# the mail helper verifies a command sender's DKIM signature (a
+	# maintainer's word counts only then); tests sign with dkimpy
+	libopendkim-dev
+	python3-dkim
 	libdpkg-perl
 	# the reference checkpatch.pl of each version reviewbot follows, and
 	# its spelling.txt and const_structs.checkpatch, built into reviewbot

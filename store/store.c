@@ -372,6 +372,31 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	"   WHERE lower(author_addr) IN (OLD.addr, NEW.addr);"
 	" END;"
 	"",	/* three pieces: clang takes two for a missing comma */
+
+	/* 10 -> 11: who sent a command (issue 33).  secrets: values made
+	 * once per installation and kept with its history (the key of the
+	 * bot's own Message-IDs, bot/secret.h), never shown by serve or
+	 * status.  optin_tokens.action: what the token carries out when its
+	 * address sends it back (NULL, as every token before schema 11: it
+	 * opts back in), arg what the action needs (a mute's thread root, a
+	 * query's words), msg_id the command mail that asked.  confirmed:
+	 * the addresses that sent a token back, so that they may be
+	 * answered */
+	"CREATE TABLE secrets ("
+	"  name TEXT PRIMARY KEY,"
+	"  value BLOB NOT NULL,"
+	"  created INTEGER NOT NULL DEFAULT 0"
+	");"
+	"ALTER TABLE optin_tokens ADD COLUMN action TEXT;"
+	"ALTER TABLE optin_tokens ADD COLUMN arg TEXT;"
+	"ALTER TABLE optin_tokens ADD COLUMN msg_id INTEGER"
+	"  REFERENCES messages(id) ON DELETE SET NULL;"
+	"CREATE INDEX optin_tokens_pending ON optin_tokens(used, created)"
+	"  WHERE action IS NOT NULL;"
+	"CREATE TABLE confirmed ("
+	"  addr TEXT PRIMARY KEY,"
+	"  confirmed_at INTEGER NOT NULL DEFAULT 0"
+	");",
 };
 
 const char *store_strerror(int result)

@@ -30,7 +30,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STORE_SCHEMA_VERSION	10	/* the version this code writes */
+#define STORE_SCHEMA_VERSION	11	/* the version this code writes */
 #define STORE_BUSY_TIMEOUT_MS	5000
 #define STORE_MAX_RAW		(64u << 20)	/* bytes of one stored message */
 
@@ -475,7 +475,8 @@ int store_reply_find(struct store *st, const char *message_id, int64_t *id);
 /*
  * What a cap looks at: the replies sent at or after since to to_addr
  * (NULL: to anyone) and to list (NULL: any), of kind "confirm" (confirm
- * 1), of every other kind (0) or of any kind (-1).  *n gets how many,
+ * 1), "request" (2: a request for a command's token, issue 33), of
+ * every other kind (0) or of any kind (-1).  *n gets how many,
  * *oldest (when not NULL) the first one's sent_at, 0 when none: the cap
  * frees one place an hour after it.
  */
@@ -557,6 +558,62 @@ int store_token_add(struct store *st, const char *addr, const char *token,
  */
 int store_token_use(struct store *st, const char *addr, const char *token,
 		    int64_t not_before, int64_t now);
+
+/* ---- who sent a command (schema 11, issue 33) ---------------------------- */
+
+/*
+ * A secret of the installation, name (e.g. "message-id"): STORE_OK with
+ * its len bytes in buf, STORE_DONE when there is none (or it is not len
+ * bytes long).  store_secret_add() keeps the first value stored under a
+ * name (a second is ignored, STORE_OK), so that two processes making it
+ * at once agree on the one read back.
+ */
+#define STORE_SECRET_MAX	64
+int store_secret_get(struct store *st, const char *name, void *buf, size_t len);
+int store_secret_add(struct store *st, const char *name, const void *buf, size_t len,
+		     int64_t when);
+
+/*
+ * A command waiting for its sender's confirmation: a token mailed to
+ * addr that carries out action (with arg) when addr sends it back.
+ * action NULL: a token from before schema 11, or one mailed with a
+ * carried-out opt-out, which opts back in.
+ */
+struct store_pending {
+	int64_t id;
+	char *addr, *action, *arg;	/* malloc'd; action, arg may be NULL */
+	int64_t msg_id;			/* the command's mail, 0 when gone */
+	int64_t created;
+};
+/* Records token for addr carrying action (arg, msg_id may be NULL/0):
+ * STORE_OK, STORE_DUP when the token exists. */
+int store_pending_add(struct store *st, const char *addr, const char *token,
+		      const char *action, const char *arg, int64_t msg_id, int64_t when);
+/*
+ * Uses the token as store_token_use() does (unused, addr's, issued at or
+ * after not_before; marked used at now) and gives what it carries in *p
+ * (store_pending_release): STORE_OK, or STORE_DONE changing nothing.
+ */
+int store_pending_take(struct store *st, const char *addr, const char *token,
+		       int64_t not_before, int64_t now, struct store_pending *p);
+void store_pending_release(struct store_pending *p);
+/* Unused tokens carrying an action, issued at or after since; to_addr
+ * NULL: all addresses'. */
+int store_pending_count(struct store *st, const char *to_addr, int64_t since,
+			long long *n);
+
+/* addr (lowercase) sent a token back at when. */
+int store_confirmed_add(struct store *st, const char *addr, int64_t when);
+/* STORE_OK when addr sent a token back, else STORE_DONE. */
+int store_confirmed_get(struct store *st, const char *addr);
+
+/* Command mails refused (state MSG_COMMAND, reason "... refused: ..."),
+ * stored at or after since. */
+int store_command_refused_count(struct store *st, int64_t since, long long *n);
+/* Command mails carried out as reason (state MSG_COMMAND: "query", ...)
+ * from addr (lowercase; NULL: anyone) stored at or after since. */
+int store_command_count(struct store *st, const char *reason, const char *addr,
+			int64_t since, long long *n);
 
 /* What store_forget_address() deleted. */
 struct store_forget {
@@ -713,7 +770,9 @@ struct store_feedback {
 
 /* Records fb: STORE_OK with *id (may be NULL), STORE_DUP when addr
  * disputed that finding already (nothing written), STORE_ERR_RANGE when
- * there is no such finding. */
+ * there is no such finding.  A maintainer's dispute (fb->maintainer) of
+ * a finding addr disputed before as no maintainer's (unverified) makes
+ * that one the maintainer's: STORE_OK, *id left 0. */
 int store_feedback_add(struct store *st, const struct store_feedback *fb, int64_t *id);
 /* Disputes recorded in all (for status). */
 int store_feedback_count(struct store *st, long long *n);

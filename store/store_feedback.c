@@ -102,6 +102,29 @@ int store_feedback_add(struct store *st, const struct store_feedback *fb, int64_
 		memcpy(reason, fb->reason, n);
 		reason[n] = '\0';
 	}
+	/* a maintainer's verified word on a finding disputed in that
+	 * address's name before, unverified (a forged From: got there
+	 * first, issue 33): it is the maintainer's now */
+	if (fb->maintainer) {
+		q = store_stmt(st, STMT_FEEDBACK_UPGRADE,
+			       "UPDATE feedback SET maintainer = 1, reply_id = ?2, msg_id = ?3,"
+			       " reason = ?5, created = ?6"
+			       " WHERE finding_id = ?1 AND addr = ?4 AND maintainer = 0", &ret);
+		if (!q)
+			return ret;
+		store_bind_int64(q, 1, fb->finding_id, &rc);
+		store_bind_id(q, 2, fb->reply_id, &rc);
+		store_bind_id(q, 3, fb->msg_id, &rc);
+		store_bind_text(q, 4, fb->addr, &rc);
+		store_bind_text(q, 5, fb->reason ? reason : NULL, &rc);
+		store_bind_int64(q, 6, store_time_or_now(fb->created), &rc);
+		ret = store_bound_write(st, q, rc, &changes, NULL);
+		if (ret)
+			return ret;
+		if (changes)
+			return STORE_OK;
+		rc = SQLITE_OK;
+	}
 	/* nothing written when there is no such finding: told apart below */
 	q = store_stmt(st, STMT_FEEDBACK_ADD,
 		       "INSERT INTO feedback (finding_id, reply_id, msg_id, addr,"

@@ -131,6 +131,19 @@ enum store_stmt_id {
 	STMT_REPLY_SET_RCPT,
 	STMT_REPLY_COUNT_WAITING,
 	STMT_REPLY_COUNT_REASON,
+	/* store_trust.c: secrets, pending commands, confirmed senders
+	 * (issue 33) */
+	STMT_SECRET_GET,
+	STMT_SECRET_ADD,
+	STMT_PENDING_ADD,
+	STMT_PENDING_FIND,
+	STMT_PENDING_TAKE,
+	STMT_PENDING_COUNT,
+	STMT_CONFIRMED_ADD,
+	STMT_CONFIRMED_GET,
+	STMT_COMMAND_REFUSED,
+	STMT_COMMAND_COUNT,
+	STMT_FEEDBACK_UPGRADE,
 	STMT__COUNT
 };
 
@@ -391,5 +404,26 @@ void store_bind_query(sqlite3_stmt *s, const struct store_query *q, int *rc);
 	"    WHERE ps.value = " m ".source)" \
 	"   OR EXISTS (SELECT 1 FROM json_each(" pub ", '$.lists') pj" \
 	"    WHERE instr(',' || " m ".rcpt || ',', ',' || lower(pj.value) || ',') > 0)))))"
+
+/*
+ * SQL: " AND s.id IN (...)", the series that the Message-ID ?6 names: a
+ * message's series, a patch's, or the series whose thread root it is.
+ * Under publish (?10 not NULL) the message named must itself be one
+ * that may be published (STORE_WEB_PUBLISHED), else ?6 names nothing:
+ * a private part's Message-ID answers as one never seen does, and does
+ * not tell which public series it belongs to (issue 33).
+ */
+#define STORE_SERIES_BY_MSGID \
+	" AND s.id IN (" \
+	"  SELECT m6.series_id FROM messages m6 LEFT JOIN series s6 ON s6.id = m6.series_id" \
+	"   WHERE m6.message_id = ?6 AND (?10 IS NULL OR " \
+	STORE_WEB_PUBLISHED("m6", "s6", "?10") ")" \
+	"  UNION SELECT p6.series_id FROM patches p6" \
+	"   JOIN messages m6 ON m6.id = p6.msg_id LEFT JOIN series s6 ON s6.id = p6.series_id" \
+	"   WHERE m6.message_id = ?6 AND (?10 IS NULL OR " \
+	STORE_WEB_PUBLISHED("m6", "s6", "?10") ")" \
+	"  UNION SELECT s6.id FROM series s6 WHERE s6.root = ?6 AND (?10 IS NULL OR" \
+	"   NOT EXISTS (SELECT 1 FROM messages m7 WHERE m7.message_id = ?6 AND NOT " \
+	STORE_WEB_PUBLISHED("m7", "s6", "?10") ")))"
 
 #endif

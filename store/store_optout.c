@@ -149,6 +149,8 @@ static const struct {
 	{ FC_MESSAGES, "DELETE FROM messages WHERE from_addr = ?1" },
 	{ FC_MUTES, "DELETE FROM mutes WHERE addr = ?1" },
 	{ FC_TOKENS, "DELETE FROM optin_tokens WHERE addr = ?1" },
+	/* the record that it sent a token back (schema 11) */
+	{ FC_NONE, "DELETE FROM confirmed WHERE addr = ?1" },
 	/* the findings it disputed (its findings' disputes and numbers go
 	 * with them: ON DELETE CASCADE) */
 	{ FC_NONE, "DELETE FROM feedback WHERE addr = ?1" },

@@ -32,12 +32,7 @@
  * A series by any of its messages: a message assigned to it, the mail
  * of one of its patches, or its root.
  */
-#define Q_SERIES_FILTER \
-	" AND s.id IN (" \
-	"  SELECT m6.series_id FROM messages m6 WHERE m6.message_id = ?6" \
-	"  UNION SELECT p6.series_id FROM patches p6" \
-	"   JOIN messages m6 ON m6.id = p6.msg_id WHERE m6.message_id = ?6" \
-	"  UNION SELECT s6.id FROM series s6 WHERE s6.root = ?6)"
+#define Q_SERIES_FILTER STORE_SERIES_BY_MSGID
 
 /*
  * The author filter: the patch's "address name" (its mail's, the

@@ -160,7 +160,7 @@ int store_reply_each_due(struct store *st, int64_t now,
 	q = store_stmt(st, STMT_REPLY_DUE_IDS,
 		       "SELECT id FROM replies WHERE state = 0"
 		       " AND next_attempt <= ?1"
-		       " ORDER BY kind IS 'confirm', created, id", &ret);
+		       " ORDER BY kind IN ('confirm', 'request'), created, id", &ret);
 	if (!q)
 		return ret;
 	store_bind_int64(q, 1, now, &rc);
@@ -365,13 +365,14 @@ int store_reply_sent_window(struct store *st, int64_t since, const char *to_addr
 		       "SELECT count(*), coalesce(min(sent_at), 0) FROM replies"
 		       " WHERE state = 1 AND sent_at >= ?1"
 		       " AND (?2 IS NULL OR to_addr = ?2) AND (?3 IS NULL OR list = ?3)"
-		       " AND (?4 < 0 OR (kind IS 'confirm') = ?4)", &ret);
+		       " AND (?4 < 0 OR (CASE kind WHEN 'confirm' THEN 1"
+		       "  WHEN 'request' THEN 2 ELSE 0 END) = ?4)", &ret);
 	if (!q)
 		return ret;
 	store_bind_int64(q, 1, since, &rc);
 	store_bind_text(q, 2, to_addr, &rc);
 	store_bind_text(q, 3, list, &rc);
-	store_bind_int64(q, 4, confirm < 0 ? -1 : confirm ? 1 : 0, &rc);
+	store_bind_int64(q, 4, confirm < 0 ? -1 : confirm, &rc);
 	ret = store_bound_row(st, q, rc);
 	if (ret == STORE_OK) {
 		*n = sqlite3_column_int64(q, 0);

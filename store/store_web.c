@@ -276,11 +276,7 @@ static void make_series(struct store_sql *b, uint32_t k)
 	if (k & QB_LIST)
 		store_sql_add(b, " AND s.list = ?3");
 	if (k & QB_SERIES_MSGID)
-		store_sql_add(b, " AND s.id IN ("
-			      "  SELECT m6.series_id FROM messages m6 WHERE m6.message_id = ?6"
-			      "  UNION SELECT p6.series_id FROM patches p6"
-			      "   JOIN messages m6 ON m6.id = p6.msg_id WHERE m6.message_id = ?6"
-			      "  UNION SELECT s6.id FROM series s6 WHERE s6.root = ?6)");
+		store_sql_add(b, STORE_SERIES_BY_MSGID);
 	if (k & QB_SERIES_ID)
 		store_sql_add(b, " AND s.id = ?12");
 	if (k & QB_PATCH_ID)

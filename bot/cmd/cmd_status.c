@@ -12,6 +12,7 @@
 
 #include "cmd.h"
 #include "cmd_common.h"
+#include "../command.h"
 #include "../feedback.h"
 #include "getopt_long.h"
 #include "../pipeline.h"
@@ -62,6 +63,8 @@ struct status {
 	int64_t held_until;		/* the first of them due again */
 	long long too_old;		/* suppressed: older than max_age */
 	long long optouts, mutes;
+	/* commands waiting for their sender's token, and refused (issue 33) */
+	long long pending, refused;
 	long long stages;		/* compile and load stages queued */
 	int64_t stage_oldest, stage_age;
 	int schema;
@@ -213,6 +216,10 @@ static int gather(struct store *st, const struct config *cfg, struct status *s)
 		r = store_optout_count(st, &s->optouts);
 	if (!r)
 		r = store_mute_count(st, &s->mutes);
+	if (!r && s->schema >= 11)
+		r = store_pending_count(st, NULL, now - COMMAND_TOKEN_TTL, &s->pending);
+	if (!r && s->schema >= 11)
+		r = store_command_refused_count(st, 0, &s->refused);
 	if (!r && s->schema >= 4)
 		r = store_stage_count_queued(st, &s->stages, &s->stage_oldest);
 	if (!r && s->schema >= 6) {
@@ -272,6 +279,8 @@ static void print_text(struct sbuf *sb, const char *db, const struct status *s)
 		sbuf_addf(sb, " (%lld too old: [policy] max_age)", s->too_old);
 	sbuf_addstr(sb, ")\n");
 	sbuf_addf(sb, "opt-outs: %lld\nmuted threads: %lld\n", s->optouts, s->mutes);
+	sbuf_addf(sb, "commands: %lld pending confirmation, %lld refused\n", s->pending,
+		  s->refused);
 	sbuf_addf(sb, "stages queued: %lld", s->stages);
 	if (s->stages)
 		sbuf_addf(sb, " (oldest %lld s ago)", (long long)s->stage_age);
@@ -324,6 +333,8 @@ static void print_json(struct sbuf *sb, const char *db, const struct status *s)
 		  s->replies[REPLY_SENT], s->replies[REPLY_FAILED],
 		  s->replies[REPLY_SUPPRESSED], s->too_old);
 	sbuf_addf(sb, ",\"optouts\":%lld,\"mutes\":%lld", s->optouts, s->mutes);
+	sbuf_addf(sb, ",\"commands\":{\"pending\":%lld,\"refused\":%lld}", s->pending,
+		  s->refused);
 	sbuf_addf(sb, ",\"stages\":{\"queued\":%lld,\"oldest_age\":%lld}", s->stages,
 		  (long long)s->stage_age);
 	sbuf_addf(sb, ",\"feedback\":{\"disputes\":%lld,\"types\":[", s->disputes);

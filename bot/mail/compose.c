@@ -29,6 +29,7 @@
 #include <time.h>
 
 #include "subject.h"
+#include "../secret.h"
 #include "template.h"
 #include "../version.h"
 #include "../../checker/checker.h"
@@ -128,8 +129,9 @@ static int is_domain_char(char c)
 	       (c >= '0' && c <= '9') || c == '-' || c == '.';
 }
 
-void compose_message_id(const char *reviewed_msgid, int version, int version_minor,
-			const char *bot_addr, char *out, size_t outlen)
+void compose_message_id(const struct secret_key *key, const char *reviewed_msgid,
+			int version, int version_minor, const char *bot_addr,
+			char *out, size_t outlen)
 {
 	const char *id = reviewed_msgid ? reviewed_msgid : "", *at;
 	size_t n = strlen(id), k = 0;
@@ -141,10 +143,20 @@ void compose_message_id(const char *reviewed_msgid, int version, int version_min
 		id++;
 		n -= 2;
 	}
-	h = fnv(h, id, n);
 	snprintf(v, sizeof(v), "v%d.%d", version, version_minor);
-	h = fnv(h, "", 1);
-	h = fnv(h, v, strlen(v));
+	if (key) {
+		struct secret_siphash sh;
+
+		secret_siphash_init(&sh, key);
+		secret_siphash_add(&sh, id, n);
+		secret_siphash_add(&sh, "", 1);
+		secret_siphash_add(&sh, v, strlen(v));
+		h = secret_siphash_final(&sh);
+	} else {
+		h = fnv(h, id, n);
+		h = fnv(h, "", 1);
+		h = fnv(h, v, strlen(v));
+	}
 
 	/* the domain: a dot-atom of [A-Za-z0-9.-] (RFC 5322 3.6.4) */
 	at = bot_addr ? strrchr(bot_addr, '@') : NULL;
@@ -1592,7 +1604,7 @@ static int compose_review(const struct template_set *t, const struct compose_rev
 		}
 		snprintf(msgid, sizeof(msgid), "%.*s", (int)mn, m);
 	} else {
-		compose_message_id(r->in_reply_to, r->version, r->version_minor,
+		compose_message_id(NULL, r->in_reply_to, r->version, r->version_minor,
 				   r->bot.addr, msgid, sizeof(msgid));
 	}
 	if (add_headers(r, msgid, "auto-generated", out, err, errlen))
@@ -1746,7 +1758,8 @@ int compose_confirm_mail(const struct template_set *t, const struct compose_conf
 			{ "token", tok },
 		};
 
-		ret = compose_answer(t, "confirm.txt", "confirmation", &c->head,
+		ret = compose_answer(t, c->template_name ? c->template_name : "confirm.txt",
+				     "confirmation", &c->head,
 				     v, sizeof(v) / sizeof(v[0]), out, err, errlen);
 	}
 	free(cmd);

@@ -172,6 +172,9 @@ struct compose_confirm {
 	const char *command;		/* "optout", ... for {{command}} */
 	const char *effect;		/* what it does, for {{effect}} (NULL: "") */
 	const char *token;		/* the one-time token, for {{token}} */
+	/* the template: NULL for confirm.txt (a command carried out),
+	 * "request.txt" (a command waiting for the token) */
+	const char *template_name;
 };
 
 int compose_confirm_mail(const struct template_set *t, const struct compose_confirm *c,
@@ -204,14 +207,22 @@ int compose_query_mail(const struct template_set *t, const struct compose_confir
 		       const char *results, const char *link, struct sbuf *out,
 		       char *err, size_t errlen);
 
+struct secret_key;
+
 /*
  * The Message-ID of the review of the message reviewed_msgid, version
  * vN: "reviewbot-<16 hex digits of a hash of reviewed_msgid and the
  * version>@<domain of bot_addr>" (no <>), so the same review made again
- * has the same Message-ID.  out must hold 256 bytes.
+ * has the same Message-ID.  The hash is SipHash-2-4 under key, the
+ * installation's own (bot/secret.h: kept in its database), so nobody
+ * outside can work out the Message-ID of a review before it is mailed
+ * (and answer it, issue 33).  key NULL gives the unkeyed FNV-1a hash the
+ * bot used before, for the composer's own tests only.  out must hold
+ * 256 bytes.
  */
-void compose_message_id(const char *reviewed_msgid, int version, int version_minor,
-			const char *bot_addr, char *out, size_t outlen);
+void compose_message_id(const struct secret_key *key, const char *reviewed_msgid,
+			int version, int version_minor, const char *bot_addr,
+			char *out, size_t outlen);
 
 /* 1 when addr (surrounding white space and <> allowed) is an address
  * compose_review_mail() puts in a header: printable ASCII local@domain

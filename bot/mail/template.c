@@ -113,6 +113,9 @@ static const struct tpl_known known_templates[] = {
 	KNOWN_OPTIONAL("feedback.txt", feedback_names),
 	/* without it, queries mailed to the bot get no answer */
 	KNOWN_OPTIONAL("query.txt", query_names),
+	/* the request for a token before a command is carried out (its
+	 * names are confirm.txt's); without it, no such command can be */
+	KNOWN_OPTIONAL("request.txt", confirm_names),
 };
 #define NKNOWN (sizeof(known_templates) / sizeof(known_templates[0]))
 

@@ -5,6 +5,12 @@
 # other commands are, the answers' hourly cap, the maintainers' word
 # demoting a type on their list only, and query --feedback and status.
 # The bot on local maildirs, dry run, replies written to an outbox.
+# Issue 33: a maintainer's word counts only when its DKIM signature
+# verifies (the test's mails are signed by dkimpy, tests/data/dkim/,
+# and verified by libopendkim with a key table instead of DNS), only on
+# a review mailed to the list, a command dated outside the window is
+# refused, the review's Message-ID cannot be worked out from the patch's,
+# and only a verified or confirmed sender is answered.
 set -u
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 rb=${REVIEWBOT:-$repo/reviewbot}
@@ -31,6 +37,7 @@ cat >"$tmp/rb.conf" <<EOF
 	database = $db
 	templates = $repo/templates
 	dry_run = true
+	dkim_keys = $tmp/dkim-keys
 [source "leds"]
 	type = maildir
 	path = $tmp/leds
@@ -45,7 +52,7 @@ cat >"$tmp/rb.conf" <<EOF
 	type = maildir
 	path = $tmp/outbox
 [policy]
-	max_age = 0	# the mail carries fixed dates (2026)
+	max_age = 315360000	# ten years: the mail carries fixed dates (2026)
 	series_wait = 600
 	max_replies_per_hour = 1000
 	author_replies_per_hour = 1000
@@ -54,6 +61,11 @@ cat >"$tmp/rb.conf" <<EOF
 	max_confirmations_per_hour = 1000
 	demote_after = 2
 EOF
+
+# the test key signs for example.org and example.com
+cp "$repo/tests/data/dkim/keys" "$tmp/dkim-keys"
+sed 's/^test\._domainkey\.example\.org /test._domainkey.example.com /' "$repo/tests/data/dkim/keys" >>"$tmp/dkim-keys"
+sign() { /usr/bin/python3 "$repo/tests/data/dkim/sign.py" "$1"; }
 
 n_mail=0
 # mail DIR NAME: stdin becomes a new mail of that source's maildir
@@ -95,20 +107,25 @@ EOF
 }
 
 # answer MSGID FROM IRT BODY [extra headers]: a reply to mail IRT, To the
-# bot and the list
+# bot and the list, signed with DKIM by its From: domain unless
+# UNSIGNED=1 (a forger has no key of the domain); DATE= sets its Date:
 answer() {
-	mail leds "$1" <<EOF
-From: ${2%%@*} <$2>
+	local text
+	text="From: ${2%%@*} <$2>
 To: $BOT, $LEDS
 Subject: Re: [PATCH] leds: x
-Date: Mon, 02 Nov 2026 11:00:00 +0000
+Date: ${DATE:-Mon, 02 Nov 2026 11:00:00 +0000}
 Message-ID: <$1>
 In-Reply-To: <$3>
 References: <$3>
 ${5:-}
 
-$4
-EOF
+$4"
+	if [ -n "${UNSIGNED:-}" ]; then
+		printf '%s\n' "$text" | mail leds "$1"
+	else
+		printf '%s\n' "$text" | sign "${2#*@}" | mail leds "$1"
+	fi
 }
 
 run() { "$rb" run --once --config "$tmp/rb.conf" >"$tmp/out" 2>"$tmp/err"; }
@@ -180,7 +197,7 @@ check "the same dispute again (by type this time): recorded as a duplicate, not 
 answer f1@bob bob@example.com "$r1" "false-positive SPACING"
 answer f2@bob bob@example.com "$r1" "false-positive #7"
 answer f3@bob bob@example.com "$r1" "false-positive"
-mail leds f4@dora <<EOF
+sign example.com <<EOF | mail leds f4@dora
 From: dora <dora@example.com>
 To: $BOT
 Subject: about your reviews
@@ -209,23 +226,96 @@ check "bob's 4th command in the hour: carried out, its answer recorded, not sent
 	 [ \"\$(sql \"SELECT reason FROM replies WHERE kind = 'confirm' AND to_addr = 'bob@example.com' AND state = 3\")\" = 'confirmations_per_hour reached for this address' ]"
 
 # ---- spoofing, programs ---------------------------------------------------------
-# mallory writes as pavel, a maintainer of the list: recorded in pavel's
-# name, and the answer goes to pavel alone, who learns of it
+# the review's Message-ID is no fixed hash of the patch's (FNV-1a of
+# "p1@jane", a NUL and "v1.0", as the bot made it before issue 33):
+# nobody can answer a review before it is mailed
+fnv=$(/usr/bin/python3 -c '
+h = 0xcbf29ce484222325
+for b in b"p1@jane\0v1.0":
+    h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
+print("reviewbot-%016x@example.org" % h)')
+check "the review's Message-ID cannot be worked out from the patch's" \
+	"[ -n '$r1' ] && [ '$r1' != '$fnv' ] && [[ '$r1' =~ ^reviewbot-[0-9a-f]{16}@example.org\$ ]]"
+# mallory writes as pavel, a maintainer of the list, without pavel's
+# DKIM signature: an ordinary sender's dispute in pavel's name, not a
+# maintainer's, and not answered (the bot mails no one on From: alone)
 n0=$(outbox)
-answer f1@mal pavel@example.org "$r1" "false-positive USER_COPY_UNCHECKED" "Reply-To: mallory@example.net
+UNSIGNED=1 answer f1@mal pavel@example.org "$r1" "false-positive USER_COPY_UNCHECKED" "Reply-To: mallory@example.net
 Sender: mallory@example.net"
 # a program's mail is never a command
 answer f2@mal mallory@example.net "$r1" "false-positive #2" "Auto-Submitted: auto-replied"
 run
-check "a forged From: counts as that address (as for optout); the answer goes to it alone" \
-	"[ \"\$(sql \"SELECT addr, maintainer FROM feedback WHERE msg_id = (SELECT id FROM messages WHERE message_id = 'f1@mal')\")\" = 'pavel@example.org|1' ] &&
-	 [ \"\$(mailinfo f1@mal To)\" = 'pavel <pavel@example.org>' ] && [ -z \"\$(mailinfo f1@mal Cc)\" ] &&
-	 mailinfo f1@mal body | tr '\n' ' ' | grep -q 'If you did not send this, tell the  *bot.s operator'"
-check "... a maintainer is told how far the type is from demotion (1 of 2)" \
-	"mailinfo f1@mal body | tr '\n' ' ' | grep -q 'As a maintainer of  *$LEDS, your word counts: its  *maintainers disputed USER_COPY_UNCHECKED in 1 of the 2 reviews'"
+check "a forged maintainer's From: (no valid DKIM signature): no maintainer's word, no answer" \
+	"[ \"\$(sql \"SELECT addr, maintainer FROM feedback WHERE msg_id = (SELECT id FROM messages WHERE message_id = 'f1@mal')\")\" = 'pavel@example.org|0' ] &&
+	 [ \$(outbox) -eq $n0 ] &&
+	 grep -q 'event=command msgid=f1@mal .*sender=\"neither verified nor confirmed\".*as_maintainer_refused=\"not verified (DKIM)\"' '$tmp/err'"
 check "auto-generated feedback: nothing recorded, no answer" \
-	"[ \$(outbox) -eq $((n0 + 1)) ] && [ \$(fb \"WHERE addr = 'mallory@example.net'\") -eq 0 ] &&
+	"[ \$(outbox) -eq $n0 ] && [ \$(fb \"WHERE addr = 'mallory@example.net'\") -eq 0 ] &&
 	 [ \"\$(sql \"SELECT state FROM messages WHERE message_id = 'f2@mal'\")\" = 5 ]"
+# pavel himself, signed: his word, though mallory wrote in his name first
+answer f1@pavel pavel@example.org "$r1" "false-positive USER_COPY_UNCHECKED"
+run
+check "the maintainer's own signed dispute counts (the forged one before it made no duplicate of it); answered to him alone" \
+	"[ \"\$(sql \"SELECT addr, maintainer FROM feedback WHERE msg_id = (SELECT id FROM messages WHERE message_id = 'f1@pavel')\")\" = 'pavel@example.org|1' ] &&
+	 [ \$(outbox) -eq $((n0 + 1)) ] &&
+	 [ \"\$(mailinfo f1@pavel To)\" = 'pavel <pavel@example.org>' ] && [ -z \"\$(mailinfo f1@pavel Cc)\" ] &&
+	 [ \"\$(mailinfo f1@pavel Subject)\" = 'Re: [reviewbot] false-positive USER_COPY_UNCHECKED' ] &&
+	 mailinfo f1@pavel body | tr '\n' ' ' | grep -q 'If you did not send this, tell the  *bot.s operator'"
+check "... a maintainer is told how far the type is from demotion (1 of 2)" \
+	"mailinfo f1@pavel body | tr '\n' ' ' | grep -q 'As a maintainer of  *$LEDS, your word counts: its  *maintainers disputed USER_COPY_UNCHECKED in 1 of the 2 reviews'"
+
+# ---- the attack of issue 33: patches mailed to the bot alone, disputes -----
+# three patches to the bot alone (into the list's mailbox): their reviews
+# go to the author only; disputes of them, backdated or in the future,
+# forged or signed, never count as the maintainers'
+for i in 1 2 3; do
+	mail leds "q$i@jane" <<EOF
+From: jane <jane@example.com>
+To: $BOT
+Subject: [PATCH] leds: x: private $i
+Date: Mon, 02 Nov 2026 10:00:00 +0000
+Message-ID: <q$i@jane>
+
+Read the request from user space.
+
+Signed-off-by: jane <jane@example.com>
+---
+diff --git a/drivers/x/x-q$i.c b/drivers/x/x-q$i.c
+index 1111111..2222222 100644
+--- a/drivers/x/x-q$i.c
++++ b/drivers/x/x-q$i.c
+@@ -1,2 +1,4 @@
+ int a;
++static long x_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
++{ copy_from_user(&req, (void __user *)arg, sizeof(req)); return 0; }
+ int d;
+EOF
+done
+run
+check "patches mailed to the bot alone: reviewed to the author only" \
+	"[ -n \"\$(review q1@jane)\" ] && [ -z \"\$(mailinfo q1@jane Cc)\" ] &&
+	 [ -z \"\$(sql \"SELECT list FROM replies WHERE message_id = '\$(review q1@jane)'\")\" ]"
+n0=$(outbox)
+DATE="Mon, 01 Jan 2001 10:00:00 +0000" answer d1@pavel pavel@example.org "$(review q1@jane)" "false-positive USER_COPY_UNCHECKED"
+DATE="Mon, 01 Jan 2001 10:00:00 +0000" UNSIGNED=1 answer d2@mal pavel@example.org "$(review q2@jane)" "false-positive USER_COPY_UNCHECKED"
+DATE="Fri, 01 Jan 2099 10:00:00 +0000" UNSIGNED=1 answer d3@mal pavel@example.org "$(review q3@jane)" "false-positive USER_COPY_UNCHECKED"
+run
+check "disputes dated before max_age or in the future: refused, nothing recorded, logged" \
+	"[ \$(fb \"WHERE msg_id IN (SELECT id FROM messages WHERE message_id IN ('d1@pavel', 'd2@mal', 'd3@mal'))\") -eq 0 ] &&
+	 [ \"\$(state d1@pavel)\" = '4|false-positive refused: its Date: is older than [policy] max_age' ] &&
+	 [ \"\$(state d3@mal)\" = '4|false-positive refused: its Date: is in the future ([policy] max_clock_skew)' ] &&
+	 [ \$(grep -c 'event=command-refused' '$tmp/err') -eq 3 ]"
+check "... answered with why to the verified maintainer only, never to a forged From:" \
+	"[ \$(outbox) -eq $((n0 + 1)) ] && mailinfo d1@pavel body | tr '\n' ' ' | grep -q 'Nothing was done: its Date: is older than' &&
+	 [ -z \"\$(mailinfo d2@mal To)\" ] && [ -z \"\$(mailinfo d3@mal To)\" ]"
+for i in 1 2 3; do answer "e$i@pavel" pavel@example.org "$(review q$i@jane)" "false-positive USER_COPY_UNCHECKED"; done
+run
+check "the maintainer's signed disputes of reviews not mailed to the list: recorded, not as the maintainer's" \
+	"[ \"\$(sql \"SELECT count(*), sum(maintainer) FROM feedback WHERE msg_id IN (SELECT id FROM messages WHERE message_id LIKE 'e_@pavel')\")\" = '3|0' ] &&
+	 [ \$(grep -c 'as_maintainer_refused=\"the review was not mailed to the list\"' '$tmp/err') -eq 3 ]"
+"$rb" status --config "$tmp/rb.conf" >"$tmp/s" 2>&1
+# refused: these 3, and the 4 false-positive answers refused above
+check "status counts the refused commands" "grep -q '^commands: 0 pending confirmation, 7 refused$' '$tmp/s' || { cat '$tmp/s'; false; }"
 
 # ---- the maintainers' word demotes a type on their list only ---------------------
 # one maintainer review so far: the next review on the list still has it
@@ -265,7 +355,7 @@ check "another list is unaffected" \
 "$rb" query --config "$tmp/rb.conf" --feedback >"$tmp/q" 2>&1; st=$?
 check "query --feedback: per type findings, disputed, by maintainers, demoted lists" \
 	"[ $st -eq 0 ] && grep -q '^TYPE  *FINDINGS  DISPUTED  BY MAINTAINERS  DEMOTED ON$' '$tmp/q' &&
-	 grep -q '^USER_COPY_UNCHECKED  *5  *2  *2  $LEDS$' '$tmp/q' &&
+	 grep -q '^USER_COPY_UNCHECKED  *8  *5  *2  $LEDS$' '$tmp/q' &&
 	 grep -q '^TRAILING_WHITESPACE  *5  *1  *0  -$' '$tmp/q' &&
 	 grep -q '^LONG_LINE  *5  *0  *0  -$' '$tmp/q' || { cat '$tmp/q'; false; }"
 "$rb" query --config "$tmp/rb.conf" --feedback --list $NET --json >"$tmp/q" 2>&1; st=$?
@@ -273,21 +363,21 @@ check "query --feedback --list --json: the other list's figures" \
 	"[ $st -eq 0 ] && grep -q '^{\"type\":\"USER_COPY_UNCHECKED\",\"findings\":1,\"disputed\":0,\"by_maintainers\":0,\"reviews_by_maintainers\":0,\"demoted\":\[\]}$' '$tmp/q' || { cat '$tmp/q'; false; }"
 "$rb" query --config "$tmp/rb.conf" --feedback --type user_copy_unchecked --json >"$tmp/q" 2>&1
 check "query --feedback --type (any case) --json" \
-	"[ \$(wc -l <'$tmp/q') -eq 1 ] && grep -q '\"disputed\":2,\"by_maintainers\":2,\"reviews_by_maintainers\":2,\"demoted\":\[\"$LEDS\"\]' '$tmp/q' || { cat '$tmp/q'; false; }"
+	"[ \$(wc -l <'$tmp/q') -eq 1 ] && grep -q '\"disputed\":5,\"by_maintainers\":2,\"reviews_by_maintainers\":2,\"demoted\":\[\"$LEDS\"\]' '$tmp/q' || { cat '$tmp/q'; false; }"
 "$rb" query --config "$tmp/rb.conf" --feedback --patches >"$tmp/q" 2>&1; st=$?
 check "query --feedback --patches: refused" "[ $st -eq 2 ]"
 "$rb" query --database "$db" --feedback >"$tmp/q" 2>&1; st=$?
 check "query --feedback --database alone: the same counts, no list demoted (no configuration names maintainers)" \
-	"[ $st -eq 0 ] && grep -q '^USER_COPY_UNCHECKED  *5  *2  *[0-9]*  -$' '$tmp/q' &&
+	"[ $st -eq 0 ] && grep -q '^USER_COPY_UNCHECKED  *8  *5  *[0-9]*  -$' '$tmp/q' &&
 	 grep -q '^LONG_LINE  *5  *0  *0  -$' '$tmp/q' || { cat '$tmp/q'; false; }"
 "$rb" status --config "$tmp/rb.conf" >"$tmp/s" 2>&1; st=$?
 check "status: the disputes and a line per disputed type" \
-	"[ $st -eq 0 ] && grep -q '^false-positive disputes: 6 (2 types disputed)$' '$tmp/s' &&
-	 grep -A2 '^false-positive' '$tmp/s' | sed -n 2p | grep -q '^  USER_COPY_UNCHECKED: 2 of 5 findings disputed, 2 by maintainers; demoted on $LEDS$' &&
+	"[ $st -eq 0 ] && grep -q '^false-positive disputes: 9 (2 types disputed)$' '$tmp/s' &&
+	 grep -A2 '^false-positive' '$tmp/s' | sed -n 2p | grep -q '^  USER_COPY_UNCHECKED: 5 of 8 findings disputed, 2 by maintainers; demoted on $LEDS$' &&
 	 grep -q '^  TRAILING_WHITESPACE: 1 of 5 findings disputed, 0 by maintainers$' '$tmp/s' || { cat '$tmp/s'; false; }"
 "$rb" status --config "$tmp/rb.conf" --json >"$tmp/s" 2>&1
 check "status --json: the same figures" \
-	"python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))[\"feedback\"]; assert d[\"disputes\"] == 6, d; t=d[\"types\"][0]; assert (t[\"type\"], t[\"findings\"], t[\"disputed\"], t[\"by_maintainers\"], t[\"demoted_on\"]) == (\"USER_COPY_UNCHECKED\", 5, 2, 2, \"$LEDS\"), t' '$tmp/s'"
+	"python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))[\"feedback\"]; assert d[\"disputes\"] == 9, d; t=d[\"types\"][0]; assert (t[\"type\"], t[\"findings\"], t[\"disputed\"], t[\"by_maintainers\"], t[\"demoted_on\"]) == (\"USER_COPY_UNCHECKED\", 8, 5, 2, \"$LEDS\"), t' '$tmp/s'"
 
 # ---- the store stays whole ------------------------------------------------------
 check "no dangling rows" "[ \"\$(sql 'PRAGMA foreign_key_check' | wc -l)\" = 0 ]"

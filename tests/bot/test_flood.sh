@@ -3,6 +3,9 @@
 # and reviews have separate hourly budgets (max_confirmations_per_hour,
 # max_replies_per_hour), commands from many addresses are capped as a
 # whole, and every review due is handed to delivery before any answer.
+# Commands nobody vouched for get a request for their token (issue 33),
+# under a budget of their own (max_requests_per_hour): a flood of forged
+# commands never uses up the answers' one.
 # 40 command mails from 40 addresses and one patch, in one maildir,
 # through a sendmail program that logs the order it is handed mail in.
 set -u
@@ -92,15 +95,18 @@ echo "# defaults: $(grep -c '^review' "$tmp/dflt/log" 2>/dev/null) review(s), $(
 check "40 commands and a patch: the review goes out" \
 	"[ $st -eq 0 ] && [ \$(grep -c '^review' '$tmp/dflt/log') -eq 1 ]"
 check "... first" "head -1 '$tmp/dflt/log' | grep -q '^review'"
-check "... the answers are capped as a whole: 20 sent, 20 recorded, not sent" \
+check "... the requests are capped as a whole: 20 sent, 20 recorded, not sent" \
 	"[ \$(grep -c '^confirm' '$tmp/dflt/log') -eq 20 ] &&
-	 [ \"\$(sql dflt \"SELECT count(*) FROM replies WHERE kind = 'confirm' AND state = 3 AND reason = 'max_confirmations_per_hour reached'\")\" = 20 ]"
-check "... the commands themselves are carried out" \
-	"[ \"\$(sql dflt 'SELECT count(*) FROM optouts')\" = 40 ]"
+	 [ \"\$(sql dflt \"SELECT count(*) FROM replies WHERE kind = 'request' AND state = 3 AND reason = 'max_requests_per_hour reached'\")\" = 20 ]"
+check "... the commands wait for their tokens: none carried out" \
+	"[ \"\$(sql dflt 'SELECT count(*) FROM optouts')\" = 0 ] &&
+	 [ \"\$(sql dflt \"SELECT count(*) FROM messages WHERE reason = 'optout: pending confirmation'\")\" = 40 ]"
+check "... and the answers' budget is untouched by them" \
+	"[ \"\$(sql dflt \"SELECT count(*) FROM replies WHERE kind = 'confirm'\")\" = 0 ]"
 
 # ---- generous answer budget, few reviews: the review still goes first ----------
 conf order "	max_replies_per_hour = 1
-	max_confirmations_per_hour = 100"
+	max_requests_per_hour = 100"
 flood order
 "$rb" run --once --config "$tmp/order/rb.conf" >/dev/null 2>"$tmp/order/err"
 check "a review due is handed over before any answer, even when they came first" \

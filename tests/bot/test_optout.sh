@@ -1,7 +1,9 @@
 #!/bin/bash
 # Opting out by mail, no loops, rate limits, and the admin commands: the
 # bot on a local maildir, dry run, replies written to an outbox maildir.
-# No server needed.
+# No server needed.  What silences someone (optout, mute) or undoes it
+# (optin) takes effect only once the address sends back the token the
+# bot mails it (issue 33: a forged From: opted anyone out, unseen).
 set -u
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 rb=${REVIEWBOT:-$repo/reviewbot}
@@ -121,23 +123,50 @@ for k in box.keys():
 PY
 }
 
+# token IRT: the token of the outbox mail answering IRT
+token_of() { mailinfo "$1" body | sed -n 's/^    confirm \([0-9a-f]*\)$/\1/p'; }
+# confirm MSGID FROM IRT: FROM sends back the token of the request
+# answering IRT, as a reply to it
+confirm() {
+	local t mid
+	t=$(token_of "$3")
+	mid=$(mailinfo "$3" Message-ID); mid=${mid#<}; mid=${mid%>}
+	command "$1" "$2" "confirm $t" "Re: [reviewbot] please confirm" "In-Reply-To: <$mid>"
+}
+
 # ---- optout ------------------------------------------------------------
-command "c1@alice" alice@example.com "optout"
+command "c1@alice" alice@example.com "optout" "Buy cheap watches at example.net"
 run; st=$?
 check "run --once exits 0" "[ $st -eq 0 ] || { cat '$tmp/err'; false; }"
-check "optout: one confirmation" "[ \$(outbox) -eq 1 ]"
-check "the confirmation goes to the sender alone, auto-replied, threaded" \
+check "optout: one request for confirmation, nothing done yet" \
+	"[ \$(outbox) -eq 1 ] &&
+	 [ \"\$(sql \"SELECT count(*) FROM optouts WHERE addr='alice@example.com'\")\" = 0 ] &&
+	 [ \"\$(sql \"SELECT state, reason FROM messages WHERE message_id='c1@alice'\")\" = '4|optout: pending confirmation' ] &&
+	 grep -q 'event=command-pending msgid=c1@alice command=optout from=alice@example.com' '$tmp/err'"
+check "the request goes to the sender alone, auto-replied, threaded, a Subject of the bot's own" \
 	"[ \"\$(mailinfo c1@alice To)\" = 'alice <alice@example.com>' ] &&
 	 [ -z \"\$(mailinfo c1@alice Cc)\" ] &&
 	 [ \"\$(mailinfo c1@alice Auto-Submitted)\" = auto-replied ] &&
+	 [ \"\$(mailinfo c1@alice Subject)\" = 'Re: [reviewbot] please confirm: optout' ] &&
+	 ! grep -rq 'watches' '$tmp/outbox/new' &&
 	 mailinfo c1@alice body | grep -q 'command \"optout\" for alice@example.com' &&
-	 mailinfo c1@alice body | tr '\\n' ' ' | grep -q 'no review of your patches will be mailed from now on'"
-check "optout is recorded (silent) and the mail is a command" \
-	"[ \"\$(sql \"SELECT mode FROM optouts WHERE addr='alice@example.com'\")\" = 0 ] &&
-	 [ \"\$(sql \"SELECT state, reason FROM messages WHERE message_id='c1@alice'\")\" = '4|optout' ]"
+	 mailinfo c1@alice body | tr '\\n' ' ' | grep -q 'Nothing is done until alice@example.com confirms it' &&
+	 [ \$(token_of c1@alice | wc -c) -eq 33 ]"
+"$rb" status --config "$tmp/rb.conf" >"$tmp/status" 2>&1
+check "status: the pending command" "grep -q '^commands: 1 pending confirmation, 0 refused' '$tmp/status' || { cat '$tmp/status'; false; }"
+confirm "c1c@alice" alice@example.com "c1@alice"
+run
+check "the token sent back: the optout is recorded (silent), answered with an undo token" \
+	"[ \$(outbox) -eq 2 ] &&
+	 [ \"\$(sql \"SELECT mode FROM optouts WHERE addr='alice@example.com'\")\" = 0 ] &&
+	 [ \"\$(sql \"SELECT state, reason FROM messages WHERE message_id='c1c@alice'\")\" = '4|optout confirmed' ] &&
+	 mailinfo c1c@alice body | tr '\\n' ' ' | grep -q 'no review of your patches will be mailed from now on' &&
+	 [ \$(token_of c1c@alice | wc -c) -eq 33 ]"
+"$rb" status --config "$tmp/rb.conf" >"$tmp/status" 2>&1
+check "status: nothing pending any more" "grep -q '^commands: 0 pending confirmation, 0 refused' '$tmp/status' || { cat '$tmp/status'; false; }"
 patch "p1@alice" alice@example.com "leds: x: one"
 run
-check "the opted-out author's next patch gets no review mail" "[ \$(outbox) -eq 1 ]"
+check "the opted-out author's next patch gets no review mail" "[ \$(outbox) -eq 2 ]"
 check "... its review is recorded as suppressed, the patch checked and kept" \
 	"[ \"\$(sql \"SELECT r.state, r.reason FROM replies r JOIN series s ON s.id = r.series_id WHERE s.author_addr = 'alice@example.com'\")\" = '3|the author opted out of reviews' ] &&
 	 [ \"\$(sql \"SELECT count(*) FROM findings f JOIN series s ON s.id = f.series_id WHERE s.author_addr = 'alice@example.com'\")\" -gt 0 ]"
@@ -158,12 +187,13 @@ wrote:</div>
 &gt; some review
 EOF
 run
-check "optout private (HTML, capitals, full stop): one confirmation" \
-	"[ \$(outbox) -eq 2 ] && mailinfo c1@bob body | grep -q '\"optout private\"'"
+check "optout private (HTML, capitals, full stop): one request" \
+	"[ \$(outbox) -eq 3 ] && mailinfo c1@bob body | grep -q '\"optout private\"'"
+confirm "c1c@bob" bob@example.com "c1@bob"
 patch "p1@bob" bob@example.com "leds: x: two"
 run
-check "optout private: the next review goes to the author, no Cc" \
-	"[ \$(outbox) -eq 3 ] && mailinfo p1@bob To | grep -q bob@example.com && [ -z \"\$(mailinfo p1@bob Cc)\" ]"
+check "optout private, confirmed: the next review goes to the author, no Cc" \
+	"[ \$(outbox) -eq 5 ] && mailinfo p1@bob To | grep -q bob@example.com && [ -z \"\$(mailinfo p1@bob Cc)\" ]"
 
 # ---- mute ----------------------------------------------------------------
 # a thread not posted yet cannot be muted: the root is the store's, not
@@ -202,12 +232,18 @@ References: <p1@carol> <$rid>"
 sed -i "s/^To: .*/To: $LIST/" "$tmp/list/new/"*c1@dave
 n0=$(outbox)
 run
-check "mute as a reply to a review by someone on its Cc (not To the bot, quoted text first): confirmed" \
-	"[ \$(outbox) -eq $((n0 + 1)) ] && [ \"\$(sql \"SELECT root, addr FROM mutes\")\" = 'p1@carol|dave@example.com' ]"
+check "mute as a reply to a review by someone on its Cc (not To the bot, quoted text first): a request, nothing muted yet" \
+	"[ \$(outbox) -eq $((n0 + 1)) ] && [ \"\$(sql 'SELECT count(*) FROM mutes')\" = 0 ] &&
+	 [ \"\$(sql \"SELECT reason FROM messages WHERE message_id='c1@dave'\")\" = 'mute: pending confirmation' ]"
+confirm "c1c@dave" dave@example.com "c1@dave"
+run
+check "... confirmed by dave: muted" \
+	"[ \$(outbox) -eq $((n0 + 2)) ] && [ \"\$(sql \"SELECT root, addr FROM mutes\")\" = 'p1@carol|dave@example.com' ]"
+n0=$(outbox)
 patch "p2@carol" carol@example.com "leds: x: three, again" "p1@carol"
 run
 check "mute: nothing more in that thread" \
-	"[ \$(outbox) -eq $((n0 + 1)) ] && [ \"\$(sql \"SELECT r.state, r.reason FROM replies r JOIN messages m ON m.series_id = r.series_id WHERE m.message_id = 'p2@carol'\")\" = '3|the thread is muted' ]"
+	"[ \$(outbox) -eq $n0 ] && [ \"\$(sql \"SELECT r.state, r.reason FROM replies r JOIN messages m ON m.series_id = r.series_id WHERE m.message_id = 'p2@carol'\")\" = '3|the thread is muted' ]"
 
 # the author mutes her own thread, answering her patch
 patch "p3@carol" carol@example.com "leds: x: six"
@@ -215,16 +251,18 @@ command "c2@carol" carol@example.com "mute" "Re: [PATCH] leds: x: six" "In-Reply
 References: <p3@carol>"
 n0=$(outbox)
 run
-check "mute by the patch's author, answering the patch: confirmed (and her review, due after it, muted)" \
-	"[ \$(outbox) -eq $((n0 + 1)) ] && [ \"\$(sql \"SELECT addr FROM mutes WHERE root = 'p3@carol'\")\" = carol@example.com ] &&
-	 mailinfo c2@carol body | grep -q '\"mute\"'"
+confirm "c2c@carol" carol@example.com "c2@carol"
+run
+check "mute by the patch's author, answering the patch: confirmed (her review went out before the mute was confirmed)" \
+	"[ \$(outbox) -eq $((n0 + 3)) ] && [ \"\$(sql \"SELECT addr FROM mutes WHERE root = 'p3@carol'\")\" = carol@example.com ] &&
+	 mailinfo c2@carol body | grep -q '\"mute\"' && mailinfo c2c@carol body | grep -q '\"mute confirmed\"'"
 
 # ---- optin: a token, a forged confirmation, the real one --------------------
 command "c2@alice" alice@example.com "optin"
 n0=$(outbox)
 run
 token=$(mailinfo c2@alice body | sed -n 's/^    confirm \([0-9a-f]*\)$/\1/p')
-check "optin: a confirmation carrying a token" "[ \$(outbox) -eq $((n0 + 1)) ] && [ \${#token} -eq 32 ]"
+check "optin: a request carrying a token" "[ \$(outbox) -eq $((n0 + 1)) ] && [ \${#token} -eq 32 ]"
 check "optin alone changes nothing" "[ \"\$(sql \"SELECT count(*) FROM optouts WHERE addr='alice@example.com'\")\" = 1 ]"
 command "c1@mallory" mallory@example.net "confirm $token"
 command "c2@mallory" mallory@example.net "optin $token" "Re: reviews" "In-Reply-To: <c2@alice>"
@@ -274,6 +312,7 @@ run
 check "the token written back by its owner re-enables reviews (and is answered)" \
 	"[ \$(outbox) -eq $((n0 + 2)) ] && [ \"\$(sql \"SELECT count(*) FROM optouts WHERE addr='alice@example.com'\")\" = 0 ] &&
 	 mailinfo c3@alice body | grep -q 'optin confirmed' &&
+	 [ \"\$(mailinfo c3@alice Subject)\" = 'Re: [reviewbot] optin confirmed' ] &&
 	 mailinfo c3@alice body | tr '\\n' ' ' | grep -q 'you will get reviews again' &&
 	 ! mailinfo c3@alice body | grep -q 'will be mailed from now on'"
 command "c4@alice" alice@example.com "confirm $token"
@@ -309,8 +348,8 @@ check "auto-generated command mail (9 kinds): no answer, nothing changed, reason
 	"[ \$(outbox) -eq $((n0 + 1)) ] &&
 	 [ \"\$(sql \"SELECT count(*) FROM optouts WHERE addr LIKE 'auto%' OR addr LIKE 'mailer-daemon%' OR addr LIKE 'postmaster%'\")\" = 0 ] &&
 	 [ \"\$(sql \"SELECT count(*) FROM messages WHERE message_id LIKE 'c_@auto' AND state = 5 AND (reason LIKE 'auto-generated mail (%): not a command' OR reason = 'auto-submitted mail')\")\" = 9 ]"
-check "... but a person's command through the list is answered" \
-	"[ \"\$(sql \"SELECT count(*) FROM optouts WHERE addr = 'kate@example.com'\")\" = 1 ] && mailinfo c1@kate body | grep -q optout"
+check "... but a person's command through the list is one (a request for its token)" \
+	"[ \"\$(sql \"SELECT reason FROM messages WHERE message_id = 'c1@kate'\")\" = 'optout: pending confirmation' ] && mailinfo c1@kate body | grep -q optout"
 # kate's vacation program answers the confirmation, quoting its token
 ktok=$(mailinfo c1@kate body | sed -n 's/^    confirm \([0-9a-f]*\)$/\1/p')
 kmid=$(mailinfo c1@kate Message-ID); kmid=${kmid#<}; kmid=${kmid%>}
@@ -323,9 +362,10 @@ command "c3@kate" kate@example.com "Auto: I am away.
 
 >     confirm $ktok" "Auto: reviews" "In-Reply-To: <$kmid>"
 run
-check "an auto-responder quoting a confirmation opts nobody back in, gets no answer" \
+check "an auto-responder quoting a request confirms nothing, gets no answer" \
 	"[ \${#ktok} -eq 32 ] && [ \$(outbox) -eq $((n0 + 1)) ] &&
-	 [ \"\$(sql \"SELECT count(*) FROM optouts WHERE addr = 'kate@example.com'\")\" = 1 ]"
+	 [ \"\$(sql \"SELECT count(*) FROM optouts WHERE addr = 'kate@example.com'\")\" = 0 ] &&
+	 [ \"\$(sql \"SELECT used FROM optin_tokens WHERE token = '$ktok'\")\" = 0 ]"
 # patches posted on a list carry such headers: they are reviewed
 mail "p1@liam" <<EOF
 From: Liam <liam@example.com>
@@ -387,11 +427,11 @@ check "auto-submitted, bot-header and own-address mail: never answered" \
 	"[ \$(outbox) -eq $n0 ] && [ \"\$(sql \"SELECT count(*) FROM messages WHERE message_id IN ('c1@vac','c1@otherbot','c1@self','p1@self') AND state = 5\")\" = 4 ] &&
 	 [ \"\$(sql \"SELECT count(*) FROM optouts WHERE addr IN ('vac@example.com','otherbot@example.com','$BOT')\")\" = 0 ]"
 
-# ---- confirmations are rate-limited ---------------------------------------
+# ---- requests are rate-limited ----------------------------------------------
 for i in 1 2 3 4; do command "m$i@gus" gus@example.com "optout"; done
 run
-check "confirmations_per_hour = 3: the 4th answer is recorded, suppressed" \
-	"[ \$(outbox) -eq $((n0 + 3)) ] && [ \"\$(sql \"SELECT count(*) FROM replies WHERE kind='confirm' AND to_addr='gus@example.com' AND state=3\")\" = 1 ]"
+check "requests_per_day = 3: the 4th request is recorded, suppressed" \
+	"[ \$(outbox) -eq $((n0 + 3)) ] && [ \"\$(sql \"SELECT count(*) FROM replies WHERE kind='request' AND to_addr='gus@example.com' AND state=3 AND reason = 'requests_per_day reached for this address'\")\" = 1 ]"
 
 # ---- a flood from one author ------------------------------------------------
 for i in $(seq 1 20); do patch "f$i@frank" frank@example.com "leds: x: flood $i"; done
@@ -432,8 +472,12 @@ References: <f6@frank>"
 command "priv@frank" frank@example.com "optout private"
 n0=$(outbox)
 run
-check "answers to frank's commands go while his reviews are held by his cap" \
-	"[ \$(outbox) -eq $((n0 + 2)) ] && [ -n \"\$(mailinfo mute@frank To)\" ] && [ -n \"\$(mailinfo priv@frank To)\" ]"
+confirm "mutec@frank" frank@example.com "mute@frank"
+confirm "privc@frank" frank@example.com "priv@frank"
+run
+check "requests and answers of frank's commands go while his reviews are held by his cap" \
+	"[ \$(outbox) -eq $((n0 + 4)) ] && [ -n \"\$(mailinfo mute@frank To)\" ] && [ -n \"\$(mailinfo priv@frank To)\" ] &&
+	 [ -n \"\$(mailinfo mutec@frank To)\" ] && [ -n \"\$(mailinfo privc@frank To)\" ]"
 later
 n0=$(outbox)
 run
@@ -445,6 +489,8 @@ check "... the next 5 go to frank alone, without the list (opted out to private 
 	 [ \"\$(sql \"SELECT count(*) FROM replies WHERE to_addr='frank@example.com' AND kind='review' AND state=1 AND rcpt='frank@example.com' AND list IS NULL\")\" = 5 ] &&
 	 [ \$(grep -c 'event=made-private' '$tmp/err') -eq 14 ] || { frank_replies; false; }"
 command "out@frank" frank@example.com "optout"
+run
+confirm "outc@frank" frank@example.com "out@frank"
 run
 later
 n0=$(outbox)
@@ -465,7 +511,7 @@ check "admin optin (no token needed)" \
 check "admin optout refuses a non-address" "[ $st -eq 2 ] && grep -q 'not a mail address' '$tmp/out'"
 "$rb" optout --config "$tmp/rb.conf" frank@example.com --forget >"$tmp/out" 2>&1; st=$?
 check "admin optout --forget prints what it deleted" \
-	"[ $st -eq 0 ] && grep -q 'forgot frank@example.com: 23 messages, 20 series, 20 patches, [0-9]* findings, 20 reviews, 23 replies' '$tmp/out' || { cat '$tmp/out'; false; }"
+	"[ $st -eq 0 ] && grep -q 'forgot frank@example.com: 26 messages, 20 series, 20 patches, [0-9]* findings, 20 reviews, 26 replies' '$tmp/out' || { cat '$tmp/out'; false; }"
 check "... and nothing of frank is left but the opt-out" \
 	"[ \"\$(sql \"SELECT (SELECT count(*) FROM messages WHERE from_addr='frank@example.com') + (SELECT count(*) FROM series WHERE author_addr='frank@example.com') + (SELECT count(*) FROM replies WHERE to_addr='frank@example.com')\")\" = 0 ] &&
 	 [ \"\$(sql \"SELECT mode FROM optouts WHERE addr='frank@example.com'\")\" = 0 ] &&

@@ -37,12 +37,17 @@ if [ "$(id -u)" = 0 ]; then
 	chmod 755 "$tmp"
 	chown -R nobody "$tmp/db" "$tmp/list"
 fi
+# maint signs its mail with DKIM (tests/data/dkim/: the test key of
+# example.org): a verified sender, answered at once
+cp "$repo/tests/data/dkim/keys" "$tmp/dkim-keys"
+chmod 644 "$tmp/dkim-keys"
 cat >"$tmp/rb.conf" <<EOF
 [bot]
 	address = $BOT
 	database = $db
 	templates = $repo/templates
 	dry_run = true
+	dkim_keys = $tmp/dkim-keys
 $user_line
 [source "leds"]
 	type = maildir
@@ -55,6 +60,7 @@ $user_line
 	max_age = 0	# the mail carries fixed dates (2026)
 	series_wait = 0
 	confirmations_per_hour = 3
+	queries_per_hour = 4
 [web]
 	url = http://127.0.0.1/
 	timeout = 3
@@ -117,6 +123,19 @@ optout private
 EOF
 "$rb" run --once --config "$tmp/rb.conf" >"$tmp/run.out" 2>&1; st=$?
 check "the bot's first run" "[ $st -eq 0 ] || { cat '$tmp/run.out'; false; }"
+# olga sends back the token the bot mailed her: her optout takes effect
+otok=$(grep -rh '^    confirm [0-9a-f]\{32\}$' "$tmp/db/outbox/new" | sed 's/^    confirm //')
+mail "c2@olga" <<EOF
+From: Olga <olga@example.com>
+To: $BOT
+Subject: Re: [reviewbot] please confirm: optout private
+Date: Mon, 02 Nov 2026 10:05:00 +0000
+Message-ID: <c2@olga>
+
+confirm $otok
+EOF
+"$rb" run --once --config "$tmp/rb.conf" >"$tmp/run.out" 2>&1; st=$?
+check "olga confirms her optout private" "[ $st -eq 0 ] && [ \${#otok} -eq 32 ] || { cat '$tmp/run.out'; false; }"
 # ann v2 a day later: signed off (fixes the missing sign-off), the
 # white space gone, a long line new
 long="int c_ann = $(printf 'x%.0s' $(seq 1 110));"
@@ -355,19 +374,25 @@ check "every request was logged, no server error" \
 	"grep -q 'event=http method=GET' '$tmp/serve.log' && ! grep -q 'status=5' '$tmp/serve.log'"
 
 # ---- the query by mail --------------------------------------------------------
+# query MSGID WORDS [FROM]: a query mailed to the bot, signed with DKIM
+# when it is maint's (FROM another address: unsigned)
 query() {
-	mail "$1" <<EOF
-From: Maint <maint@example.org>
+	local from=${3:-maint@example.org} name=${4:-Maint} text
+	text="From: $name <$from>
 To: $BOT
-Subject: history
+Subject: history, and buy cheap watches
 Date: Mon, 02 Nov 2026 12:00:00 +0000
 Message-ID: <$1>
 
 $2
 
 -- 
-Maint
-EOF
+Maint"
+	if [ "$from" = maint@example.org ]; then
+		printf '%s\n' "$text" | /usr/bin/python3 "$repo/tests/data/dkim/sign.py" | mail "$1"
+	else
+		printf '%s\n' "$text" | mail "$1"
+	fi
 }
 # mailinfo IRT FIELD: a header (or "body") of the outbox mail answering IRT
 mailinfo() {
@@ -395,7 +420,7 @@ mailinfo q1@maint body >"$tmp/answer"
 check "query answer: to the sender alone, threaded, auto-replied" \
 	"[ \"\$(mailinfo q1@maint To)\" = 'Maint <maint@example.org>' ] && [ -z \"\$(mailinfo q1@maint Cc)\" ] &&
 	 [ \"\$(mailinfo q1@maint Auto-Submitted)\" = auto-replied ] &&
-	 [ \"\$(mailinfo q1@maint Subject)\" = 'Re: history' ]"
+	 [ \"\$(mailinfo q1@maint Subject)\" = 'Re: [reviewbot] query' ]"
 check "query answer: ann's series and findings, with links" \
 	"grep -q 'drivers/leds/leds-x.c' '$tmp/answer' && grep -q 'http://127.0.0.1/m/v2@ann/' '$tmp/answer' &&
 	 grep -q 'http://127.0.0.1/search?q=file%3Adrivers%2Fleds%2F%2A%20since%3A' '$tmp/answer'"
@@ -414,6 +439,36 @@ query "q4@maint" "query author:ann"
 check "queries are rate-capped per sender (confirmations_per_hour = 3): the 4th recorded, not sent" \
 	"[ -n \"\$(mailinfo q3@maint Subject)\" ] && [ -z \"\$(mailinfo q4@maint Subject)\" ] &&
 	 [ \"\$(sql \"SELECT count(*) FROM replies WHERE to_addr = 'maint@example.org' AND state = 3\")\" = 1 ]"
+# the work itself is capped before any lookup (issue 33: 60 queries
+# delayed a review by 79 s): queries_per_hour = 4
+query "q5@maint" "query author:ann"
+"$rb" run --once --config "$tmp/rb.conf" >"$tmp/run.out" 2>&1
+check "the 5th query of the hour from one sender: refused before the lookup, no answer made" \
+	"[ \"\$(sql \"SELECT state, reason FROM messages WHERE message_id = 'q5@maint'\")\" = '4|query refused: queries_per_hour reached for this address' ] &&
+	 [ \"\$(sql \"SELECT count(*) FROM replies WHERE to_addr = 'maint@example.org'\")\" = 4 ]"
+# a stranger, or anyone writing a third party's From:, gets no answer
+# with results, nor has the bot work for it: one request for a token,
+# with nothing of the mail's Subject; the query waits for the token
+query "q1@zed" "query author:ann" zed@example.net zed
+"$rb" run --once --config "$tmp/rb.conf" >"$tmp/run.out" 2>&1
+check "a query from an unverified, unconfirmed sender: not looked up, a request with the bot's own Subject" \
+	"[ \"\$(sql \"SELECT state, reason FROM messages WHERE message_id = 'q1@zed'\")\" = '4|query: pending confirmation' ] &&
+	 [ \"\$(mailinfo q1@zed Subject)\" = 'Re: [reviewbot] please confirm: query' ] &&
+	 ! mailinfo q1@zed body | grep -q 'leds-x.c' && ! grep -rq 'watches' '$tmp/db/outbox/new'"
+ztok=$(mailinfo q1@zed body | sed -n 's/^    confirm \([0-9a-f]*\)$/\1/p')
+mail "q2@zed" <<EOF
+From: zed <zed@example.net>
+To: $BOT
+Subject: Re: [reviewbot] please confirm: query
+Date: Mon, 02 Nov 2026 12:05:00 +0000
+Message-ID: <q2@zed>
+
+confirm $ztok
+EOF
+"$rb" run --once --config "$tmp/rb.conf" >"$tmp/run.out" 2>&1
+check "... its token sent back: the query is looked up and answered" \
+	"[ \${#ztok} -eq 32 ] && mailinfo q2@zed body | grep -q 'drivers/leds/leds-x.c' &&
+	 [ \"\$(sql \"SELECT reason FROM messages WHERE message_id = 'q2@zed'\")\" = query ]"
 
 serve_start
 B=http://127.0.0.1:$port

@@ -66,7 +66,7 @@ line() { grep -qxF -- "$1" "$tmp/out"; }
 # the archive: two versions of the LED series with cover letters, the
 # ioctl patch, the clean patch, a reviewer's reply: 4 series versions
 check "database line" "line 'database: $tmp/db/reviewbot.db'"
-check "schema 10" "line 'schema: 10'"
+check "schema 11" "line 'schema: 11'"
 check "messages per state" \
 	"line 'messages: 10 (new 0, patch 7, cover 2, reply 1, command 0, skipped 0, bad 0)'"
 check "series: 4 reviewed, none open" \
@@ -91,7 +91,7 @@ check "status --database --json exits 0" "[ $st -eq 0 ]"
 /usr/bin/python3 - "$tmp/json" >"$tmp/jcheck" 2>&1 <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["schema"] == 10, d
+assert d["schema"] == 11, d
 m = d["messages"]
 assert (m["total"], m["patch"], m["cover"], m["reply"], m["new"]) == (10, 7, 2, 1, 0), m
 s = d["series"]
@@ -100,6 +100,7 @@ r = d["replies"]
 assert (r["total"], r["pending"], r["sent"], r["failed"], r["suppressed"]) == (4, 0, 4, 0, 0), r
 assert d["patches"] == 7 and d["findings"] > 0, d
 assert d["optouts"] == 1 and d["mutes"] == 0, d
+assert d["commands"] == {"pending": 0, "refused": 0}, d
 assert d["stages"] == {"queued": 0, "oldest_age": 0}, d
 assert d["feedback"] == {"disputes": 0, "types": []}, d
 cps = {c["source"]: c for c in d["checkpoints"]}
@@ -137,7 +138,8 @@ grep -qx 'series: 1 (open 1, waiting 1, reviewed 0, skipped 0)' "$tmp/out2" || \
 
 # [policy] max_age (default 3 days): the archive, dated November 2026,
 # is a backlog: stored and checked, nothing sent; a mail of today and
-# an old command (carried out, not answered) beside it
+# an old command beside it (refused, issue 33: a backdated command was
+# carried out unanswered, so its victim never learnt of it)
 sed -e "s|$tmp/db/reviewbot.db|$tmp/db/age.db|" -e "s|$tmp/db/outbox|$tmp/db/age-out|" \
 	-e '/max_age = 0/d' -e "s|$tmp/db/empty|$tmp/db/agebox|" "$tmp/rb.conf" >"$tmp/age.conf"
 mkdir -p "$tmp/db/agebox/new" "$tmp/db/agebox/cur" "$tmp/db/agebox/tmp"
@@ -175,17 +177,17 @@ check "max_age: the backlog is stored and reviewed, only today's patch is mailed
 	"[ $st -eq 0 ] && [ \$(ls '$tmp/db/age-out/new' | wc -l) -eq 1 ] &&
 	 grep -q 'In-Reply-To: <fresh@example.com>' '$tmp/db/age-out/new/'* &&
 	 grep -qx 'series: 5 (open 0, waiting 0, reviewed 5, skipped 0)' '$tmp/out3'"
-check "... the old command is carried out, its answer not sent" \
-	"grep -qx 'opt-outs: 1' '$tmp/out3' && grep -q 'event=command msgid=oldcmd@example.com' '$tmp/age.out' &&
-	 grep -q 'event=confirm-not-sent msgid=oldcmd@example.com' '$tmp/age.out'"
-check "... status counts the 5 replies not sent for their age" \
-	"grep -qx 'replies: 6 (pending 0, due 0, held by cap 0, sent 1, failed 0, suppressed 5 (5 too old: \\[policy\\] max_age))' '$tmp/out3' || { cat '$tmp/out3'; false; }"
+check "... the old command is refused, not carried out, logged and counted" \
+	"grep -qx 'opt-outs: 0' '$tmp/out3' && grep -q 'event=command-refused msgid=oldcmd@example.com command=optout .*reason=\"its Date: is older than \\[policy\\] max_age\"' '$tmp/age.out' &&
+	 grep -qx 'commands: 0 pending confirmation, 1 refused' '$tmp/out3'"
+check "... status counts the 4 reviews not sent for their age" \
+	"grep -qx 'replies: 5 (pending 0, due 0, held by cap 0, sent 1, failed 0, suppressed 4 (4 too old: \\[policy\\] max_age))' '$tmp/out3' || { cat '$tmp/out3'; false; }"
 check "... the log and the summary line say so" \
 	"grep -q 'level=info event=too-old not_sent=4 max_age=259200' '$tmp/age.out' &&
-	 grep -q ', 5 too old to answer (\\[policy\\] max_age);' '$tmp/age.out' || { cat '$tmp/age.out'; false; }"
+	 grep -q ', 4 too old to answer (\\[policy\\] max_age);' '$tmp/age.out' || { cat '$tmp/age.out'; false; }"
 "$rb" status --database "$tmp/db/age.db" --json >"$tmp/json3"
 check "... and --json as replies.too_old" \
-	"/usr/bin/python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))[\"replies\"]; sys.exit(not (r[\"too_old\"] == 5 and r[\"held\"] == 0))' '$tmp/json3'"
+	"/usr/bin/python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))[\"replies\"]; sys.exit(not (r[\"too_old\"] == 4 and r[\"held\"] == 0))' '$tmp/json3'"
 
 "$rb" status --help | grep -q -- '--json'
 check "status --help" "[ $? -eq 0 ]"

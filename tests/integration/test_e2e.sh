@@ -2,7 +2,8 @@
 # The bot as a list sees it, end to end on real servers: the daemon reads
 # an IMAP mailbox (dovecot, with IDLE) and a public-inbox archive (over
 # HTTP) and answers by SMTP (aiosmtpd).  A patch in each gets a threaded
-# review; an "optout" mail gets a confirmation and the sender's next patch
+# review; an "optout" mail gets a request for its token, sent back it is
+# carried out, and the sender's next patch
 # gets no review; SIGTERM stops the daemon cleanly.
 set -u
 repo=$(cd "$(dirname "$0")/../.." && pwd)
@@ -115,10 +116,15 @@ check "the public-inbox review is threaded and Cc the inbox's list" \
 	"[ -n '$f' ] && grep -q '^To: Ann Fixer <ann@example.com>' '$f' && grep -q '^Cc: test@example.org' '$f'"
 
 dc_save "$IT/optout.eml"
-check "an optout mail gets one confirmation" "wait_count 3 20"
+check "an optout mail gets one request for its token" "wait_count 3 20"
 f=$(mail_with In-Reply-To '<optout-1@example.com>')
-check "the confirmation goes to the sender only, auto-replied" \
+check "the request goes to the sender only, auto-replied" \
 	"[ -n '$f' ] && grep -q '^To: .*joe@example.com' '$f' && ! grep -q '^Cc:' '$f' && grep -q '^Auto-Submitted: auto-replied' '$f'"
+# joe sends the token back: the optout takes effect (issue 33)
+tok=$(sed -n 's/^    confirm \([0-9a-f]\{32\}\)$/\1/p' "$f")
+printf 'From: Joe Hacker <joe@example.com>\nTo: reviewbot@example.org\nSubject: Re: stop\nDate: Tue, 10 Nov 2026 11:05:00 +0000\nMessage-ID: <optout-2@example.com>\n\nconfirm %s\n' "$tok" >"$IT/confirm.eml"
+dc_save "$IT/confirm.eml"
+check "... sent back, the optout is confirmed by mail" "wait_count 4 20"
 
 dc_save "$IT/joe2.eml"
 for _ in $(seq 50); do
@@ -127,7 +133,7 @@ for _ in $(seq 50); do
 	sleep 0.1
 done
 sleep 2
-check "the sender's next patch gets no review" "[ \$(smtp_count $OUT) -eq 3 ]"
+check "the sender's next patch gets no review" "[ \$(smtp_count $OUT) -eq 4 ]"
 check "it was still checked and its review recorded as suppressed" \
 	"/usr/bin/python3 - '$IT/db/reviewbot.db' <<'PY'
 import sqlite3, sys
@@ -141,6 +147,6 @@ kill -TERM "$daemon"
 st=0
 wait "$daemon" || st=$?
 check "SIGTERM: the daemon stops cleanly (exit 0)" "[ $st -eq 0 ] || { tail -5 '$IT/daemon.err'; false; }"
-check "no message was reviewed twice" "[ \$(smtp_count $OUT) -eq 3 ]"
+check "no message was reviewed twice" "[ \$(smtp_count $OUT) -eq 4 ]"
 
 it_done

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 
 #include "../../bot/command.h"
+#include "../../bot/config.h"
 
 #define TOK "0123456789abcdef0123456789abcdef"
 
@@ -297,6 +298,32 @@ static void test_command__auto_generated_mail(void **state)
 	}
 }
 
+/*
+ * Issue 33: a command backdated past max_age was carried out unanswered,
+ * and one dated in the future passed.  The window: no Date:, later than
+ * max_clock_skew ahead, or older than max_age (when set) is refused.
+ */
+static void test_command__date_window(void **state)
+{
+	struct config cfg;
+	int64_t now = 2000000000;
+
+	(void)state;
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.max_clock_skew = 900;
+	cfg.max_age = 259200;
+	assert_null(command_date_refusal(&cfg, now, now));
+	assert_null(command_date_refusal(&cfg, now + 900, now));
+	assert_null(command_date_refusal(&cfg, now - 259200, now));
+	assert_non_null(strstr(command_date_refusal(&cfg, now + 901, now), "future"));
+	assert_non_null(strstr(command_date_refusal(&cfg, now - 259201, now), "max_age"));
+	assert_non_null(strstr(command_date_refusal(&cfg, 0, now), "no usable Date"));
+	/* max_age 0: no limit in the past, the future still refused */
+	cfg.max_age = 0;
+	assert_null(command_date_refusal(&cfg, 1, now));
+	assert_non_null(command_date_refusal(&cfg, now + 86400, now));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -307,6 +334,7 @@ int main(void)
 		cmocka_unit_test(test_command__reviewbot_skip_line),
 		cmocka_unit_test(test_command__thread_root),
 		cmocka_unit_test(test_command__auto_generated_mail),
+		cmocka_unit_test(test_command__date_window),
 	};
 
 	return cmocka_run_group_tests_name("command", tests, NULL, NULL);

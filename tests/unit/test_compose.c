@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "../../bot/mail/compose.h"
+#include "../../bot/secret.h"
 #include "../../checker/readiness.h"
 #include "../../bot/mail/template.h"
 #include "../../checker/rfc2047.h"
@@ -989,26 +990,26 @@ static void test_compose__message_id_is_deterministic(void **state)
 	size_t i;
 
 	(void)state;
-	compose_message_id("x@example.com", 2, 0, "bot@example.org", a, sizeof(a));
-	compose_message_id("<x@example.com>", 2, 0, "Bot <bot@example.org>", b, sizeof(b));
+	compose_message_id(NULL, "x@example.com", 2, 0, "bot@example.org", a, sizeof(a));
+	compose_message_id(NULL, "<x@example.com>", 2, 0, "Bot <bot@example.org>", b, sizeof(b));
 	assert_string_equal(a, b);
 	assert_int_equal(strlen(a), strlen("reviewbot-0123456789abcdef@example.org"));
 	assert_memory_equal(a, "reviewbot-", 10);
 	for (i = 10; i < 26; i++)
 		assert_non_null(strchr("0123456789abcdef", a[i]));
 	assert_string_equal(a + 26, "@example.org");
-	compose_message_id("x@example.com", 3, 0, "bot@example.org", b, sizeof(b));
+	compose_message_id(NULL, "x@example.com", 3, 0, "bot@example.org", b, sizeof(b));
 	assert_string_not_equal(a, b);
-	compose_message_id("x@example.com", 2, 1, "bot@example.org", b, sizeof(b));
+	compose_message_id(NULL, "x@example.com", 2, 1, "bot@example.org", b, sizeof(b));
 	assert_string_not_equal(a, b);
-	compose_message_id("y@example.com", 2, 0, "bot@example.org", b, sizeof(b));
+	compose_message_id(NULL, "y@example.com", 2, 0, "bot@example.org", b, sizeof(b));
 	assert_string_not_equal(a, b);
 	/* the domain sanitized; none at all is localhost */
-	compose_message_id("x@example.com", 2, 0, "bot@ex ample..org.>\r\n", b, sizeof(b));
+	compose_message_id(NULL, "x@example.com", 2, 0, "bot@ex ample..org.>\r\n", b, sizeof(b));
 	assert_string_equal(b + 26, "@example.org");
-	compose_message_id("x@example.com", 2, 0, "bot", b, sizeof(b));
+	compose_message_id(NULL, "x@example.com", 2, 0, "bot", b, sizeof(b));
 	assert_string_equal(b + 26, "@localhost");
-	compose_message_id(NULL, 1, 0, NULL, b, sizeof(b));
+	compose_message_id(NULL, NULL, 1, 0, NULL, b, sizeof(b));
 	assert_string_equal(b + 26, "@localhost");
 
 	/* the mail uses it when no message_id is given */
@@ -1019,7 +1020,7 @@ static void test_compose__message_id_is_deterministic(void **state)
 
 		base(&r);
 		compose_ok(&r, &m, NULL);
-		compose_message_id(r.in_reply_to, 1, 0, r.bot.addr, a, sizeof(a));
+		compose_message_id(NULL, r.in_reply_to, 1, 0, r.bot.addr, a, sizeof(a));
 		snprintf(want, sizeof(want), "\nMessage-ID: <%s>\n", a);
 		assert_non_null(strstr(m.buf, want));
 		sbuf_release(&m);
@@ -1028,6 +1029,50 @@ static void test_compose__message_id_is_deterministic(void **state)
 		assert_non_null(strstr(m.buf, "\nMessage-ID: <given@example.org>\n"));
 		sbuf_release(&m);
 	}
+}
+
+/*
+ * Issue 33: a review's Message-ID was a fixed hash of the patch's, so
+ * anyone could answer a review before it was mailed ("false-positive"
+ * In-Reply-To it).  Under the installation's key it is SipHash-2-4:
+ * the same key gives the same id (threading, a resend recognised),
+ * another key another id, and neither is the unkeyed hash.
+ */
+static void test_compose__message_id_needs_the_installation_key(void **state)
+{
+	struct secret_key k1, k2;
+	struct secret_siphash h;
+	unsigned char msg[15];
+	char plain[256], a[256], b[256], c[256];
+	size_t i;
+
+	(void)state;
+	/* SipHash-2-4's reference vector: key 00..0f, message 00..0e */
+	for (i = 0; i < sizeof(k1.k); i++)
+		k1.k[i] = (unsigned char)i;
+	for (i = 0; i < sizeof(msg); i++)
+		msg[i] = (unsigned char)i;
+	secret_siphash_init(&h, &k1);
+	secret_siphash_add(&h, msg, 7);
+	secret_siphash_add(&h, msg + 7, 8);
+	assert_true(secret_siphash_final(&h) == 0xa129ca6149be45e5ULL);
+	secret_siphash_init(&h, &k1);
+	assert_true(secret_siphash_final(&h) == 0x726fdb47dd0e0e31ULL);
+
+	memset(&k2, 0, sizeof(k2));
+	k2.k[0] = 1;
+	compose_message_id(NULL, "x@example.com", 1, 0, "bot@example.org", plain, sizeof(plain));
+	compose_message_id(&k1, "x@example.com", 1, 0, "bot@example.org", a, sizeof(a));
+	compose_message_id(&k1, "<x@example.com>", 1, 0, "bot@example.org", b, sizeof(b));
+	compose_message_id(&k2, "x@example.com", 1, 0, "bot@example.org", c, sizeof(c));
+	assert_string_equal(a, b);
+	assert_string_not_equal(a, plain);
+	assert_string_not_equal(a, c);
+	assert_int_equal(strlen(a), strlen(plain));
+	assert_memory_equal(a, "reviewbot-", 10);
+	assert_string_equal(a + 26, "@example.org");
+	compose_message_id(&k1, "x@example.com", 2, 0, "bot@example.org", b, sizeof(b));
+	assert_string_not_equal(a, b);
 }
 
 /*
@@ -1132,6 +1177,7 @@ int main(void)
 		cmocka_unit_test(test_compose__errors_and_the_size_cap),
 		cmocka_unit_test(test_compose__pending_stages_and_the_followup),
 		cmocka_unit_test(test_compose__message_id_is_deterministic),
+		cmocka_unit_test(test_compose__message_id_needs_the_installation_key),
 		cmocka_unit_test(test_compose__no_body_line_is_a_b4_trailer),
 		cmocka_unit_test(test_compose__fingerprint_ignores_place_and_blanks_only),
 	};

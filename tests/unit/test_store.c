@@ -36,7 +36,7 @@ static void test_store__open_empty_is_current_version_and_mode_0600(void **state
 	struct stat sb;
 
 	assert_int_equal(store_schema_version(fx->st), STORE_SCHEMA_VERSION);
-	assert_int_equal(STORE_SCHEMA_VERSION, 10);
+	assert_int_equal(STORE_SCHEMA_VERSION, 11);
 	assert_int_equal(stat(fx->path, &sb), 0);
 	assert_int_equal(sb.st_mode & 0777, 0600);
 	/* SQLite gives the WAL the database file's mode */
@@ -1036,6 +1036,83 @@ static void test_store__msg_claim_counts_attempts_across_handles(void **state)
 }
 
 /* A reader's open: a missing database is an error, and no file is made. */
+/*
+ * Schema 11 (issue 33): the installation's secrets, tokens that carry a
+ * pending command, the addresses that sent a token back.  A token stored
+ * before keeps its meaning (it opts back in: action NULL); nothing of the
+ * new tables is there at 10.
+ */
+static void test_store__migration_from_v10_keeps_tokens_adds_pending(void **state)
+{
+	struct fx *fx = *state;
+	struct store_pending pd;
+	unsigned char key[16], got[16];
+	long long n;
+	char err[256];
+	int64_t mid;
+
+	assert_int_equal(store_open_at_version(fx->path, 10, &fx->st, err,
+					       sizeof(err)), STORE_OK);
+	assert_int_equal(store_token_add(fx->st, "a@x", "0123456789abcdef0123456789abcdef", 100),
+			 STORE_OK);
+	memset(key, 7, sizeof(key));
+	assert_int_equal(store_secret_add(fx->st, "message-id", key, sizeof(key), 1), STORE_ERR);
+	assert_int_equal(store_confirmed_add(fx->st, "a@x", 1), STORE_ERR);
+	store_close(fx->st);
+	fx->st = NULL;
+
+	assert_int_equal(store_open(fx->path, &fx->st, err, sizeof(err)), STORE_OK);
+	assert_int_equal(store_schema_version(fx->st), STORE_SCHEMA_VERSION);
+	/* the old token: no action, opts back in; once */
+	assert_int_equal(store_pending_take(fx->st, "b@x", "0123456789abcdef0123456789abcdef",
+					    0, 200, &pd), STORE_DONE);
+	assert_int_equal(store_pending_take(fx->st, "a@x", "0123456789abcdef0123456789abcdef",
+					    0, 200, &pd), STORE_OK);
+	assert_string_equal(pd.addr, "a@x");
+	assert_null(pd.action);
+	store_pending_release(&pd);
+	assert_int_equal(store_pending_take(fx->st, "a@x", "0123456789abcdef0123456789abcdef",
+					    0, 300, &pd), STORE_DONE);
+	/* a pending command, counted until used or expired */
+	mid = add_msg(fx->st, "m@x", "a@x", NULL, 100);
+	assert_int_equal(store_pending_add(fx->st, "a@x", "fedcba9876543210fedcba9876543210",
+					   "mute", "root@x", mid, 1000), STORE_OK);
+	assert_int_equal(store_pending_add(fx->st, "a@x", "fedcba9876543210fedcba9876543210",
+					   "mute", "root@x", mid, 1000), STORE_DUP);
+	assert_int_equal(store_pending_count(fx->st, NULL, 900, &n), STORE_OK);
+	assert_int_equal(n, 1);
+	assert_int_equal(store_pending_count(fx->st, "b@x", 900, &n), STORE_OK);
+	assert_int_equal(n, 0);
+	assert_int_equal(store_pending_count(fx->st, NULL, 1001, &n), STORE_OK);
+	assert_int_equal(n, 0);
+	/* expired for a not_before after it was made */
+	assert_int_equal(store_pending_take(fx->st, "a@x", "fedcba9876543210fedcba9876543210",
+					    1001, 1100, &pd), STORE_DONE);
+	assert_int_equal(store_pending_take(fx->st, "a@x", "fedcba9876543210fedcba9876543210",
+					    900, 1100, &pd), STORE_OK);
+	assert_string_equal(pd.action, "mute");
+	assert_string_equal(pd.arg, "root@x");
+	assert_int_equal(pd.msg_id, mid);
+	store_pending_release(&pd);
+	assert_int_equal(store_pending_count(fx->st, NULL, 0, &n), STORE_OK);
+	assert_int_equal(n, 0);
+	/* the secret: the first value stays */
+	assert_int_equal(store_secret_get(fx->st, "message-id", got, sizeof(got)), STORE_DONE);
+	assert_int_equal(store_secret_add(fx->st, "message-id", key, sizeof(key), 1), STORE_OK);
+	memset(key, 9, sizeof(key));
+	assert_int_equal(store_secret_add(fx->st, "message-id", key, sizeof(key), 2), STORE_OK);
+	assert_int_equal(store_secret_get(fx->st, "message-id", got, sizeof(got)), STORE_OK);
+	assert_int_equal(got[0], 7);
+	assert_int_equal(store_secret_get(fx->st, "message-id", got, 8), STORE_DONE);
+	/* confirmed, and forgotten with the address */
+	assert_int_equal(store_confirmed_get(fx->st, "a@x"), STORE_DONE);
+	assert_int_equal(store_confirmed_add(fx->st, "a@x", 5), STORE_OK);
+	assert_int_equal(store_confirmed_add(fx->st, "a@x", 6), STORE_OK);
+	assert_int_equal(store_confirmed_get(fx->st, "a@x"), STORE_OK);
+	assert_int_equal(store_forget_address(fx->st, "a@x", NULL), STORE_OK);
+	assert_int_equal(store_confirmed_get(fx->st, "a@x"), STORE_DONE);
+}
+
 static void test_store__open_existing_makes_nothing(void **state)
 {
 	struct fx *fx = *state;
@@ -1075,6 +1152,7 @@ int main(void)
 		TD(test_store__migration_from_v4_adds_attempts_and_claims),
 		TD(test_store__migration_from_v5_knows_series_by_their_mails),
 		TD(test_store__migration_from_v9_stores_published_and_authors),
+		TD(test_store__migration_from_v10_keeps_tokens_adds_pending),
 		TD(test_store__open_existing_makes_nothing),
 		TD(test_store__newer_schema_is_refused_untouched),
 		TD(test_store__not_a_database_is_an_error),
