@@ -316,6 +316,20 @@ static void param_sources(struct flow *fl)
 		add_taint(fl, f->vars[p2].name, 1, 0, OR_USER, fl->body0, "the ioctl's argument");
 		return;
 	}
+	/* "const char __user *buf, size_t count": the length of a user
+	 * buffer, whatever the function is */
+	{
+		size_t i;
+
+		for (i = 0; i + 1 < f->nvars; i++)
+			if ((f->vars[i].flags & CVV_PARAM) && (f->vars[i].flags & CVV_USER) &&
+			    f->vars[i].ptr && (f->vars[i + 1].flags & CVV_PARAM) &&
+			    !f->vars[i + 1].ptr && param_type_has(fl, (int)i + 1, "size_t")) {
+				add_taint(fl, f->vars[i + 1].name, 1, 0, OR_USER, fl->body0,
+					  "the length of a user buffer");
+				return;
+			}
+	}
 	/* SYSCALL_DEFINEn(name, type, arg, ...): every argument */
 	if (!strncmp(name, "SYSCALL_DEFINE", 14) || !strncmp(name, "COMPAT_SYSCALL_DEFINE", 21)) {
 		size_t i;
