@@ -195,6 +195,7 @@ struct eng {
 	struct rv_security *rv_security;
 	struct rv_process *rv_process;
 	struct rv_code *rv_code;		/* the patch as C (rv_code.c) */
+	struct rv_twin *rv_twin;		/* rv_twin.c's block cache */
 	int rv_code_done;			/* built (or tried) */
 	/* rv_process showed a MISSING_FIXES_TAG: checkpatch.pl 6.12's own
 	 * (the same type, the same concern) is then left out */
@@ -418,6 +419,7 @@ struct rv_uapi;
 struct rv_security;
 struct rv_process;
 struct rv_code;
+struct rv_twin;
 void review_line(struct eng *e);
 void review_final(struct eng *e);
 void review_release(struct eng *e);

@@ -854,22 +854,19 @@ int cfunc_build(struct cfunc *f, const struct cview *v, const struct cv_item *it
 	pos = it->in0;
 	/* a body that starts above the hunk may close blocks it did not
 	 * open: each such '}' is stepped over, its statements kept flat */
-	while (pos < p.end && !f->err) {
-		const struct ctok *t = &v->tb.t[pos];
+	{
+		int last = -1;
 
-		if (t->kind == CTK_GAP)
-			break;
-		if (punct(t, '}')) {
-			pos++;
-			continue;
-		}
-		{
-			int last = -1, c;
-			size_t i;
+		while (pos < p.end && !f->err) {
+			const struct ctok *t = &v->tb.t[pos];
+			int c;
 
-			for (i = (size_t)root + 1; i < f->nst; i++)
-				if (f->st[i].parent == root)
-					last = (int)i;
+			if (t->kind == CTK_GAP)
+				break;
+			if (punct(t, '}')) {
+				pos++;
+				continue;
+			}
 			c = parse_stmt(&p, &pos, root, 1);
 			if (c < 0)
 				break;
@@ -877,6 +874,7 @@ int cfunc_build(struct cfunc *f, const struct cview *v, const struct cv_item *it
 				f->st[root].a = c;
 			else
 				f->st[last].next = c;
+			last = c;
 		}
 	}
 	f->st[root].t1 = p.end;

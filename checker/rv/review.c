@@ -48,4 +48,5 @@ void review_release(struct eng *e)
 	rv_security_release(e);
 	rv_process_release(e);
 	rv_code_release(e);
+	rv_twin_release(e);
 }

@@ -57,6 +57,8 @@ char *rv_squeeze(struct eng *e, const char *s);
 
 /* The change block of line idx: its '-' and '+' lines are [*lo, *hi). */
 void rv_block(struct eng *e, long idx, long *lo, long *hi);
+/* Frees what rv_twin.c keeps between lines (review_release()). */
+void rv_twin_release(struct eng *e);
 /*
  * Whether added line idx only moved or changed white space: a removed
  * line of its block, or one within RV_NEAR lines in the same file, has
@@ -109,6 +111,14 @@ struct rv_msg {
 };
 
 struct cfunc;
+
+/*
+ * What the rules that walk paths do in one function at most: a patch is
+ * mail, and its functions as large as it likes.  Past these the rest of
+ * the function is not judged (nothing is said of it).
+ */
+#define RV_PATH_MAX_STMTS	4000	/* statements of a function walked */
+#define RV_PATH_MAX_STARTS	24	/* frees, locks, copies walked from */
 
 struct rv_code {
 	char *buf;		/* the input again, lines joined by '\n' */

@@ -731,8 +731,11 @@ static void check_sink(struct eng *e, const struct rv_code *c, const struct cfun
 static void leak_function(struct eng *e, const struct rv_code *c, const struct cfunc *f)
 {
 	size_t s;
+	int starts = 0;
 
-	for (s = 0; s < f->nst; s++) {
+	if (f->nst > RV_PATH_MAX_STMTS)
+		return;
+	for (s = 0; s < f->nst && starts < RV_PATH_MAX_STARTS; s++) {
 		const struct cstmt *st = &f->st[s];
 		size_t i, k;
 
@@ -749,9 +752,11 @@ static void leak_function(struct eng *e, const struct rv_code *c, const struct c
 				if (!ctok_is(t, sinks[k].fn))
 					continue;
 				n = cf_args(f, i + 1, st->e1, aa, bb, CFUNC_MAX_ARGS, NULL);
-				if ((size_t)sinks[k].arg < n)
+				if ((size_t)sinks[k].arg < n) {
+					starts++;
 					check_sink(e, c, f, (int)s, i, sinks[k].where,
 						   aa[sinks[k].arg], bb[sinks[k].arg]);
+				}
 				break;
 			}
 		}

@@ -236,8 +236,9 @@ static long stmt_line(const struct cfunc *f, int s)
 static void frees(struct eng *e, const struct cfunc *f, int *said)
 {
 	size_t s;
+	int starts = 0;
 
-	for (s = 0; s < f->nst && *said < 4; s++) {
+	for (s = 0; s < f->nst && *said < 4 && starts < RV_PATH_MAX_STARTS; s++) {
 		size_t open, a[CFUNC_MAX_ARGS], b[CFUNC_MAX_ARGS], n;
 		struct life lf;
 		int arg;
@@ -248,6 +249,7 @@ static void frees(struct eng *e, const struct cfunc *f, int *said)
 		n = cf_args(f, open, f->st[s].e1, a, b, CFUNC_MAX_ARGS, NULL);
 		if ((size_t)arg >= n || cf_tok(f, a[arg])->kind != CTK_IDENT)
 			continue;
+		starts++;
 		memset(&lf, 0, sizeof(lf));
 		lf.e = e;
 		lf.f = f;
@@ -378,7 +380,9 @@ static void locks(struct eng *e, const struct cfunc *f, int *said)
 		if (strstr(w, "lock") || strstr(w, "acquire") || strstr(w, "_get"))
 			return;
 	}
-	for (s = 0; s < f->nst && *said < 4; s++) {
+	int starts = 0;
+
+	for (s = 0; s < f->nst && *said < 4 && starts < RV_PATH_MAX_STARTS; s++) {
 		size_t open, a[CFUNC_MAX_ARGS], b[CFUNC_MAX_ARGS], n;
 		const char *unlock;
 		struct lockwalk lw;
@@ -387,6 +391,7 @@ static void locks(struct eng *e, const struct cfunc *f, int *said)
 
 		if (!call_stmt(f, (int)s, &open) || !lock_pair(cf_tok(f, open - 1), &unlock))
 			continue;
+		starts++;
 		n = cf_args(f, open, f->st[s].e1, a, b, CFUNC_MAX_ARGS, NULL);
 		memset(&lw, 0, sizeof(lw));
 		lw.unlock = unlock;
@@ -529,8 +534,9 @@ static int visit_alloc(const struct cfunc *f, int s, void *arg)
 static void leaks(struct eng *e, const struct cfunc *f, int *said)
 {
 	size_t s, k;
+	int starts = 0;
 
-	for (s = 0; s < f->nst && *said < 4; s++) {
+	for (s = 0; s < f->nst && *said < 4 && starts < RV_PATH_MAX_STARTS; s++) {
 		const struct cstmt *st = &f->st[s];
 		size_t p = SIZE_MAX, call = SIZE_MAX;
 		struct leakwalk lw;
@@ -552,6 +558,7 @@ static void leaks(struct eng *e, const struct cfunc *f, int *said)
 		}
 		if (p == SIZE_MAX)
 			continue;
+		starts++;
 		v = cfunc_var(f, cf_tok(f, p), (int)s);
 		if (v < 0 || (f->vars[v].flags & (CVV_PARAM | CVV_STATIC)))
 			continue;
@@ -594,6 +601,8 @@ void rv_life_final(struct eng *e)
 	for (i = 0; i < n; i++) {
 		int said = 0;
 
+		if (c->funcs[i].nst > RV_PATH_MAX_STMTS)
+			continue;
 		frees(e, &c->funcs[i], &said);
 		locks(e, &c->funcs[i], &said);
 		leaks(e, &c->funcs[i], &said);
