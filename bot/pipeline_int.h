@@ -135,6 +135,7 @@ struct pipe_rcpt {
 	struct sbuf rcpt;	/* the envelope: addresses, comma separated */
 	const char *suppress;	/* set: made but not sent, and why */
 	const char *list;	/* the list, when the mail goes to it */
+	const struct config_source *src;	/* the mail's source, or NULL */
 	char author[256];	/* the author's address, lowercased */
 };
 int pipe_recipients(struct pipeline *p, const struct store_series *s,
