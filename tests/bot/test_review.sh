@@ -145,6 +145,18 @@ for k in box.keys():
 PY
 }
 flat() { tr '\n' ' ' | sed 's/  */ /g'; }
+# page MSGID: the web page of MSGID into $tmp/page; its HTTP status
+page() {
+	local port st
+	"$rb" serve --config "$tmp/rb.conf" --listen 127.0.0.1:0 >"$tmp/serve.log" 2>&1 &
+	serve_pid=$!
+	port=$(serve_port "$tmp/serve.log")
+	st=$(curl -s -o "$tmp/page" -w '%{http_code}' "http://127.0.0.1:$port/m/$1/")
+	kill "$serve_pid" 2>/dev/null
+	wait "$serve_pid" 2>/dev/null
+	echo "$st"
+}
+. "$repo/tests/lib.sh"
 QUIET='nothing in Security, User-space interface, Correctness or Process ([source] review_clean is off)'
 BACKPORT='a stable backport, merged upstream already ([source] review_backports is off)'
 SHA=5e56bc06e18dfc8a66180fa369384b36e2ab621a
@@ -195,6 +207,10 @@ check "style nits alone: reviewed and stored, not mailed, and why" \
 	 body nits7@x | grep -q '^Style nits: 2 '"
 check "... the log says it was not mailed and why" \
 	"grep -q 'event=review msgid=nits7@x .*suppressed=\"nothing in Security' '$tmp/err'"
+st=$(page nits7@x)
+check "... the web page shows it, not sent, and why" \
+	"[ '$st' = 200 ] && grep -q 'Not sent (suppressed): nothing in Security, User-space interface' '$tmp/page' &&
+	 grep -q 'Style nits: 2 ' '$tmp/page'"
 # v8: its sign-off dropped, something to say; compared with v7 all the same
 remail leds "$LEDS_NITS" nits8@x "header('Subject', '[PATCH v8 6/7] leds: rgb: leds-qcom-lpg: Include support for PPG with dedicated LUT SDAM')
 header('In-Reply-To', '<nits7@x>'); header('References', '<nits7@x>')
@@ -243,18 +259,6 @@ check "... the author is the mail's author in the store" \
 	"[ \"\$(sql \"SELECT from_addr || '|' || from_name FROM messages WHERE message_id = 'relay1@x'\")\" = 'ana.lopes@example.com|Ana Lopes' ]"
 "$rb" query --config "$tmp/rb.conf" --author ana.lopes@example.com --patches --json >"$tmp/q" 2>&1
 check "... query --author finds it under the author" "grep -q 'relay1@x' '$tmp/q'"
-# page MSGID: the web page of MSGID into $tmp/page; its HTTP status
-page() {
-	local port st
-	"$rb" serve --config "$tmp/rb.conf" --listen 127.0.0.1:0 >"$tmp/serve.log" 2>&1 &
-	serve_pid=$!
-	port=$(serve_port "$tmp/serve.log")
-	st=$(curl -s -o "$tmp/page" -w '%{http_code}' "http://127.0.0.1:$port/m/$1/")
-	kill "$serve_pid" 2>/dev/null
-	wait "$serve_pid" 2>/dev/null
-	echo "$st"
-}
-. "$repo/tests/lib.sh"
 st=$(page relay1@x)
 check "... the web page names the author, not the relay" \
 	"[ '$st' = 200 ] && grep -q 'Ana Lopes' '$tmp/page' && grep -q 'ana.lopes@example.com' '$tmp/page' &&
