@@ -278,9 +278,23 @@ References: <relay2@x>
 mute
 EOF
 run
-check "... her mute of her relay thread is hers: confirmed, the review muted" \
-	"[ \"\$(sql \"SELECT addr FROM mutes WHERE root = 'relay2@x'\")\" = ana.lopes@example.com ] &&
-	 [ \"\$(reply relay2@x)\" = '3|the thread is muted' ]"
+# a mute takes effect once its address sends back the token it was mailed
+# (issue 33): she does
+token=$(mailed mute-ana@x body | sed -n 's/^    confirm \([0-9a-f]*\)$/\1/p')
+n_mail=$((n_mail + 1))
+cat >"$tmp/leds/new/$(printf '%04d' $n_mail).confirm" <<EOF
+From: Ana Lopes <ana.lopes@example.com>
+To: $BOT
+Subject: Re: [reviewbot] please confirm: mute
+Date: Mon, 02 Nov 2026 10:01:00 +0000
+Message-ID: <mute-ana-confirm@x>
+
+confirm $token
+EOF
+run
+check "... her mute of her relay thread is hers: asked of her, confirmed by her" \
+	"[ -n '$token' ] &&
+	 [ \"\$(sql \"SELECT addr FROM mutes WHERE root = 'relay2@x'\")\" = ana.lopes@example.com ]"
 # an opt-out of the author holds for what she sends through the relay
 "$rb" optout --config "$tmp/rb.conf" ana.lopes@example.com >/dev/null 2>&1
 relay "Ana Lopes" ana.lopes@example.com relay3@x
