@@ -102,6 +102,10 @@ static int check_cp_version(const char *v, const char **why);
 	  check_addresses, "the list's maintainers' addresses, separated by commas or spaces: their false-positive answers count toward demoting a type on the list ([policy] demote_after)") \
 	X(SOURCE, "reply", ENUM, "list", 0, 0, REPLY_POLICIES, reply, NULL, \
 	  "who a review goes to: list (the author, Cc exactly the lists the patch was sent to among those the sources name; none for a patch mailed to the bot alone), all (also every other To and Cc address of the patch), author (the author only), or none (recorded, not sent)") \
+	X(SOURCE, "review_clean", BOOL, "false", 0, 0, NULL, review_clean, NULL, \
+	  "mail also the reviews that have nothing in Security, User-space interface, Correctness or Process (style alone, or nothing at all: such a mail says what was checked); off, they are stored, shown on the web and by query --review, and not mailed ([policy] review_clean turns it on for every source)") \
+	X(SOURCE, "review_backports", BOOL, "false", 0, 0, NULL, review_backports, NULL, \
+	  "mail also the reviews of stable backports (a subject tag naming a stable branch such as 6.6.y or 5.15, AUTOSEL, or a \"[ Upstream commit SHA ]\" or \"commit SHA upstream.\" line): they are merged upstream already; off, they are stored and shown, not mailed") \
 	X(SOURCE, "poll_interval", INT, "60", 1, 86400, NULL, poll_interval, \
 	  NULL, "seconds between two looks for new mail (IMAP IDLE wakes up sooner)") \
 	X(SOURCE, "password_file", PATH, NULL, 0, 0, NULL, password_file, NULL, \
@@ -128,8 +132,8 @@ static int check_cp_version(const char *v, const char **why);
 	  "certificates to trust for TLS instead of the system's")	\
 	X(POLICY, "series_wait", INT, "600", 0, 604800, NULL, series_wait, \
 	  NULL, "seconds to wait for the rest of a series")		\
-	X(POLICY, "review_clean", BOOL, "true", 0, 0, NULL, review_clean, \
-	  NULL, "reply also to patches without findings")		\
+	X(POLICY, "review_clean", BOOL, "false", 0, 0, NULL, review_clean, \
+	  NULL, "mail also the reviews with nothing in Security, User-space interface, Correctness or Process, for every source ([source] review_clean for one)") \
 	X(POLICY, "max_replies_per_hour", INT, "30", 0, 100000, NULL,	\
 	  max_replies_per_hour, NULL, "reviews and follow-ups sent per hour at most (answers to commands have their own budget); 0 is no limit") \
 	X(POLICY, "author_replies_per_hour", INT, "5", 0, 100000, NULL,	\

@@ -20,7 +20,7 @@
  *           path = outbox
  *   [policy]
  *           series_wait = 600
- *           review_clean = true
+ *           review_clean = false
  *           max_replies_per_hour = 30
  *   [checker]
  *           spelling = checkpatch
@@ -90,6 +90,8 @@ struct config_source {
 				 * commas or white space, or NULL
 				 * (config_is_maintainer) */
 	enum reply_policy reply;
+	int review_clean;	/* mail the reviews with nothing to say too */
+	int review_backports;	/* mail the reviews of stable backports too */
 	int poll_interval;	/* seconds */
 	char *password_file;	/* absolute, or NULL */
 	char *password_env;	/* variable name, or NULL */
@@ -121,7 +123,7 @@ struct config {
 	char *delivery_ca_file;
 	/* [policy] */
 	int series_wait;	/* seconds */
-	int review_clean;
+	int review_clean;	/* every source's review_clean */
 	int max_replies_per_hour;
 	int author_replies_per_hour;
 	int list_replies_per_hour;

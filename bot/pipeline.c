@@ -23,6 +23,7 @@
 
 #include "pipeline.h"
 #include "pipeline_int.h"
+#include "backport.h"
 #include "stage/build.h"
 #include "stage/boot.h"
 #include "claim.h"
@@ -488,6 +489,12 @@ static int store_findings(struct pipeline *p, int64_t series_id, int64_t patch_i
 		const struct chk_finding *cf = &pc->res.f[i];
 		const struct rule *r = &rule_table[cf->rule];
 
+		/* a stable backport's "[ Upstream commit SHA ]" line is no
+		 * commit reference to reword (bot/backport.h): never blamed,
+		 * whether its review is mailed or not */
+		if (cf->rule == R_GIT_COMMIT_ID && !cf->file &&
+		    backport_report_on_upstream_line(cf->text))
+			continue;
 		/* a corrupt patch is said once, whatever its line */
 		if (cf->rule == R_CORRUPTED_PATCH) {
 			if (!corrupt)

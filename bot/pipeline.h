@@ -38,6 +38,7 @@ struct pipeline_stats {
 	long patches, covers, replies, skipped;
 	long findings;
 	long reviews, clean, suppressed;
+	long quiet, backports;	/* reviews not mailed: nothing to say, a backport */
 	long too_old;		/* replies not sent: the mail is older than max_age */
 	long sent, deferred, failed;
 	/* commands to the bot refused (outside the Date: window, ...), and
@@ -51,6 +52,20 @@ struct pipeline_stats {
  * a long outage): reviewbot status counts the replies suppressed with it.
  */
 #define PIPE_REASON_TOO_OLD	"the mail is older than [policy] max_age"
+/*
+ * The reasons a review is stored and shown but not mailed, by policy
+ * (bot/pipeline_review.c): nothing worth a mail ([source] review_clean),
+ * a stable backport ([source] review_backports, bot/backport.h).
+ * reviewbot status counts the replies suppressed with each.
+ */
+#define PIPE_REASON_QUIET	"nothing in Security, User-space interface, Correctness" \
+				" or Process ([source] review_clean is off)"
+#define PIPE_REASON_BACKPORT	"a stable backport, merged upstream already" \
+				" ([source] review_backports is off)"
+/* A patch through b4's web relay whose author it does not name in a way
+ * the bot trusts: its From: is the relay's devnull (bot/mail/mime.h). */
+#define PIPE_REASON_RELAY	"the author is not known: the From: is b4 relay's devnull" \
+				" and no X-Original-From: names the author"
 /* The reason of a pending reply waiting for a cap to free a place
  * ("held by author_replies_per_hour", ...): reviewbot status counts them. */
 #define PIPE_HOLD_PREFIX	"held by "

@@ -94,6 +94,19 @@ struct removed {
 	int part;
 };
 
+/*
+ * The function (or other top-level block) each added line of a series
+ * is in, as a number (compose_finding.scope): from the line that opens
+ * it (a line of C at column 0 that is no label) or the hunk's section
+ * (the function git names after "@@"), until a '}' at column 0.
+ */
+struct scope_line {
+	uint64_t key;		/* part, file and line hashed */
+	uint64_t scope;		/* never 0 */
+};
+
+#define PIPE_MAX_SCOPE_LINES	(1u << 20)	/* then scopes are unknown */
+
 struct view {
 	struct store_patch *patches;
 	size_t npatches;
@@ -103,6 +116,9 @@ struct view {
 	size_t ncf;
 	struct removed *rm;
 	size_t nrm, rm_alloc;
+	struct scope_line *sc;
+	size_t nsc, sc_alloc;
+	uint64_t sc_next;	/* makes the scopes of no known function */
 	int touches_maintainers;
 	int adds_abi_doc;
 	struct mime_mail first;		/* the lowest part's mail (threading) */
@@ -132,6 +148,7 @@ struct pipe_rcpt {
 	struct sbuf rcpt;	/* the envelope: addresses, comma separated */
 	const char *suppress;	/* set: made but not sent, and why */
 	const char *list;	/* the list, when the mail goes to it */
+	const struct config_source *src;	/* the mail's source, or NULL */
 	char author[256];	/* the author's address, lowercased */
 };
 int pipe_recipients(struct pipeline *p, const struct store_series *s,

@@ -8,6 +8,7 @@
  * the commands, the review and the stages all read it through here.
  * See pipeline_int.h.
  */
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -127,6 +128,7 @@ void pipe_view_release(struct view *v)
 	free(v->f);
 	free(v->cf);
 	free(v->rm);
+	free(v->sc);
 	if (v->have_first)
 		mime_release(&v->first);
 	memset(v, 0, sizeof(*v));
@@ -151,6 +153,136 @@ static int add_removed(struct view *v, uint64_t h, int part)
 	v->rm[v->nrm].part = part;
 	v->nrm++;
 	return 0;
+}
+
+/* ---- scopes: the function a line is in --------------------------------- */
+
+static uint64_t scope_key(int part, const char *path, long line)
+{
+	uint64_t h = pipe_fnv1a(PIPE_FNV_INIT, &part, sizeof(part));
+
+	h = pipe_fnv1a(h, path, strlen(path) + 1);
+	return pipe_fnv1a(h, &line, sizeof(line));
+}
+
+static int cmp_scope(const void *a, const void *b)
+{
+	const struct scope_line *x = a, *y = b;
+
+	return (x->key > y->key) - (x->key < y->key);
+}
+
+/* A label ("err_free:", "out:") at column 0: inside its function. */
+static int is_label(const char *t, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && (isalnum((unsigned char)t[i]) || t[i] == '_'))
+		i++;
+	if (!i || i >= n || t[i] != ':' || (i + 1 < n && t[i + 1] == ':'))
+		return 0;
+	for (i++; i < n && (t[i] == ' ' || t[i] == '\t'); i++)
+		;
+	return i == n || t[i] == '/';
+}
+
+/*
+ * The scope a line of text opens, or 0: a line at column 0 that starts
+ * like C (a letter or '_', as git's default funcname) and is no label,
+ * named by its first 60 bytes (git cuts a hunk's section at 80) without
+ * trailing blanks, so a hunk's section names the same function.
+ */
+static uint64_t scope_open(const char *path, const char *t, size_t n)
+{
+	if (!n || !(isalpha((unsigned char)t[0]) || t[0] == '_') || is_label(t, n))
+		return 0;
+	if (n > 60)
+		n = 60;
+	while (n && (t[n - 1] == ' ' || t[n - 1] == '\t' || t[n - 1] == '\r'))
+		n--;
+	return pipe_fnv1a(pipe_fnv1a(PIPE_FNV_INIT ^ 0x5c09e, path, strlen(path) + 1),
+			  t, n) | 1;
+}
+
+/* A scope of its own, known to be no function named anywhere. */
+static uint64_t scope_unknown(struct view *v)
+{
+	v->sc_next++;
+	return pipe_fnv1a(PIPE_FNV_INIT ^ 0xa11, &v->sc_next, sizeof(v->sc_next)) | 1;
+}
+
+static int add_scope(struct view *v, int part, const char *path, long line, uint64_t scope)
+{
+	struct scope_line *n;
+
+	if (v->nsc == v->sc_alloc) {
+		size_t a = v->sc_alloc ? v->sc_alloc * 2 : 256;
+
+		if (a > PIPE_MAX_SCOPE_LINES)
+			return 0;	/* enough: a scope is a courtesy */
+		n = realloc(v->sc, a * sizeof(*n));
+		if (!n)
+			return -1;
+		v->sc = n;
+		v->sc_alloc = a;
+	}
+	v->sc[v->nsc].key = scope_key(part, path, line);
+	v->sc[v->nsc].scope = scope;
+	v->nsc++;
+	return 0;
+}
+
+/* The scopes of the added lines of one file's hunks. */
+static int scan_scopes(struct view *v, const struct diff *d, const struct diff_file *df,
+		       const char *path, int part)
+{
+	size_t j, k;
+
+	for (j = df->first_hunk; j < df->first_hunk + df->nhunks; j++) {
+		const struct diff_hunk *h = &d->hunks[j];
+		const char *sec = h->section;
+		size_t sn = h->section_len;
+		uint64_t cur;
+
+		while (sn && (*sec == ' ' || *sec == '\t')) {
+			sec++;
+			sn--;
+		}
+		cur = sec ? scope_open(path, sec, sn) : 0;
+		if (!cur)
+			cur = scope_unknown(v);
+		for (k = h->first_line; k < h->first_line + h->nlines; k++) {
+			const struct diff_line *l = &d->lines[k];
+			uint64_t o;
+
+			if (l->kind == '-')
+				continue;
+			if (l->len && l->text[0] == '}') {
+				if (l->kind == '+' && add_scope(v, part, path, l->new_line, cur))
+					return -1;
+				cur = scope_unknown(v);
+				continue;
+			}
+			o = scope_open(path, l->text, l->len);
+			if (o)
+				cur = o;
+			if (l->kind == '+' && add_scope(v, part, path, l->new_line, cur))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* The scope of finding f, 0 when not known. */
+static uint64_t scope_of(const struct view *v, const struct store_finding *f)
+{
+	struct scope_line key, *r;
+
+	if (!f->file || f->line <= 0 || !v->nsc)
+		return 0;
+	key.key = scope_key(f->part, f->file, f->line);
+	r = bsearch(&key, v->sc, v->nsc, sizeof(*r), cmp_scope);
+	return r ? r->scope : 0;
 }
 
 /* What one patch's diff tells the series. */
@@ -178,6 +310,8 @@ static int scan_patch(struct view *v, const struct mime_mail *m, int part)
 				if (d.lines[k].kind == '-')
 					ret = add_removed(v, line_hash(path, d.lines[k].text,
 								       d.lines[k].len), part);
+		if (!ret)
+			ret = scan_scopes(v, &d, df, path, part);
 	}
 	diff_release(&d);
 	return ret;
@@ -239,6 +373,8 @@ int pipe_view_load(struct store *st, int64_t series_id, int only_part, struct vi
 	}
 	if (v->nrm)
 		qsort(v->rm, v->nrm, sizeof(*v->rm), cmp_removed);
+	if (v->nsc)
+		qsort(v->sc, v->nsc, sizeof(*v->sc), cmp_scope);
 	ret = store_finding_list(st, series_id, &v->f, &v->nf);
 	if (ret != STORE_OK)
 		return ret < 0 ? ret : STORE_ERR;
@@ -264,6 +400,7 @@ int pipe_view_load(struct store *st, int64_t series_id, int only_part, struct vi
 		c->line_text = f->line_text;
 		c->fingerprint = f->fingerprint;
 		c->id = f->id;
+		c->scope = scope_of(v, f);
 	}
 	return STORE_OK;
 }

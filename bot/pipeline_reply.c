@@ -103,8 +103,9 @@ static int add_cc(struct pipe_rcpt *r, const char *author, const char *bot,
 {
 	size_t i;
 
+	/* b4 relay's devnull is no one's mailbox (mail/mime.h) */
 	if (!addr || r->ncc >= MIME_MAX_RCPTS || (author && !strcasecmp(addr, author)) ||
-	    (bot && !strcasecmp(addr, bot)))
+	    (bot && !strcasecmp(addr, bot)) || mime_relay_devnull(addr))
 		return 0;
 	for (i = 0; i < r->ncc; i++)
 		if (!strcasecmp(r->cc[i].addr, addr))
@@ -146,9 +147,15 @@ int pipe_recipients(struct pipeline *p, const struct store_series *s,
 		if (!strcmp(cfg->sources[i].name, to_row.source))
 			src = &cfg->sources[i];
 	store_msg_release(&to_row);
+	r->src = src;
 	if (src)
 		policy = src->reply;
-	add_rcpt(&r->rcpt, s->author_addr);
+	/* a patch through b4's relay whose author could not be told: its
+	 * From: is the relay's devnull, never mailed (mail/mime.h) */
+	if (mime_relay_devnull(s->author_addr))
+		r->suppress = PIPE_REASON_RELAY;
+	else
+		add_rcpt(&r->rcpt, s->author_addr);
 	if (policy != REPLY_POLICY_AUTHOR) {
 		/* the source's list first: it is the one the caps count */
 		if (s->list && list_id_is(to_mail->list_id, s->list))

@@ -14,6 +14,7 @@
 #include "pipeline_int.h"
 #include "stage/boot.h"
 #include "stage/build.h"
+#include "backport.h"
 #include "claim.h"
 #include "command.h"
 #include "mail/compose.h"
@@ -80,7 +81,8 @@ static int review_series(struct pipeline *p, struct store_series *s, int64_t now
 	struct compose_cover *covered = NULL;
 	struct sbuf mail;
 	char msgid[256], err[256];
-	int have_cover = 0, have_prev = 0, have_rc = 0, ret, only_part = 0;
+	int have_cover = 0, have_prev = 0, have_rc = 0, ret, only_part = 0, backport = 0;
+	char backport_why[40] = "";
 	int64_t reply_id = 0, review_id = 0;
 	const char *bot_addr = pipe_bot_address(p);
 
@@ -192,7 +194,27 @@ static int review_series(struct pipeline *p, struct store_series *s, int64_t now
 		goto out;
 	}
 
-	if (p->mode == PIPE_IMPORT || (cs.clean && !cfg->review_clean)) {
+	/*
+	 * Made, stored and shown, but not mailed by policy (after what its
+	 * recipients say: an opt-out, a mute): a stable backport is merged
+	 * upstream already; a review with nothing in Security, User-space
+	 * interface, Correctness or Process is noise (issue 32).  Either is
+	 * mailed when the list asks for it.
+	 */
+	if (backport_subject(to_mail->subject, strlen(to_mail->subject), backport_why,
+			     sizeof(backport_why)))
+		backport = 1;
+	else if (cur.have_first && backport_body(cur.first.body, cur.first.body_len)) {
+		backport = 1;
+		snprintf(backport_why, sizeof(backport_why), "an upstream-commit line");
+	}
+	if (!rc.suppress && backport && !(rc.src && rc.src->review_backports))
+		rc.suppress = PIPE_REASON_BACKPORT;
+	if (!rc.suppress && cs.quiet && !cfg->review_clean &&
+	    !(rc.src && rc.src->review_clean))
+		rc.suppress = PIPE_REASON_QUIET;
+
+	if (p->mode == PIPE_IMPORT) {
 		reply_id = 0;
 	} else {
 		ret = pipe_reply_add(p, s, "review", msgid, bot_addr, &rc, mail.buf, now,
@@ -225,10 +247,15 @@ static int review_series(struct pipeline *p, struct store_series *s, int64_t now
 	if (p->mode != PIPE_IMPORT) {
 		char nf[32], nn[32];
 
+		if (rc.suppress && !strcmp(rc.suppress, PIPE_REASON_QUIET))
+			p->stats.quiet++;
+		if (rc.suppress && !strcmp(rc.suppress, PIPE_REASON_BACKPORT))
+			p->stats.backports++;
 		snprintf(nf, sizeof(nf), "%ld", cs.shown);
 		snprintf(nn, sizeof(nn), "%ld", cs.nits);
 		log_event(LOG_INFO, "review", "msgid", to_mail->message_id,
 			  "reply", msgid, "findings", nf, "nits", nn,
+			  "backport", backport ? backport_why : NULL,
 			  "suppressed", have_rc ? rc.suppress : NULL, NULL);
 	}
 out:

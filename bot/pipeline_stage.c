@@ -469,8 +469,16 @@ static int followup_series(struct pipeline *p, const struct store_series *s,
 	if (!to_mail)
 		goto out;	/* nothing to reply to (logged at the review) */
 	if (store_review_get_by_series(p->st, s->id, &rv) == STORE_OK && rv.reply_id &&
-	    store_reply_get(p->st, rv.reply_id, &review) == STORE_OK)
-		have_review = 1;
+	    store_reply_get(p->st, rv.reply_id, &review) == STORE_OK) {
+		/* a review kept back for having nothing to say was never
+		 * mailed: this is the first mail then, and only when a stage
+		 * found something */
+		if (review.state == REPLY_SUPPRESSED && review.reason &&
+		    !strcmp(review.reason, PIPE_REASON_QUIET))
+			store_reply_release(&review);
+		else
+			have_review = 1;
+	}
 	/* only the stages' findings */
 	for (i = 0; i < v.ncf; i++)
 		if (stage_finding(&v.cf[i]))

@@ -51,10 +51,46 @@ static void add_ref(struct chk_readiness *r, enum chk_criterion c,
 	k->n++;
 }
 
-/* The criterion a finding speaks to, or -1. */
-static int criterion_of(const struct chk_finding *f)
+/*
+ * The process findings that stop a maintainer from applying a patch as
+ * it is, with what they are about.  Every other process finding (a
+ * typo, a link's form, a subject's wording) is worth fixing but blocks
+ * nothing.
+ */
+static const struct {
+	enum rule_id rule;
+	const char *kind;
+} blocking[] = {
+	{ R_BAD_SIGN_OFF, "the sign-off chain" },
+	{ R_MISSING_SIGN_OFF, "the sign-off chain" },
+	{ R_NO_AUTHOR_SIGN_OFF, "the sign-off chain" },
+	{ R_SIGN_OFF_NOT_SENDER, "the sign-off chain" },
+	{ R_FIXES_AFTER_SIGN_OFF, "the sign-off chain" },
+	{ R_FROM_SIGN_OFF_MISMATCH, "From: against Signed-off-by:" },
+	{ R_MISSING_FIXES_TAG, "a fix without a Fixes: tag" },
+	{ R_BAD_FIXES_TAG, "the form of its Fixes: tag" },
+	{ R_COMMIT_LOG_CUT, "a commit message git am cuts" },
+	{ R_DIFF_IN_COMMIT_MSG, "a commit message git am cuts" },
+};
+
+const char *chk_process_kind(enum rule_id rule)
 {
-	switch (f->rule) {
+	size_t i;
+
+	if ((unsigned)rule >= RULE__COUNT || rule_table[rule].cat != CAT_PROCESS ||
+	    rule_table[rule].conf != CONF_CERTAIN)
+		return NULL;
+	for (i = 0; i < sizeof(blocking) / sizeof(blocking[0]); i++)
+		if (blocking[i].rule == rule)
+			return blocking[i].kind;
+	return NULL;
+}
+
+int chk_criterion_of(enum rule_id rule)
+{
+	if ((unsigned)rule >= RULE__COUNT)
+		return -1;
+	switch (rule) {
 	case R_SHARED_CODE_CHANGE:
 	case R_DRIVER_DEFAULT_ENABLED:
 		return CHK_CRIT_AFFECTS_OTHERS;
@@ -64,12 +100,14 @@ static int criterion_of(const struct chk_finding *f)
 		break;
 	}
 	/* a question is worth a look, never an alarm */
-	if (rule_table[f->rule].conf != CONF_CERTAIN)
+	if (rule_table[rule].conf != CONF_CERTAIN)
 		return -1;
-	if (rule_table[f->rule].cat == CAT_SECURITY)
+	if (rule_table[rule].cat == CAT_SECURITY)
 		return CHK_CRIT_SECURITY;
-	if (rule_table[f->rule].cat == CAT_UAPI)
+	if (rule_table[rule].cat == CAT_UAPI)
 		return CHK_CRIT_UAPI;
+	if (chk_process_kind(rule))
+		return CHK_CRIT_PROCESS;
 	return -1;
 }
 
@@ -89,7 +127,7 @@ void chk_readiness_patch(const struct chk_result *res, struct chk_readiness *out
 		if ((unsigned)f->rule >= RULE__COUNT)
 			continue;
 		out->per_cat[rule_table[f->rule].cat]++;
-		c = criterion_of(f);
+		c = chk_criterion_of(f->rule);
 		if (c >= 0)
 			add_ref(out, (enum chk_criterion)c, 0, i);
 	}
@@ -145,7 +183,7 @@ const char *chk_criterion_name(enum chk_criterion c)
 {
 	static const char *const names[CHK_CRIT__COUNT] = {
 		"security", "uapi", "affects_others", "maintainer",
-		"compiles", "works",
+		"compiles", "works", "process",
 	};
 
 	return (unsigned)c < CHK_CRIT__COUNT ? names[c] : "?";

@@ -23,8 +23,18 @@
  *                    changes MAINTAINERS after the new files
  *   compiles         not checked
  *   works            not checked ("seems to work")
+ *   process          a certain process finding that stops a maintainer
+ *                    from applying the patch as it is: the sign-off
+ *                    chain, From: against Signed-off-by:, a fix without
+ *                    its Fixes: tag, a commit message git am would cut
+ *                    (chk_process_kind() names which); other process
+ *                    findings (a typo, a link's form) are no concern
  * The article's fifth criterion, "compiles and seems to work", is two
  * entries here so a build stage and a test stage can fill them apart.
+ *
+ * CHK_READY_OK says only that nothing was found against a criterion by
+ * what ran: the review words it from what was checked ("no finding in
+ * the patch text"), never as "ok" unless a stage ran and passed.
  *
  * The answer is only as good as the run behind it: a result checked
  * without opts.extra, or with --types / --category filters, lacks the
@@ -56,6 +66,7 @@ enum chk_criterion {
 	CHK_CRIT_MAINTAINER,
 	CHK_CRIT_COMPILES,
 	CHK_CRIT_WORKS,
+	CHK_CRIT_PROCESS,	/* last: the others keep their numbers */
 	CHK_CRIT__COUNT
 };
 
@@ -90,9 +101,18 @@ void chk_readiness_patch(const struct chk_result *res, struct chk_readiness *out
  * a concern anywhere is a concern of the series, then not checked
  * anywhere, then OK. */
 void chk_readiness_merge(struct chk_readiness *into, const struct chk_readiness *from);
+/* The criterion a finding of rule speaks to, or -1 (readiness.h's
+ * table above); a rule out of range is -1. */
+int chk_criterion_of(enum rule_id rule);
+/* For a rule of CHK_CRIT_PROCESS, what blocks applying: "the sign-off
+ * chain", "From: against Signed-off-by:", "a fix without a Fixes: tag",
+ * "the form of its Fixes: tag", "a commit message git am cuts"; NULL for
+ * other rules. */
+const char *chk_process_kind(enum rule_id rule);
 /* "ok", "concern", "not checked" */
 const char *chk_ready_name(enum chk_ready s);
-/* "security", "uapi", "affects_others", "maintainer", "compiles", "works" */
+/* "security", "uapi", "affects_others", "maintainer", "compiles", "works",
+ * "process" */
 const char *chk_criterion_name(enum chk_criterion c);
 
 #endif

@@ -397,6 +397,14 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	"  addr TEXT PRIMARY KEY,"
 	"  confirmed_at INTEGER NOT NULL DEFAULT 0"
 	");",
+
+	/* 11 -> 12: the findings of one entry of a review share its number
+	 * (bot/mail/compose.h: a cause with the findings it gives, the
+	 * lines of one function said once), so that "false-positive #N"
+	 * names each of them: a number is no longer unique in a reply, a
+	 * finding still is (the primary key) */
+	"DROP INDEX reply_findings_num;"
+	"CREATE INDEX reply_findings_num ON reply_findings(reply_id, num) WHERE num > 0;",
 };
 
 const char *store_strerror(int result)

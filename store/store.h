@@ -30,7 +30,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STORE_SCHEMA_VERSION	11	/* the version this code writes */
+#define STORE_SCHEMA_VERSION	12	/* the version this code writes */
 #define STORE_BUSY_TIMEOUT_MS	5000
 #define STORE_MAX_RAW		(64u << 20)	/* bytes of one stored message */
 
@@ -729,8 +729,9 @@ int store_stage_each_followup(struct store *st,
  * The findings a review or follow-up covers: each one it lists, with the
  * number it shows it with ("#3", bot/mail/compose.h), and each one it counts
  * with the nits (num 0), so that an answer naming a type or a number
- * finds its findings.  A finding given twice for one reply, or a number
- * given twice, is STORE_DUP (nothing written).
+ * finds its findings.  The findings of one entry of the mail share its
+ * number (schema 11).  A finding given twice for one reply is STORE_DUP
+ * (nothing written).
  */
 int store_reply_finding_add(struct store *st, int64_t reply_id, int64_t finding_id,
 			    int num);

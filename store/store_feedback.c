@@ -21,7 +21,7 @@ int store_reply_finding_add(struct store *st, int64_t reply_id, int64_t finding_
 	store_clearerr(st);
 	if (reply_id <= 0 || finding_id <= 0 || num < 0)
 		return store_seterr(st, STORE_ERR_RANGE, "bad reply, finding or number");
-	/* either key taken (the finding, or the number): nothing written */
+	/* the finding there already: nothing written */
 	q = store_stmt(st, STMT_REPLY_FINDING_ADD,
 		       "INSERT INTO reply_findings (reply_id, finding_id, num)"
 		       " VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING", &ret);

@@ -182,11 +182,13 @@ static void print_stats(const char *what, const struct pipeline_stats *st, doubl
 	fprintf(stderr,
 		"reviewbot %s: %ld messages stored (%ld already known, %ld unreadable), "
 		"%ld patches, %ld cover letters, %ld replies, %ld skipped; %ld findings; "
-		"%ld reviews (%ld clean); %ld sent, %ld deferred, %ld failed, "
+		"%ld reviews (%ld clean; not mailed: %ld with nothing to say, "
+		"%ld stable backports); %ld sent, %ld deferred, %ld failed, "
 		"%ld too old to answer ([policy] max_age); %.2f s\n",
 		what, st->stored, st->duplicates, st->bad, st->patches, st->covers,
 		st->replies, st->skipped, st->findings, st->reviews, st->clean,
-		st->sent, st->deferred, st->failed, st->too_old, secs);
+		st->quiet, st->backports, st->sent, st->deferred, st->failed,
+		st->too_old, secs);
 }
 
 static double now_secs(void)
@@ -838,9 +840,11 @@ static void review_usage(FILE *f)
 {
 	fputs("Usage: reviewbot review [--config FILE] MSGFILE...\n"
 	      "\n"
-	      "Prints the review mail(s) the bot would send for these messages\n"
+	      "Prints the review mail(s) the bot would make for these messages\n"
 	      "(mails, mboxes or maildirs; the parts of a series are reviewed as\n"
-	      "one).  Sends nothing and writes no database but a temporary one.\n"
+	      "one), and on standard error the ones it would store but not mail\n"
+	      "(nothing to say, a stable backport) and why.  Sends nothing and\n"
+	      "writes no database but a temporary one.\n"
 	      "\n"
 	      "  --config FILE   take the bot's address, templates and policy from\n"
 	      "                  this configuration (default: built-in defaults)\n"
@@ -864,8 +868,28 @@ static int print_reply(void *arg, int64_t id)
 	if (pr->n++)
 		fputs("\n", stdout);
 	fputs(r.body, stdout);
+	/* made but not mailed: what the bot would do, said */
+	if (r.state == REPLY_SUPPRESSED)
+		fprintf(stderr, "reviewbot review: <%s> not mailed: %s\n", r.message_id,
+			r.reason ? r.reason : "suppressed");
 	store_reply_release(&r);
 	return 0;
+}
+
+/* Every reply of the temporary database, in the order they were made
+ * (its ids count from 1): the due ones and the suppressed ones. */
+static void print_replies(struct printer *pr)
+{
+	long long counts[REPLY__COUNT], total = 0;
+	int64_t id;
+	int k;
+
+	if (store_reply_count(pr->st, counts) != STORE_OK)
+		return;
+	for (k = 0; k < REPLY__COUNT; k++)
+		total += counts[k];
+	for (id = 1; id <= total; id++)
+		print_reply(pr, id);
 }
 
 int cmd_review(int argc, char **argv)
@@ -925,7 +949,7 @@ int cmd_review(int argc, char **argv)
 	pr.st = s.st;
 	pr.n = 0;
 	if (!ret)
-		store_reply_each_due(s.st, INT64_MAX, print_reply, &pr);
+		print_replies(&pr);
 	if (!ret && !pr.n)
 		fprintf(stderr, "reviewbot review: no patch to review in the input\n");
 out_session:

@@ -62,6 +62,8 @@ struct status {
 	long long held;			/* pending, held by a cap */
 	int64_t held_until;		/* the first of them due again */
 	long long too_old;		/* suppressed: older than max_age */
+	long long quiet;		/* suppressed: nothing worth a mail */
+	long long backports;		/* suppressed: a stable backport */
 	long long optouts, mutes;
 	/* commands waiting for their sender's token, and refused (issue 33) */
 	long long pending, refused;
@@ -213,6 +215,12 @@ static int gather(struct store *st, const struct config *cfg, struct status *s)
 		r = store_reply_count_reason(st, REPLY_SUPPRESSED, PIPE_REASON_TOO_OLD,
 					     &s->too_old);
 	if (!r)
+		r = store_reply_count_reason(st, REPLY_SUPPRESSED, PIPE_REASON_QUIET,
+					     &s->quiet);
+	if (!r)
+		r = store_reply_count_reason(st, REPLY_SUPPRESSED, PIPE_REASON_BACKPORT,
+					     &s->backports);
+	if (!r)
 		r = store_optout_count(st, &s->optouts);
 	if (!r)
 		r = store_mute_count(st, &s->mutes);
@@ -275,8 +283,23 @@ static void print_text(struct sbuf *sb, const char *db, const struct status *s)
 	sbuf_addf(sb, ", sent %lld, failed %lld, suppressed %lld",
 		  s->replies[REPLY_SENT], s->replies[REPLY_FAILED],
 		  s->replies[REPLY_SUPPRESSED]);
-	if (s->too_old)
-		sbuf_addf(sb, " (%lld too old: [policy] max_age)", s->too_old);
+	if (s->too_old || s->quiet || s->backports) {
+		const char *sep = " (";
+
+		if (s->too_old) {
+			sbuf_addf(sb, "%s%lld too old: [policy] max_age", sep, s->too_old);
+			sep = "; ";
+		}
+		if (s->quiet) {
+			sbuf_addf(sb, "%s%lld with nothing to say: [source] review_clean",
+				  sep, s->quiet);
+			sep = "; ";
+		}
+		if (s->backports)
+			sbuf_addf(sb, "%s%lld stable backports: [source] review_backports",
+				  sep, s->backports);
+		sbuf_addch(sb, ')');
+	}
 	sbuf_addstr(sb, ")\n");
 	sbuf_addf(sb, "opt-outs: %lld\nmuted threads: %lld\n", s->optouts, s->mutes);
 	sbuf_addf(sb, "commands: %lld pending confirmation, %lld refused\n", s->pending,
@@ -327,11 +350,12 @@ static void print_json(struct sbuf *sb, const char *db, const struct status *s)
 	sbuf_addf(sb, ",\"patches\":%lld,\"findings\":%lld", s->patches, s->findings);
 	sbuf_addf(sb, ",\"replies\":{\"total\":%lld,\"pending\":%lld,\"due\":%lld,"
 		  "\"held\":%lld,\"held_until\":%lld,"
-		  "\"sent\":%lld,\"failed\":%lld,\"suppressed\":%lld,\"too_old\":%lld}",
+		  "\"sent\":%lld,\"failed\":%lld,\"suppressed\":%lld,\"too_old\":%lld,"
+		  "\"quiet\":%lld,\"backports\":%lld}",
 		  s->replies_total, s->replies[REPLY_PENDING], s->due, s->held,
 		  (long long)s->held_until,
 		  s->replies[REPLY_SENT], s->replies[REPLY_FAILED],
-		  s->replies[REPLY_SUPPRESSED], s->too_old);
+		  s->replies[REPLY_SUPPRESSED], s->too_old, s->quiet, s->backports);
 	sbuf_addf(sb, ",\"optouts\":%lld,\"mutes\":%lld", s->optouts, s->mutes);
 	sbuf_addf(sb, ",\"commands\":{\"pending\":%lld,\"refused\":%lld}", s->pending,
 		  s->refused);

@@ -735,12 +735,26 @@ static int cmp_where(const struct compose_finding *a, const struct compose_findi
 	return c ? c : cmp_nstr(a->message, b->message);
 }
 
-/* A finding with its category, worked out once (not in every compare),
- * and whether it is counted with the nits rather than listed. */
+/*
+ * A finding with its category, worked out once (not in every compare),
+ * whether it is counted with the nits rather than listed, and the entry
+ * it is listed in: the findings of one entry (group_items()) are said
+ * once, by their lead, under one number.
+ */
+enum entry_kind {
+	ENTRY_ONE = 0,		/* a finding on its own */
+	ENTRY_LINES,		/* one type and message on lines of one function */
+	ENTRY_CAUSE,		/* a cause and the findings it gives */
+};
+
 struct item {
 	const struct compose_finding *f;
 	enum rule_cat cat;
 	int nit;	/* a style finding other than an ERROR, or a demoted one */
+	size_t lead;	/* index (in the sorted items) of its entry's lead */
+	size_t next;	/* the entry's next finding, or SIZE_MAX */
+	size_t count;	/* for a lead: the findings of its entry */
+	enum entry_kind kind;	/* for a lead */
 };
 
 /* A style ERROR is listed, never folded into the nits' count. */
@@ -769,6 +783,124 @@ static int cmp_type(const void *pa, const void *pb)
 	return c ? c : cmp_where(a, b);
 }
 
+/*
+ * Findings one cause gives in one patch, the cause first: a sign-off
+ * checkpatch.pl cannot read (BAD_SIGN_OFF: no angle brackets, say) is
+ * also no sign-off by the author and none by the sender; no sign-off at
+ * all (MISSING_SIGN_OFF) none by the sender either; the author signing
+ * off with another address is the sender signing off with it too.  The
+ * best-ranked type a patch has leads, the lower-ranked ones are said
+ * with it; a second finding of the lead's own type is its own entry.
+ */
+static const char *const signoff_causes[] = {
+	"BAD_SIGN_OFF", "MISSING_SIGN_OFF", "NO_AUTHOR_SIGN_OFF",
+	"FROM_SIGN_OFF_MISMATCH", "SIGN_OFF_NOT_SENDER",
+};
+
+static int cause_rank(const struct compose_finding *f)
+{
+	size_t k;
+
+	for (k = 0; f->type && k < sizeof(signoff_causes) / sizeof(signoff_causes[0]); k++)
+		if (!strcmp(f->type, signoff_causes[k]))
+			return (int)k;
+	return -1;
+}
+
+/* Lines of one function: the same part, file, type, message and scope. */
+static int cmp_run(const struct item *a, const struct item *b)
+{
+	int c;
+
+	if (a->f->part != b->f->part)
+		return a->f->part < b->f->part ? -1 : 1;
+	c = cmp_nstr(a->f->file, b->f->file);
+	if (!c)
+		c = cmp_nstr(a->f->type, b->f->type);
+	if (!c)
+		c = cmp_nstr(a->f->message, b->f->message);
+	if (!c && a->f->scope != b->f->scope)
+		c = a->f->scope < b->f->scope ? -1 : 1;
+	return c;
+}
+
+static const struct item *run_base;
+
+static int cmp_run_idx(const void *pa, const void *pb)
+{
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+	int c = cmp_run(&run_base[a], &run_base[b]);
+
+	return c ? c : (a > b) - (a < b);
+}
+
+static void join(struct item *it, size_t lead, size_t *tail, size_t i,
+		 enum entry_kind kind)
+{
+	it[i].lead = lead;
+	it[tail[lead]].next = i;
+	tail[lead] = i;
+	it[lead].count++;
+	it[lead].kind = kind;
+}
+
+/*
+ * Puts each listed item of it[0, n) (sorted by cmp_shown) in its entry:
+ * a cause with what it gives, lines of one function, or alone.  Leads
+ * come first in the sorted order, and each entry's findings are chained
+ * from its lead in that order.  -1 when out of memory (every item is
+ * then alone).
+ */
+static int group_items(struct item *it, size_t n)
+{
+	size_t *tail = NULL, *idx = NULL, i, j, k, m = 0;
+	int ret = -1;
+
+	for (i = 0; i < n; i++) {
+		it[i].lead = i;
+		it[i].next = SIZE_MAX;
+		it[i].count = 1;
+		it[i].kind = ENTRY_ONE;
+	}
+	tail = calloc(n + 1, sizeof(*tail));
+	idx = calloc(n + 1, sizeof(*idx));
+	if (!tail || !idx)
+		goto out;
+	for (i = 0; i < n; i++)
+		tail[i] = i;
+	/* causes: within the items of one category and part */
+	for (i = 0; i < n; i = j) {
+		size_t best = SIZE_MAX;
+
+		for (j = i; j < n && it[j].cat == it[i].cat && it[j].f->part == it[i].f->part; j++)
+			if (!it[j].nit && cause_rank(it[j].f) >= 0 &&
+			    (best == SIZE_MAX || cause_rank(it[j].f) < cause_rank(it[best].f)))
+				best = j;
+		if (best == SIZE_MAX)
+			continue;
+		for (k = i; k < j; k++)
+			if (k != best && !it[k].nit &&
+			    cause_rank(it[k].f) > cause_rank(it[best].f))
+				join(it, best, tail, k, ENTRY_CAUSE);
+	}
+	/* lines of one function: listed items alone so far, with a place */
+	for (i = 0; i < n; i++)
+		if (!it[i].nit && it[i].lead == i && it[i].count == 1 && it[i].f->file &&
+		    it[i].f->line > 0 && it[i].f->scope)
+			idx[m++] = i;
+	run_base = it;
+	qsort(idx, m, sizeof(*idx), cmp_run_idx);
+	for (i = 0; i < m; i = j) {
+		for (j = i + 1; j < m && !cmp_run(&it[idx[i]], &it[idx[j]]); j++)
+			join(it, idx[i], tail, idx[j], ENTRY_LINES);
+	}
+	ret = 0;
+out:
+	free(tail);
+	free(idx);
+	return ret;
+}
+
 /* "[PATCH 2/3] drivers/x.c:120", or "drivers/x.c:120" for one patch. */
 static void add_where(struct sbuf *sb, const struct compose_finding *f, int total)
 {
@@ -782,6 +914,44 @@ static void add_where(struct sbuf *sb, const struct compose_finding *f, int tota
 		sbuf_addf(sb, ":%ld", f->line);
 }
 
+#define CMP_MAX_RANGES	8	/* line ranges an entry names, then "..." */
+
+/* "drivers/x.c lines 40-52, 60": the lines of entry it[lead] (one file,
+ * by line, from its chain). */
+static void add_where_lines(struct sbuf *sb, const struct item *it, size_t lead,
+			    int total)
+{
+	const struct compose_finding *f = it[lead].f;
+	size_t i, ranges = 0;
+	long from = 0, to = 0;
+
+	if (total > 1)
+		sbuf_addf(sb, "[PATCH %d/%d] ", f->part, total);
+	add_clean(sb, f->file, CMP_MAX_FILE);
+	sbuf_addstr(sb, " lines ");
+	for (i = lead; ; i = it[i].next) {
+		long l = i == SIZE_MAX ? 0 : it[i].f->line;
+
+		if (i != SIZE_MAX && from && (l == to || l == to + 1)) {
+			to = l;
+			continue;
+		}
+		if (from) {
+			if (ranges == CMP_MAX_RANGES) {
+				sbuf_addstr(sb, ", ...");
+				break;
+			}
+			sbuf_addf(sb, ranges ? ", %ld" : "%ld", from);
+			if (to > from)
+				sbuf_addf(sb, "-%ld", to);
+			ranges++;
+		}
+		if (i == SIZE_MAX)
+			break;
+		from = to = l;
+	}
+}
+
 static void add_type(struct sbuf *sb, const char *type)
 {
 	if (type && *type)
@@ -792,16 +962,152 @@ static void add_type(struct sbuf *sb, const char *type)
 
 static const char *const section_title[CAT__COUNT] = {
 	[CAT_SECURITY] = "Security",
-	[CAT_UAPI] = "User-space interface (new ABI: needs a review of its own)",
+	[CAT_UAPI] = "User-space interface",
 	[CAT_CORRECTNESS] = "Correctness",
 	[CAT_PROCESS] = "Process",
 	[CAT_STYLE] = "Style errors (checkpatch.pl ERROR)",
 };
 
 /*
- * One section per category but style, each ending in a blank line.  The
- * findings listed are numbered from 1 (#K) in the order shown: numbers[]
- * (one per finding of base) gets each one's.
+ * What a user-space interface finding does to the ABI, from its type (a
+ * name with _REMOVED or _CHANGED in it) and the verbs of its message
+ * ("removes #define X", "header ... deleted", "changes enum value Y",
+ * "adds field Z"): it may do several.  Nothing said: it adds.  The
+ * heading of the section is worded from what it holds.
+ */
+enum abi_kind { ABI_NEW = 1, ABI_CHANGED = 2, ABI_REMOVED = 4 };
+
+static int word_in(const char *s, const char *const *words)
+{
+	size_t k, n;
+	const char *p;
+
+	for (k = 0; s && words[k]; k++) {
+		n = strlen(words[k]);
+		for (p = s; (p = strstr(p, words[k])) != NULL; p += n)
+			if ((p == s || !isalpha((unsigned char)p[-1])) &&
+			    !isalpha((unsigned char)p[n]))
+				return 1;
+	}
+	return 0;
+}
+
+static int abi_kind(const struct compose_finding *f)
+{
+	static const char *const removed[] = { "removes", "deleted", NULL };
+	static const char *const changed[] = { "changes", "changed", "inserts", NULL };
+	static const char *const added[] = { "adds", "appends", NULL };
+	int k = 0;
+
+	if (f->type && strstr(f->type, "_REMOVED"))
+		k |= ABI_REMOVED;
+	else if (f->type && strstr(f->type, "_CHANGED"))
+		k |= ABI_CHANGED;
+	else {
+		if (word_in(f->message, removed))
+			k |= ABI_REMOVED;
+		if (word_in(f->message, changed))
+			k |= ABI_CHANGED;
+		if (word_in(f->message, added))
+			k |= ABI_NEW;
+	}
+	return k ? k : ABI_NEW;
+}
+
+static void add_uapi_title(struct sbuf *sb, int kinds)
+{
+	sbuf_addstr(sb, section_title[CAT_UAPI]);
+	switch (kinds) {
+	case ABI_NEW:
+		sbuf_addstr(sb, " (new ABI: needs a review of its own)");
+		break;
+	case ABI_REMOVED:
+		sbuf_addstr(sb, " (removed ABI: does user space still use it?)");
+		break;
+	case ABI_CHANGED:
+		sbuf_addstr(sb, " (changed ABI: does user space rely on it?)");
+		break;
+	default: {
+		const char *w[3];
+		size_t nw = 0, k;
+
+		if (kinds & ABI_NEW)
+			w[nw++] = "new";
+		if (kinds & ABI_CHANGED)
+			w[nw++] = "changed";
+		if (kinds & ABI_REMOVED)
+			w[nw++] = "removed";
+		sbuf_addstr(sb, " (");
+		for (k = 0; k < nw; k++)
+			sbuf_addf(sb, "%s%s", !k ? "" : k + 1 == nw ? " and " : ", ", w[k]);
+		sbuf_addstr(sb, " ABI: each needs review)");
+		break;
+	}
+	}
+}
+
+/* One entry: "#K where: SEVERITY: message (TYPE...)" and its code. */
+static void add_entry(struct sbuf *out, struct sbuf *line, const struct item *it,
+		      size_t i, int total, long num)
+{
+	const struct compose_finding *f = it[i].f;
+	size_t j;
+
+	sbuf_reset(line);
+	sbuf_addf(line, "  #%ld ", num);
+	if (it[i].kind == ENTRY_LINES)
+		add_where_lines(line, it, i, total);
+	else
+		add_where(line, f, total);
+	sbuf_addstr(line, ": ");
+	if (f->severity && *f->severity) {
+		add_clean(line, f->severity, CMP_MAX_TYPE);
+		sbuf_addstr(line, ": ");
+	}
+	add_clean(line, f->message, CMP_MAX_MSG);
+	sbuf_addstr(line, " (");
+	add_type(line, f->type);
+	if (it[i].kind == ENTRY_LINES) {
+		size_t lines = 0;
+		long last = 0;
+
+		for (j = i; j != SIZE_MAX; j = it[j].next)
+			if (it[j].f->line != last) {
+				lines++;
+				last = it[j].f->line;
+			}
+		sbuf_addf(line, ", %zu lines", lines);
+	} else if (it[i].kind == ENTRY_CAUSE) {
+		/* the other types it gives, each once, in the chain's order */
+		const char *types[sizeof(signoff_causes) / sizeof(signoff_causes[0])];
+		size_t nt = 0, k;
+
+		for (j = it[i].next; j != SIZE_MAX; j = it[j].next) {
+			for (k = 0; k < nt && cmp_nstr(types[k], it[j].f->type); k++)
+				;
+			if (k == nt && nt < sizeof(types) / sizeof(types[0]))
+				types[nt++] = it[j].f->type;
+		}
+		sbuf_addstr(line, ", which also gives");
+		for (k = 0; k < nt; k++) {
+			sbuf_addstr(line, !k ? " " : k + 1 == nt ? " and " : ", ");
+			add_type(line, types[k]);
+		}
+	}
+	sbuf_addch(line, ')');
+	template_wrap(out, line->buf, line->len, TEMPLATE_WRAP_COLUMNS, 4);
+	if (f->line_text) {
+		sbuf_addstr(out, "    +");
+		add_code(out, f->line_text);
+		sbuf_addch(out, '\n');
+	}
+}
+
+/*
+ * One section per category but style (of which only the ERRORs), each
+ * ending in a blank line.  The entries listed are numbered from 1 (#K)
+ * in the order shown: numbers[] (one per finding of base) gets each
+ * finding the number of its entry.
  */
 static void add_sections(struct sbuf *out, const struct item *it, size_t n,
 			 int total, long *shown, const struct compose_finding *base,
@@ -813,51 +1119,38 @@ static void add_sections(struct sbuf *out, const struct item *it, size_t n,
 	sbuf_init(&line, out->cap);
 	while (i < n) {
 		enum rule_cat c = it[i].cat;
-		size_t j, listed = 0, errors = 0;
+		size_t j, k, m, listed = 0, entries = 0;
+		int kinds = 0;
 
-		if (c == CAT_STYLE) {
-			/* only its ERRORs: the rest are counted as nits */
-			for (j = i; j < n && it[j].cat == c; j++)
-				errors += !it[j].nit;
-			if (!errors) {
-				i = j;
-				continue;
+		for (j = i; j < n && it[j].cat == c; j++)
+			if (!it[j].nit && it[j].lead == j) {
+				entries++;
+				if (c == CAT_UAPI)
+					kinds |= abi_kind(it[j].f);
 			}
+		if (!entries) {
+			i = j;
+			continue;
 		}
 		sbuf_reset(&line);
-		sbuf_addstr(&line, section_title[c]);
+		if (c == CAT_UAPI)
+			add_uapi_title(&line, kinds);
+		else
+			sbuf_addstr(&line, section_title[c]);
 		template_wrap(out, line.buf, line.len, TEMPLATE_WRAP_COLUMNS, 2);
-		for (j = i; j < n && it[j].cat == c; j++) {
-			const struct compose_finding *f = it[j].f;
+		for (k = i; k < j; k++) {
+			long num;
 
-			if (it[j].nit)
-				continue;
-			if (listed == COMPOSE_MAX_SHOWN)
+			if (it[k].nit || it[k].lead != k || listed == COMPOSE_MAX_SHOWN)
 				continue;
 			listed++;
-			numbers[f - base] = (int)(*shown + (long)listed);
-			sbuf_reset(&line);
-			sbuf_addf(&line, "  #%ld ", *shown + (long)listed);
-			add_where(&line, f, total);
-			sbuf_addstr(&line, ": ");
-			if (f->severity && *f->severity) {
-				add_clean(&line, f->severity, CMP_MAX_TYPE);
-				sbuf_addstr(&line, ": ");
-			}
-			add_clean(&line, f->message, CMP_MAX_MSG);
-			sbuf_addstr(&line, " (");
-			add_type(&line, f->type);
-			sbuf_addch(&line, ')');
-			template_wrap(out, line.buf, line.len, TEMPLATE_WRAP_COLUMNS, 4);
-			if (f->line_text) {
-				sbuf_addstr(out, "    +");
-				add_code(out, f->line_text);
-				sbuf_addch(out, '\n');
-			}
+			num = *shown + (long)listed;
+			for (m = k; m != SIZE_MAX; m = it[m].next)
+				numbers[it[m].f - base] = (int)num;
+			add_entry(out, &line, it, k, total, num);
 		}
-		if ((c == CAT_STYLE ? errors : j - i) > listed)
-			sbuf_addf(out, "  ... and %zu more\n",
-				  (c == CAT_STYLE ? errors : j - i) - listed);
+		if (entries > listed)
+			sbuf_addf(out, "  ... and %zu more\n", entries - listed);
 		sbuf_addch(out, '\n');
 		*shown += (long)listed;
 		i = j;
@@ -1227,29 +1520,69 @@ static int cmp_place(const void *pa, const void *pb)
 			 *(const struct compose_finding *const *)pb);
 }
 
-static void ready_text(struct sbuf *sb, const struct chk_ready_crit *k,
-		       const char *note, int pending)
+/*
+ * What a criterion's line says when nothing was found against it: what
+ * was checked, never "ok" (only a stage that ran and passed says that).
+ */
+static const char *const nothing_found[CHK_CRIT__COUNT] = {
+	[CHK_CRIT_SECURITY] = "no finding in the patch text",
+	[CHK_CRIT_UAPI] = "no interface change found in the patch text",
+	[CHK_CRIT_AFFECTS_OTHERS] = "no shared code changed, no driver on by default",
+	[CHK_CRIT_MAINTAINER] = "no new file without a MAINTAINERS entry",
+	[CHK_CRIT_COMPILES] = "no tree",
+	[CHK_CRIT_WORKS] = "no load test",
+	[CHK_CRIT_PROCESS] = "no sign-off or Fixes: problem found",
+};
+
+/*
+ * The value of criterion c's line.  entries: the listed entries behind a
+ * concern; kinds: what they are about (the process line), or NULL;
+ * built: the compile stage ran (the security line then does not say
+ * "not built").
+ */
+static void ready_text(struct sbuf *sb, int c, const struct chk_ready_crit *k,
+		       size_t entries, const char *kinds, const char *note,
+		       int pending, int built)
 {
 	if (pending) {
 		sbuf_addstr(sb, "pending (the results will follow in a reply)");
 		return;
 	}
-	if (k->state == CHK_READY_CONCERN && k->n)
-		sbuf_addf(sb, "concern (%zu finding%s below)", k->n, k->n == 1 ? "" : "s");
-	else
-		sbuf_addstr(sb, chk_ready_name(k->state));
-	/* a stage's own verdict (compiles_state / works_state) has no
-	 * rule-table findings behind it: its note says why */
-	if ((k->state == CHK_READY_NOT_CHECKED || !k->n) && note && *note) {
-		sbuf_addstr(sb, " (");
-		add_clean(sb, note, CMP_MAX_NOTE);
-		sbuf_addch(sb, ')');
+	if (k->state == CHK_READY_CONCERN && entries) {
+		sbuf_addstr(sb, "concern");
+		if (kinds && *kinds) {
+			sbuf_addstr(sb, ": ");
+			sbuf_addstr(sb, kinds);
+		}
+		sbuf_addf(sb, " (%zu finding%s below)", entries, entries == 1 ? "" : "s");
+		return;
 	}
+	if (c == CHK_CRIT_COMPILES || c == CHK_CRIT_WORKS) {
+		/* a stage's own verdict has no rule-table findings behind
+		 * it: its note says why, or why it did not run */
+		sbuf_addstr(sb, chk_ready_name(k->state));
+		if (!note || !*note)
+			note = k->state == CHK_READY_NOT_CHECKED ? nothing_found[c] : NULL;
+		if (note) {
+			sbuf_addstr(sb, " (");
+			add_clean(sb, note, CMP_MAX_NOTE);
+			sbuf_addch(sb, ')');
+		}
+		return;
+	}
+	if (k->state == CHK_READY_CONCERN) {
+		sbuf_addstr(sb, "concern");
+		return;
+	}
+	sbuf_addstr(sb, nothing_found[c]);
+	if (c == CHK_CRIT_SECURITY && !built)
+		sbuf_addstr(sb, " (not built)");
 }
 
 /* ---- the mail ----------------------------------------------------------- */
 
-enum { B_SINCE, B_SECTIONS, B_NITS, B_FOOTER, B_BODY, B_SUBJECT, B_MISC, B__COUNT };
+enum { B_SINCE, B_SECTIONS, B_NITS, B_FOOTER, B_BODY, B_SUBJECT, B_MISC, B_PROCESS,
+       B__COUNT };
 
 /*
  * Findings a review leaves out, so each concern is said once and none is
@@ -1463,10 +1796,12 @@ static int compose_review(const struct template_set *t, const struct compose_rev
 	char msgid[256], num[4][32];
 	const char *bot_name, *addr;
 	char *bot_addr = NULL, *bot_version = NULL, *bot_name_c = NULL;
-	size_t i, an, nplace = 0;
+	size_t i, an, nplace = 0, entries[CHK_CRIT__COUNT] = { 0 };
+	struct sbuf kinds;
 	int ret = -1, c;
 
 	memset(&st, 0, sizeof(st));
+	sbuf_init(&kinds, 512);
 	chk_readiness_init(&rd);
 	for (i = 0; i < B__COUNT; i++)
 		sbuf_init(&b[i], COMPOSE_MAX_MAIL);
@@ -1504,6 +1839,8 @@ static int compose_review(const struct template_set *t, const struct compose_rev
 	}
 	qsort(sorted, r->nfindings, sizeof(*sorted), cmp_shown);
 	qsort(byplace, nplace, sizeof(*byplace), cmp_place);
+	if (group_items(sorted, r->nfindings))
+		goto nomem;
 
 	if (readiness_of(byplace, nplace, &rd))
 		goto nomem;
@@ -1511,12 +1848,46 @@ static int compose_review(const struct template_set *t, const struct compose_rev
 		rd.crit[CHK_CRIT_COMPILES].state = (enum chk_ready)(r->compiles_state - 1);
 	if (r->works_state > 0 && r->works_state <= CHK_READY_NOT_CHECKED + 1)
 		rd.crit[CHK_CRIT_WORKS].state = (enum chk_ready)(r->works_state - 1);
+	/* what the checklist counts: the entries listed, not each finding;
+	 * and whether anything is worth a mail */
+	st.quiet = r->compiles_state != 1 + CHK_READY_CONCERN &&
+		   r->works_state != 1 + CHK_READY_CONCERN;
+	for (i = 0; i < r->nfindings; i++) {
+		const struct item *x = &sorted[i];
+		int rule = x->f->type ? rule_find(x->f->type, strlen(x->f->type)) : -1;
+		int k = rule >= 0 ? chk_criterion_of((enum rule_id)rule) : -1;
+		const char *kind = rule >= 0 ? chk_process_kind((enum rule_id)rule) : NULL;
+
+		if (x->nit)
+			continue;
+		if (x->cat != CAT_STYLE)
+			st.quiet = 0;
+		if (k >= 0 && x->lead == i)
+			entries[k]++;
+		if (k == CHK_CRIT_PROCESS && kind && !strstr(kinds.buf ? kinds.buf : "", kind)) {
+			if (kinds.len)
+				sbuf_addstr(&kinds, ", ");
+			sbuf_addstr(&kinds, kind);
+		}
+	}
 	for (c = 0; c < CHK_CRIT__COUNT; c++)
-		ready_text(&ready[c], &rd.crit[c],
+		ready_text(&ready[c], c, &rd.crit[c], entries[c],
+			   c == CHK_CRIT_PROCESS ? kinds.buf : NULL,
 			   c == CHK_CRIT_COMPILES ? r->compiles_note :
 			   c == CHK_CRIT_WORKS ? r->works_note : NULL,
 			   c == CHK_CRIT_COMPILES ? r->compiles_pending :
-			   c == CHK_CRIT_WORKS ? r->works_pending : 0);
+			   c == CHK_CRIT_WORKS ? r->works_pending : 0,
+			   r->compiles_state == 1 + CHK_READY_OK ||
+			   r->compiles_state == 1 + CHK_READY_CONCERN);
+	/* the process line only when something there blocks applying */
+	if (rd.crit[CHK_CRIT_PROCESS].state == CHK_READY_CONCERN) {
+		sbuf_reset(&b[B_MISC]);
+		sbuf_addstr(&b[B_MISC], "  process:               ");
+		sbuf_add(&b[B_MISC], ready[CHK_CRIT_PROCESS].buf, ready[CHK_CRIT_PROCESS].len);
+		template_wrap(&b[B_PROCESS], b[B_MISC].buf, b[B_MISC].len,
+			      TEMPLATE_WRAP_COLUMNS, 25);
+		sbuf_reset(&b[B_MISC]);
+	}
 
 	if (add_since(&b[B_SINCE], r, &st))
 		goto nomem;
@@ -1570,6 +1941,7 @@ static int compose_review(const struct template_set *t, const struct compose_rev
 			{ "ready_maintainer", ready[CHK_CRIT_MAINTAINER].buf },
 			{ "ready_compiles", ready[CHK_CRIT_COMPILES].buf },
 			{ "ready_works", ready[CHK_CRIT_WORKS].buf },
+			{ "ready_process", b[B_PROCESS].buf },
 			{ "shown", num[3] },
 			{ "nits_count", nits },
 			{ "since", b[B_SINCE].buf },
@@ -1641,6 +2013,7 @@ out:
 	free(bot_version);
 	free(bot_name_c);
 	chk_readiness_release(&rd);
+	sbuf_release(&kinds);
 	for (i = 0; i < B__COUNT; i++)
 		sbuf_release(&b[i]);
 	for (i = 0; i < CHK_CRIT__COUNT; i++)

@@ -4,16 +4,29 @@
  *
  * The body (templates/review.txt, or review-clean.txt when nothing is
  * shown) has, in this order, each only when non-empty:
- *   the merge-readiness checklist (security, user-space interface,
- *   affects others, maintainer, compiles, seems to work);
+ *   the merge-readiness checklist, each line saying what was checked
+ *   and what it found: security ("no finding in the patch text (not
+ *   built)"), user-space interface, affects others, maintainer,
+ *   compiles ("not checked (no tree)", or the stage's verdict), seems to
+ *   work, and a "process" line only when a process finding blocks
+ *   applying (checker/readiness.h); "ok" only where a stage ran and
+ *   passed, "concern (N findings below)" counting what is listed;
  *   "Since vN-1:" fixed / new / still there, by fingerprint;
- *   sections Security, User-space interface, Correctness, Process: each
- *   finding as "#K [PATCH M/N] file:line: SEVERITY: message (TYPE)"
- *   with the offending line quoted untouched below it (a rule that is
- *   only a question is of category correctness, so it is asked there);
- *   K numbers the listed findings of the mail from 1 in the order they
- *   are shown, so that an answer "false-positive #K" names one
- *   (bot/command.h; compose_review.cover gives the numbers back);
+ *   sections Security, User-space interface (headed by what it holds:
+ *   new, changed or removed ABI), Correctness, Process: each finding as
+ *   "#K [PATCH M/N] file:line: SEVERITY: message (TYPE)" with the
+ *   offending line quoted untouched below it (a rule that is only a
+ *   question is of category correctness, so it is asked there);
+ *   a problem is said once: the findings one cause gives in a patch (a
+ *   malformed sign-off gives BAD_SIGN_OFF, NO_AUTHOR_SIGN_OFF and
+ *   SIGN_OFF_NOT_SENDER) are one entry led by the cause ("which also
+ *   gives ..."), and the findings of one type and message in one
+ *   function (compose_finding.scope) are one entry with their lines
+ *   ("file lines 40-63: ... (CODE_INDENT, 12 lines)");
+ *   K numbers the entries of the mail from 1 in the order they are
+ *   shown, so that an answer "false-positive #K" names one: every
+ *   finding of the entry (bot/command.h; compose_review.cover gives
+ *   each finding of an entry the entry's number);
  *   "Style errors": the style findings of severity ERROR, listed the
  *   same way, never folded into the nits;
  *   "Style nits: N" with a count per type (most frequent first, long
@@ -28,7 +41,14 @@
  * commit id" (UNKNOWN_COMMIT_ID: the bot checks without a tree),
  * FILE_PATH_CHANGES in a patch with NEW_FILE_NO_MAINTAINERS,
  * ALLOC_WITH_MULTIPLY on a line with ALLOC_SIZE_OVERFLOW.
- * Prose is wrapped at 72 columns; quoted code is never wrapped.
+ * Prose is wrapped at 72 columns, a word longer than a line broken
+ * (template_wrap()); quoted code is never wrapped.
+ *
+ * Whether it is worth a mail (compose_stats.quiet): only when Security,
+ * User-space interface, Correctness or Process lists something, or a
+ * stage found a problem; style (nits and style ERRORs) alone is not.
+ * The caller decides what a quiet review becomes ([source]
+ * review_clean, bot/pipeline_review.c).
  *
  * Headers are made here, not by templates: From the bot, To the author,
  * Cc the list (and the original Cc when the policy says so), Subject
@@ -66,13 +86,19 @@ struct compose_finding {
 	const char *line_text;	/* NULL when none */
 	const char *fingerprint;
 	int64_t id;		/* the store's finding id, 0 when none (for cover) */
+	/* the function (or other top-level block) of file the line is in,
+	 * as a number the caller makes (equal numbers: the same one), 0
+	 * when not known: findings of one type and message with the same
+	 * non-zero scope are said as one */
+	uint64_t scope;
 };
 
 /* A finding the mail covers, and the number it shows it with. */
 struct compose_cover {
 	int64_t id;		/* compose_finding.id */
 	int num;		/* #num, or 0: counted with the nits, or past
-				 * COMPOSE_MAX_SHOWN of its section */
+				 * COMPOSE_MAX_SHOWN of its section; the
+				 * findings of one entry share its number */
 };
 
 struct compose_addr {
@@ -132,10 +158,13 @@ struct compose_review {
 
 /* Counts the composer found, for the store's review row. */
 struct compose_stats {
-	long shown;		/* findings listed in sections */
+	long shown;		/* entries listed in sections (#1..#shown) */
 	long nits;		/* style findings folded into the count */
 	long fixed, added, still;
 	int clean;		/* nothing shown, no nit */
+	int quiet;		/* nothing in Security, User-space interface,
+				 * Correctness or Process and no stage's
+				 * concern: nothing worth a mail */
 	size_t ncover;		/* entries written to compose_review.cover */
 	long demoted;		/* findings counted with the nits as demoted */
 };

@@ -180,6 +180,7 @@ static void latin1_to_utf8(struct sbuf *out, const char *p, size_t n)
 
 struct ctx {
 	struct mime_mail *m;
+	struct mime_addr x_original_from;	/* read for relay_author() */
 	struct mime_limits lim;
 	int err;		/* first enum mime_result error */
 	size_t nparts;
@@ -1238,6 +1239,14 @@ static void optional_field(struct ctx *c, const struct mailimf_optional_field *o
 		m->x_autoreply = 1;
 	} else if (!strcasecmp(name, "X-Auto-Response-Suppress")) {
 		m->x_auto_response_suppress = 1;
+	} else if (!strcasecmp(name, "X-Original-From") && !c->x_original_from.addr) {
+		struct mailimf_mailbox *mb = NULL;
+		size_t at = 0;
+
+		if (mailimf_mailbox_parse(v, n, &at, &mb) == MAILIMF_NO_ERROR && mb) {
+			addr_set(c, &c->x_original_from, mb);
+			mailimf_mailbox_free(mb);
+		}
 	} else if (!strcasecmp(name, "From") && !m->from.addr) {
 		/* unparsable From: keep a bare address when there is one */
 		s = mime_msgid(v, n);
@@ -1245,6 +1254,96 @@ static void optional_field(struct ctx *c, const struct mailimf_optional_field *o
 			m->from.addr = s;
 		else
 			free(s);
+	}
+}
+
+/* ---- b4's web relay ----------------------------------------------------- */
+
+int mime_relay_devnull(const char *addr)
+{
+	const char *at = addr ? strrchr(addr, '@') : NULL;
+	size_t k = strlen(MIME_RELAY_LOCAL);
+
+	return at && (size_t)(at - addr) > k && !strncasecmp(addr, MIME_RELAY_LOCAL, k) &&
+	       !strcasecmp(at + 1, MIME_RELAY_DOMAIN);
+}
+
+/* The relay's encoding of the author a in From's local part l[0, n):
+ * a with '@' as '.', case aside. */
+static int relay_encodes(const char *l, size_t n, const char *a)
+{
+	size_t i;
+
+	if (!a || strlen(a) != n || !strchr(a, '@'))
+		return 0;
+	for (i = 0; i < n; i++) {
+		char x = a[i] == '@' ? '.' : a[i];
+
+		if (tolower((unsigned char)x) != tolower((unsigned char)l[i]))
+			return 0;
+	}
+	return 1;
+}
+
+/* An address the relay would have rewritten: local@domain, with no
+ * blank or control, not of the relay's own domain. */
+static int relay_author_ok(const char *a)
+{
+	const char *at = a ? strrchr(a, '@') : NULL;
+	const unsigned char *p;
+
+	if (!at || at == a || !at[1] || !strcasecmp(at + 1, MIME_RELAY_DOMAIN))
+		return 0;
+	for (p = (const unsigned char *)a; *p; p++)
+		if (*p <= ' ' || *p == 0x7f)
+			return 0;
+	return 1;
+}
+
+/*
+ * From: is b4 relay's devnull: the author named by X-Original-From (or
+ * Reply-To) becomes the mail's From when it agrees with the address the
+ * relay encoded in the devnull (mime.h), and the relay's From is kept in
+ * m->relay.  Takes c->x_original_from.
+ */
+static void relay_author(struct ctx *c)
+{
+	struct mime_mail *m = c->m;
+	struct mime_addr *cand[2] = { &c->x_original_from, &m->reply_to }, author;
+	const char *local, *at;
+	size_t k = strlen(MIME_RELAY_LOCAL), i;
+
+	if (!mime_relay_devnull(m->from.addr))
+		return;
+	at = strrchr(m->from.addr, '@');
+	local = m->from.addr + k;
+	for (i = 0; i < 2; i++) {
+		const struct mime_addr *a = cand[i];
+
+		if (!a->addr || !relay_author_ok(a->addr) ||
+		    !relay_encodes(local, (size_t)(at - local), a->addr))
+			continue;
+		const char *name = a->name, *via = NULL;
+		size_t nn = name ? strlen(name) : 0;
+
+		/* Reply-To has no name: the relay's From is "NAME via B4 Relay" */
+		if (!name && m->from.name && (via = strstr(m->from.name, " via ")) != NULL) {
+			name = m->from.name;
+			nn = (size_t)(via - name);
+		}
+		memset(&author, 0, sizeof(author));
+		author.addr = strdup(a->addr);
+		if (name && nn)
+			author.name = strndup(name, nn);
+		if (!author.addr || (name && nn && !author.name)) {
+			free(author.addr);
+			free(author.name);
+			set_err(c, MIME_ERR_NOMEM);
+			return;
+		}
+		m->relay = m->from;
+		m->from = author;
+		return;
 	}
 }
 
@@ -1357,6 +1456,7 @@ void mime_release(struct mime_mail *m)
 	free(m->message_id);
 	free(m->subject);
 	addr_free(&m->from);
+	addr_free(&m->relay);
 	for (i = 0; i < m->nto; i++)
 		addr_free(&m->to[i]);
 	free(m->to);
@@ -1493,6 +1593,12 @@ int mime_parse_limits(const char *raw, size_t len, const struct mime_limits *lim
 			goto out;
 		}
 	}
+	if (!c.err)
+		relay_author(&c);
+	if (c.err) {
+		ret = c.err;
+		goto out;
+	}
 	if (!m->from.addr) {
 		m->from.addr = strdup("");
 		if (!m->from.addr) {
@@ -1513,6 +1619,7 @@ out:
 	if (mm)
 		mailmime_free(mm);
 	free(copy);
+	addr_free(&c.x_original_from);
 	sbuf_release(&c.body);
 	if (ret)
 		mime_release(m);

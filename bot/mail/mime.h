@@ -61,6 +61,11 @@ struct mime_mail {
 	struct mime_addr *to, *cc;
 	size_t nto, ncc;
 	struct mime_addr reply_to; /* addr NULL when missing */
+	/* b4's web relay: when From: was its devnull address and its
+	 * X-Original-From: (or Reply-To:) named the author the way the
+	 * relay encodes it, from is the author and relay the relay's own
+	 * From: (see mime_relay_devnull()); addr NULL otherwise */
+	struct mime_addr relay;
 	int64_t date;		/* Unix seconds, 0 when missing or bad */
 	char *date_raw;		/* the Date: header as sent, or NULL */
 	char *in_reply_to;	/* first Message-ID of In-Reply-To, or NULL */
@@ -114,6 +119,27 @@ int mime_parse_limits(const char *raw, size_t len, const struct mime_limits *lim
 		      struct mime_mail *m);
 void mime_release(struct mime_mail *m);
 const char *mime_strerror(int result);
+
+/*
+ * b4's web relay (b4 send through its web endpoint: b4's
+ * misc/send-receive.py) sends a patch From: "Name via B4 Relay"
+ * <devnull+LOCAL.DOMAIN@kernel.org>, the author's own address encoded
+ * in the local part ('@' as '.'), and names the author in
+ * X-Original-From: and Reply-To: (DMARC forbids their From: on the
+ * relay's mail).  mime_parse() makes the author the mail's From (to
+ * whom the review goes, whose opt-out and mute count, whom query and the
+ * pages name) when X-Original-From (else Reply-To) agrees with that
+ * encoding and is not of the relay's own domain (the relay never
+ * rewrites its own): X-Original-From is as forgeable as From:, so it
+ * only replaces the relay's devnull, and gives the mail no more than a
+ * From: naming the author would.  A relay mail whose author cannot be
+ * told keeps the devnull From, which is never mailed.
+ *
+ * mime_relay_devnull() is 1 when addr is such a devnull address.
+ */
+#define MIME_RELAY_DOMAIN	"kernel.org"
+#define MIME_RELAY_LOCAL	"devnull+"
+int mime_relay_devnull(const char *addr);
 
 /*
  * Extracts the first Message-ID from a header value ("<a@b> junk" → "a@b"),

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "../fileio.h"
@@ -51,6 +52,7 @@ struct tpl_known {
 	{ "ready_maintainer", 0 },					\
 	{ "ready_compiles", 0 },					\
 	{ "ready_works", 0 },						\
+	{ "ready_process", TN_BLOCK },					\
 	{ "shown", 0 },							\
 	{ "nits_count", 0 },						\
 	{ "since", TN_BLOCK },						\
@@ -627,6 +629,43 @@ static size_t cut_at(const char *s, size_t n, size_t max)
 }
 
 /*
+ * Bytes of the start of s[0, n) that fit in room columns from column
+ * col, at least one character: up to just after the last '/' among
+ * them, else the last '-', '_', '.' or ',', when that keeps half the
+ * room or more (a path or a name breaks where a reader expects it),
+ * else as many characters as fit.
+ */
+static size_t cut_to_room(const char *s, size_t n, size_t col, size_t room)
+{
+	size_t i = 0, fit = 0, at_punct = 0, at_slash = 0, c = col;
+
+	while (i < n) {
+		size_t l = template_utf8_len(s + i, n - i), nc;
+
+		if (!l)
+			l = 1;
+		nc = advance(c, s + i, l);
+		if (nc - col > room)
+			break;
+		c = nc;
+		i += l;
+		fit = i;
+		if (strchr("/-_.,", s[i - 1]) && i < n && c - col >= room / 2) {
+			at_punct = i;
+			if (s[i - 1] == '/')
+				at_slash = i;
+		}
+	}
+	if (at_slash)
+		return at_slash;
+	if (at_punct)
+		return at_punct;
+	if (fit)
+		return fit;
+	return template_utf8_len(s, n) ? template_utf8_len(s, n) : 1;
+}
+
+/*
  * A word that must not start a wrapped line: "mailmap:", "Fixes:", a
  * token of two or more characters, the first a letter, digit or '_'
  * (or any non-ASCII byte), ending in ':'.  Followed by more text on its
@@ -640,6 +679,29 @@ static int trailer_word(const char *s, size_t n)
 
 	return n >= 3 && s[n - 1] == ':' &&
 	       (isalnum(c) || c == '_' || c >= 0x80);
+}
+
+/*
+ * Whether a line starting with token s[0, n) (a trailer_word()) and
+ * going on with text from rest[0, rn) could be one `b4 am` takes: its
+ * value holds an address, or the token names a trailer that needs none
+ * (b4's find_trailers(): Fixes:, Link:, ...).  Only such a token is kept
+ * up on a full line rather than start the next one.
+ */
+static int b4_would_take(const char *s, size_t n, const char *rest, size_t rn)
+{
+	static const char *const nonperson[] = {
+		"fixes", "subject", "date", "from", "link", "buglink", "closes",
+		"obsoleted-by", "change-id", "base-commit", "message-id",
+	};
+	size_t k;
+
+	if (memchr(rest, '@', rn))
+		return 1;
+	for (k = 0; k < sizeof(nonperson) / sizeof(nonperson[0]); k++)
+		if (strlen(nonperson[k]) == n - 1 && !strncasecmp(s, nonperson[k], n - 1))
+			return 1;
+	return 0;
 }
 
 /* The next word of s[i, n): its blanks [*g, *w), itself [*w, *e). */
@@ -687,10 +749,13 @@ int template_wrap(struct sbuf *out, const char *s, size_t n, size_t width,
 		next_word(s, n, i, &ng, &nw, &ne);
 		/*
 		 * No wrapped line starts with "token: text" (trailer_word):
-		 * the word before it goes down with it, or, when it is alone
-		 * on its line or a token too, the token stays up there.
+		 * the word before it goes down with it; when that is alone
+		 * on its line or a token too, the token starts the next line
+		 * unless b4 could take that line (b4_would_take()): then it
+		 * stays up there, past the width.
 		 */
-		if (brk && trailer_word(s + w, i - w) && nw < ne)
+		if (brk && trailer_word(s + w, i - w) && nw < ne &&
+		    b4_would_take(s + w, i - w, s + i, n - i))
 			brk = 0;
 		if (!brk && on_line && !trailer_word(s + w, i - w) && nw < ne &&
 		    trailer_word(s + nw, ne - nw) && ne < n &&
@@ -708,6 +773,21 @@ int template_wrap(struct sbuf *out, const char *s, size_t n, size_t width,
 			bytes += w - g;
 		}
 		first = 0;
+		/* a word wider than a whole line is cut into lines that fit
+		 * (cut_to_room()): only quoted code, which is never wrapped,
+		 * passes width */
+		while (!on_line && width > col + 8 && advance(col, s + w, i - w) > width) {
+			size_t k = cut_to_room(s + w, i - w, col, width - col);
+
+			sbuf_add(out, s + w, k);
+			sbuf_addch(out, '\n');
+			sbuf_addrep(out, ' ', cont);
+			w += k;
+			col = cont;
+			bytes = cont;
+			if (width <= col + 8)
+				break;
+		}
 		/* a word that would pass the line limit is cut */
 		while (bytes + (i - w) > TEMPLATE_MAX_LINE) {
 			size_t room = TEMPLATE_MAX_LINE - bytes;

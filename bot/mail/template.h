@@ -83,8 +83,11 @@ int template_render(const struct template_set *t, const char *name,
  * copied as it is (inner runs of spaces kept); otherwise it is broken at
  * runs of spaces and tabs, the run at a break dropped, and continuation
  * lines start with cont spaces (pass the line's own indentation to keep
- * it).  A word longer than the room stays whole, unless it alone would
- * pass TEMPLATE_MAX_LINE bytes: then it is cut at a character boundary.
+ * it).  A word wider than a whole line (a long path, a URL) is cut into
+ * pieces that fit, after a '/', '-', '_', '.' or ',' near the end of
+ * the room where there is one, else at a character boundary; nothing
+ * passes width but a word kept up so that no line starts like a
+ * trailer (then cut only past TEMPLATE_MAX_LINE bytes).
  * Columns count UTF-8 characters, tabs to the next multiple of 8.
  * Returns 0 or out's error.
  */

@@ -58,10 +58,10 @@ static const char style[] =
 
 static const char *const crit_label[CHK_CRIT__COUNT] = {
 	"security", "user-space interface", "affects others", "maintainer",
-	"compiles", "seems to work",
+	"compiles", "seems to work", "process",
 };
 static const char *const crit_short[CHK_CRIT__COUNT] = {
-	"security", "uapi", "others", "maintainer", "compiles", "works",
+	"security", "uapi", "others", "maintainer", "compiles", "works", "process",
 };
 
 /* ---- pieces ------------------------------------------------------------- */

@@ -41,6 +41,7 @@ cat >"$tmp/rb.conf" <<EOF
 	type = maildir
 	path = $tmp/outbox
 [policy]
+	review_clean = true	# every review mailed, whatever it finds
 	max_age = 0	# the mail carries fixed dates (2026)
 	series_wait = 0
 [build]

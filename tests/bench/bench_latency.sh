@@ -60,6 +60,7 @@ $2
 	type = smtp
 	url = smtp://127.0.0.1:$SMTP_PORT
 [policy]
+	review_clean = true	# every review mailed, whatever it finds
 	series_wait = 600
 	max_replies_per_hour = 0
 	author_replies_per_hour = 0

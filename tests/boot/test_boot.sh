@@ -172,6 +172,7 @@ if [ -x "$rb" ]; then
 	headers = $(readlink -f $B/headers)
 	timeout = 120
 [policy]
+	review_clean = true	# every review mailed, whatever it finds
 	max_age = 0	# the mail carries fixed dates (2026)
 CONF
 	s=$(date +%s)

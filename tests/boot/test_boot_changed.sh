@@ -96,6 +96,7 @@ cat > "$W/rb.conf" <<CONF
 	type = maildir
 	path = $W/outbox
 [policy]
+	review_clean = true	# every review mailed, whatever it finds
 	max_age = 0	# the mail carries fixed dates (2026)
 	series_wait = 0
 	author_replies_per_hour = 0

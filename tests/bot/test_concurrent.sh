@@ -62,6 +62,7 @@ cat >"$tmp/rb.conf" <<EOF
 [policy]
 	max_age = 0	# the mail carries fixed dates (2026)
 	series_wait = 0
+	review_clean = true	# style-only patches: mailed all the same
 	max_replies_per_hour = 0
 	author_replies_per_hour = 0
 	list_replies_per_hour = 0

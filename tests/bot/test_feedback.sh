@@ -340,12 +340,16 @@ check "the 2nd maintainers' review: lee is told the type is now counted with the
 patch leds $LEDS p4@jane jane@example.com "leds: x: four"
 patch net $NET p5@jane jane@example.com "net: x: five"
 run
-check "demoted on the list: no concern, counted with the nits, said in the footer" \
-	"mailinfo p4@jane body | grep -q '^  security:              ok' &&
-	 ! mailinfo p4@jane body | grep -q '(USER_COPY_UNCHECKED)' &&
-	 mailinfo p4@jane body | grep -q '^  USER_COPY_UNCHECKED  1  at drivers/x/x-p4.c:5' &&
-	 mailinfo p4@jane body | grep -q '^  #1 drivers/x/x-p4.c:7: ERROR: trailing whitespace' &&
-	 mailinfo p4@jane body | tr '\n' ' ' | grep -q 'Counted with the nits on this list, as its maintainers answered \"false-positive\" to them: USER_COPY_UNCHECKED\\.'"
+# what is left is style: the review is stored, not mailed (issue 32)
+stored() { sql "SELECT body FROM replies WHERE body LIKE '%In-Reply-To: <$1>%'"; }
+check "demoted on the list: no concern, counted with the nits, said in the footer; style alone: not mailed" \
+	"[ -z \"\$(mailinfo p4@jane body)\" ] &&
+	 [ \"\$(sql \"SELECT state || '|' || reason FROM replies WHERE body LIKE '%In-Reply-To: <p4@jane>%'\")\" = '3|nothing in Security, User-space interface, Correctness or Process ([source] review_clean is off)' ] &&
+	 stored p4@jane | grep -q '^  security:              no finding in the patch text (not built)' &&
+	 ! stored p4@jane | grep -q '(USER_COPY_UNCHECKED)' &&
+	 stored p4@jane | grep -q '^  USER_COPY_UNCHECKED  1  at drivers/x/x-p4.c:5' &&
+	 stored p4@jane | grep -q '^  #1 drivers/x/x-p4.c:7: ERROR: trailing whitespace' &&
+	 stored p4@jane | tr '\n' ' ' | grep -q 'Counted with the nits on this list, as its maintainers answered \"false-positive\" to them: USER_COPY_UNCHECKED\\.'"
 check "another list is unaffected" \
 	"mailinfo p5@jane body | grep -q '^  security:              concern (1 finding below)' &&
 	 mailinfo p5@jane body | grep -q '(USER_COPY_UNCHECKED)' &&

@@ -83,6 +83,7 @@ $user_line
 [policy]
 	max_age = 0	# the mail carries fixed dates (2026)
 	series_wait = 600
+	review_clean = true	# every reviewed series mailed: the headers are checked
 	max_replies_per_hour = 0
 	author_replies_per_hour = 0
 	list_replies_per_hour = 0

@@ -88,6 +88,7 @@ conf() {
 [policy]
 	max_age = 0	# the mail carries fixed dates (2026)
 	series_wait = 0
+	review_clean = true	# every reviewed series mailed
 EOF
 }
 

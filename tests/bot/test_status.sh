@@ -66,7 +66,7 @@ line() { grep -qxF -- "$1" "$tmp/out"; }
 # the archive: two versions of the LED series with cover letters, the
 # ioctl patch, the clean patch, a reviewer's reply: 4 series versions
 check "database line" "line 'database: $tmp/db/reviewbot.db'"
-check "schema 11" "line 'schema: 11'"
+check "schema 12" "line 'schema: 12'"
 check "messages per state" \
 	"line 'messages: 10 (new 0, patch 7, cover 2, reply 1, command 0, skipped 0, bad 0)'"
 check "series: 4 reviewed, none open" \
@@ -74,8 +74,8 @@ check "series: 4 reviewed, none open" \
 check "patches" "line 'patches: 7'"
 check "findings as query counts them" \
 	"line \"findings: \$('$rb' query --config '$tmp/rb.conf' --json | wc -l)\""
-check "replies: 4 written to the outbox" \
-	"line 'replies: 4 (pending 0, due 0, held by cap 0, sent 4, failed 0, suppressed 0)'"
+check "replies: 3 written to the outbox, the clean patch's review not mailed, and why" \
+	"line 'replies: 4 (pending 0, due 0, held by cap 0, sent 3, failed 0, suppressed 1 (1 with nothing to say: [source] review_clean))'"
 check "no opt-outs" "line 'opt-outs: 0'"
 check "no compile or load stage queued (none configured)" "line 'stages queued: 0'"
 check "checkpoint of the mbox: its size, with a time" \
@@ -91,13 +91,14 @@ check "status --database --json exits 0" "[ $st -eq 0 ]"
 /usr/bin/python3 - "$tmp/json" >"$tmp/jcheck" 2>&1 <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["schema"] == 11, d
+assert d["schema"] == 12, d
 m = d["messages"]
 assert (m["total"], m["patch"], m["cover"], m["reply"], m["new"]) == (10, 7, 2, 1, 0), m
 s = d["series"]
 assert (s["total"], s["open"], s["waiting"], s["reviewed"], s["skipped"]) == (4, 0, 0, 4, 0), s
 r = d["replies"]
-assert (r["total"], r["pending"], r["sent"], r["failed"], r["suppressed"]) == (4, 0, 4, 0, 0), r
+assert (r["total"], r["pending"], r["sent"], r["failed"], r["suppressed"]) == (4, 0, 3, 0, 1), r
+assert (r["quiet"], r["backports"], r["too_old"]) == (1, 0, 0), r
 assert d["patches"] == 7 and d["findings"] > 0, d
 assert d["optouts"] == 1 and d["mutes"] == 0, d
 assert d["commands"] == {"pending": 0, "refused": 0}, d

@@ -55,6 +55,7 @@ cat >"$tmp/rb.conf" <<EOF
 	type = maildir
 	path = $tmp/outbox
 [policy]
+	review_clean = true	# every review mailed, whatever it finds
 	max_age = 0	# the mail carries fixed dates (2026)
 	series_wait = 0
 	author_replies_per_hour = 0

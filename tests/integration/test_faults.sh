@@ -120,6 +120,7 @@ $3
 	type = smtp
 	url = smtp://127.0.0.1:$SMTP_PORT
 [policy]
+	review_clean = true	# every review mailed, whatever it finds
 	max_age = 0	# the mail carries fixed dates (2026)
 	series_wait = 0
 	max_replies_per_hour = 0
@@ -296,6 +297,7 @@ if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
 	type = maildir
 	path = $P/state/outbox
 [policy]
+	review_clean = true	# every review mailed, whatever it finds
 	max_age = 0	# the mail carries fixed dates (2026)
 	series_wait = 0
 EOF

@@ -25,6 +25,7 @@ ${4:-}
 	type = maildir
 	path = $IT/outbox
 [policy]
+	review_clean = true	# every review mailed, whatever it finds
 	max_age = 0	# the mail carries fixed dates (2026)
 	series_wait = 600
 EOF

@@ -26,6 +26,7 @@ cat >"$IT/rb.conf" <<CONF
 	type = maildir
 	path = $IT/out
 [policy]
+	review_clean = true	# every review mailed, whatever it finds
 	max_age = 0	# the mail carries fixed dates (2026)
 	series_wait = 600
 CONF

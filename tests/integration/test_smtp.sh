@@ -44,6 +44,7 @@ conf() {  # conf NAME URL [extra [delivery] lines]: $IT/NAME.conf, db $IT/db-NAM
 	url = $2
 ${3:-}
 [policy]
+	review_clean = true	# every review mailed, whatever it finds
 	max_age = 0	# the mail carries fixed dates (2026)
 	series_wait = 600
 EOF

@@ -281,10 +281,22 @@ def check_floors(per_cat, min_prec_security=None, min_prec_uapi=None,
 # ------------------------------------------------------------- review mails
 
 READINESS_RE = re.compile(r"^  (security|user-space interface):\s+(.*?)\s*$")
+# "#3 file:12: WARNING: ..." or, for the lines of one function said once,
+# "#3 file lines 40-45, 52: WARNING: ... (TYPE, 7 lines)"
 FINDING_RE = re.compile(
-    r"^  (?:#\d+ )?(?:\[PATCH[^\]]*\] )?(?P<file>[^\s:]+):(?P<line>\d+): "
+    r"^  (?:#\d+ )?(?:\[PATCH[^\]]*\] )?(?P<file>[^\s:]+)"
+    r"(?::(?P<line>\d+)| lines (?P<lines>\d+(?:-\d+)?(?:, \d+(?:-\d+)?)*)(?:, \.\.\.)?): "
     r"(?P<sev>ERROR|WARNING|CHECK): ")
-TYPE_RE = re.compile(r"\(([A-Z][A-Z0-9_]+)\)\s*$")
+TYPE_RE = re.compile(r"\(([A-Z][A-Z0-9_]+)(?:, \d+ lines|, which also gives [^)]*)?\)\s*$")
+
+
+def entry_lines(spec):
+    """[40, 41, 42, 52] of "40-42, 52"."""
+    out = []
+    for part in spec.split(", "):
+        a, _, b = part.partition("-")
+        out.extend(range(int(a), int(b or a) + 1))
+    return out
 SECTIONS = {"Security": "security", "User-space interface": "uapi"}
 
 
@@ -317,13 +329,16 @@ def parse_review(text):
             continue
         m = FINDING_RE.match(line)
         if m:
-            cur = {"section": section, "file": m.group("file"),
-                   "line": int(m.group("line")), "type": None}
-            findings.append(cur)
-        if cur is not None and cur["type"] is None:
+            lines = ([int(m.group("line"))] if m.group("line")
+                     else entry_lines(m.group("lines")))
+            cur = [{"section": section, "file": m.group("file"),
+                    "line": n, "type": None} for n in lines]
+            findings.extend(cur)
+        if cur is not None and cur[0]["type"] is None:
             t = TYPE_RE.search(line)
             if t:
-                cur["type"] = t.group(1)
+                for f in cur:
+                    f["type"] = t.group(1)
     return {"state": state, "findings": findings}
 
 

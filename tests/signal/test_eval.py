@@ -65,6 +65,8 @@ User-space interface (new ABI: needs a review of its own)
     +#define Y 1
   #13 drivers/x.c:40: WARNING: new sysfs attribute 'q' (DEVICE_ATTR_RO):
     ABI (UAPI_SYSFS)
+  #14 drivers/x.c lines 50-51, 60: WARNING: new ioctl command number
+    (UAPI_IOCTL, 3 lines)
 
 Style nits: 1 (counted by type, not listed one by one)
   LONG_LINE  1  at drivers/x.c:12
@@ -187,7 +189,10 @@ class Review(unittest.TestCase):
         self.assertEqual(got, [
             ("security", "drivers/x.c", 11, "UNBOUNDED_STRING_COPY"),
             ("uapi", "include/uapi/linux/y.h", 1, "UAPI_HEADER"),
-            ("uapi", "drivers/x.c", 40, "UAPI_SYSFS")])
+            ("uapi", "drivers/x.c", 40, "UAPI_SYSFS"),
+            ("uapi", "drivers/x.c", 50, "UAPI_IOCTL"),
+            ("uapi", "drivers/x.c", 51, "UAPI_IOCTL"),
+            ("uapi", "drivers/x.c", 60, "UAPI_IOCTL")])
         self.assertIsNone(ev.parse_review(
             "reviewbot review: no patch to review in the input\n"))
 
@@ -209,7 +214,7 @@ class Review(unittest.TestCase):
         # Security: a's x.c:11 is true, b's and c's are not
         self.assertEqual(rs["section"]["security"], [3, 1])
         # uapi: b's header is true (file level); nothing else matches
-        self.assertEqual(rs["section"]["uapi"], [6, 1])
+        self.assertEqual(rs["section"]["uapi"], [15, 1])
 
 
 if __name__ == "__main__":

@@ -216,7 +216,7 @@ static void test_compose__clean_series(void **state)
 }
 
 #define F(part, type, sev, cat, file, line, msg, text) \
-	{ part, type, sev, cat, file, line, msg, text, NULL, 0 }
+	{ part, type, sev, cat, file, line, msg, text, NULL, 0, 0 }
 
 static const struct compose_finding one_patch_findings[] = {
 	F(1, "LONG_LINE", "WARNING", "style", "drivers/leds/leds-acme.c", 77,
@@ -276,9 +276,9 @@ static void test_compose__one_patch_with_security_uapi_and_nits(void **state)
 	assert_int_equal(st.nits, 4);
 	assert_non_null(strstr(m.buf, "  security:              concern (1 finding below)\n"));
 	assert_non_null(strstr(m.buf, "  user-space interface:  concern (2 findings below)\n"));
-	assert_non_null(strstr(m.buf, "  affects others:        ok\n"));
+	assert_non_null(strstr(m.buf, "  affects others:        no shared code changed, no driver on by default\n"));
 	assert_non_null(strstr(m.buf, "  maintainer:            concern (1 finding below)\n"));
-	assert_non_null(strstr(m.buf, "  compiles:              not checked\n"));
+	assert_non_null(strstr(m.buf, "  compiles:              not checked (no tree)\n"));
 	assert_non_null(strstr(m.buf, "Style nits: 4 "));
 	/* examples by line, compacted; ERRORs are listed, not counted */
 	assert_non_null(strstr(m.buf,
@@ -779,7 +779,7 @@ static void test_compose__demoted_type_counted_with_nits(void **state)
 	r.cover = cover;
 	compose_ok(&r, &m, &st);
 	assert_int_equal(st.demoted, 2);
-	assert_non_null(strstr(m.buf, "  security:              ok\n"));
+	assert_non_null(strstr(m.buf, "  security:              no finding in the patch text (not built)\n"));
 	/* the handler's finding still says so */
 	assert_non_null(strstr(m.buf, "  user-space interface:  concern (1 finding below)\n"));
 	assert_null(strstr(m.buf, "(USER_COPY_UNCHECKED)"));
@@ -1116,7 +1116,7 @@ static void test_compose__no_body_line_is_a_b4_trailer(void **state)
 	 * token), the findings' code and the checklist: unchanged */
 	assert_non_null(strstr(m.buf, "\n  #1 x@example.org:2: ERROR: trailing whitespace"));
 	assert_non_null(strstr(m.buf, "\n    +Jane <jane@example.org>"));
-	assert_non_null(strstr(m.buf, "\n  security:              ok\n"));
+	assert_non_null(strstr(m.buf, "\n  security:              no finding in the patch text (not built)\n"));
 	for (p = strstr(m.buf, "\n\n"); p && strncmp(p, "\n-- \n", 5); p = e) {
 		size_t w, k;
 
@@ -1158,6 +1158,249 @@ static void test_compose__fingerprint_ignores_place_and_blanks_only(void **state
 	assert_string_not_equal(a, b);
 }
 
+/* The mail with its wrapped lines joined again ("\n    " a space), for
+ * looking for an entry whatever its wrapping. */
+static char *flat(const struct sbuf *m)
+{
+	char *s = strdup(m->buf), *p = s;
+
+	assert_non_null(s);
+	while ((p = strstr(p, "\n    ")) != NULL) {
+		size_t k;
+
+		if (p[5] == '+') {	/* quoted code stays on its line */
+			p++;
+			continue;
+		}
+		k = strspn(p + 1, " ");
+		*p = ' ';
+		memmove(p + 1, p + 1 + k, strlen(p + 1 + k) + 1);
+	}
+	return s;
+}
+
+static int cover_num(const struct compose_cover *c, size_t n, int64_t id)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (c[i].id == id)
+			return c[i].num;
+	return -1;
+}
+
+/*
+ * One problem, one entry (issue 35): a malformed sign-off and what it
+ * gives in its patch, and the lines of one function with one type and
+ * message, each listed once under one number, which names every finding
+ * of the entry for "false-positive #N".
+ */
+static void test_compose__one_cause_and_one_function_said_once(void **state)
+{
+	struct compose_finding f[40];
+	struct compose_cover cover[40];
+	struct compose_review r;
+	struct compose_stats st;
+	struct sbuf m;
+	size_t n = 0, i;
+	char *t;
+
+	(void)state;
+#define ADD(id_, x) do { struct compose_finding y_ = x; y_.id = (id_); f[n++] = y_; } while (0)
+	ADD(1, F(1, "SIGN_OFF_NOT_SENDER", "WARNING", "process", NULL, 0,
+		 "last Signed-off-by: is not the sender's", NULL));
+	ADD(2, F(1, "BAD_SIGN_OFF", "ERROR", "process", NULL, 0,
+		 "Unrecognized email address: 'Jane Developer jane@example.com'", NULL));
+	ADD(3, F(1, "NO_AUTHOR_SIGN_OFF", "ERROR", "process", NULL, 0,
+		 "Missing Signed-off-by: line by nominal patch author 'Jane Developer <jane@example.com>'",
+		 NULL));
+	ADD(40, F(1, "MISSING_FIXES_TAG", "WARNING", "process", NULL, 0,
+		  "the commit message describes a fix but has no Fixes: tag", NULL));
+	/* another patch's sign-off is a problem of its own */
+	ADD(4, F(2, "SIGN_OFF_NOT_SENDER", "WARNING", "process", NULL, 0,
+		 "last Signed-off-by: is not the sender's", NULL));
+	for (i = 0; i < 12; i++) {
+		ADD(10 + (int64_t)i, F(1, "CODE_INDENT", "ERROR", "style", "drivers/x.c",
+				       40 + (long)i, "code indent should use tabs where possible",
+				       "        x = 1;"));
+		f[n - 1].scope = 0x1111;
+	}
+	for (i = 0; i < 2; i++) {
+		ADD(30 + (int64_t)i, F(1, "CODE_INDENT", "ERROR", "style", "drivers/x.c",
+				       80 + (long)i, "code indent should use tabs where possible",
+				       "        y = 1;"));
+		f[n - 1].scope = 0x2222;
+	}
+	/* the same function, another message; and a line of no known one */
+	ADD(32, F(1, "CODE_INDENT", "ERROR", "style", "drivers/x.c", 90, "another message",
+		  "        z = 1;"));
+	f[n - 1].scope = 0x2222;
+	ADD(33, F(1, "CODE_INDENT", "ERROR", "style", "drivers/x.c", 100,
+		  "code indent should use tabs where possible", "        w = 1;"));
+#undef ADD
+	base(&r);
+	r.total = 2;
+	r.patches = 2;
+	r.findings = f;
+	r.nfindings = n;
+	r.cover = cover;
+	compose_ok(&r, &m, &st);
+	t = flat(&m);
+	/* the process line names what blocks applying, counting entries */
+	assert_non_null(strstr(t, "\n  process:               concern: the sign-off chain, a fix"
+			       " without a Fixes: tag (3 findings below)\n"));
+	assert_non_null(strstr(t, "\n  #1 [PATCH 1/2] commit message: ERROR: Unrecognized email"
+			       " address: 'Jane Developer jane@example.com' (BAD_SIGN_OFF, which"
+			       " also gives NO_AUTHOR_SIGN_OFF and SIGN_OFF_NOT_SENDER)\n"));
+	assert_non_null(strstr(t, "\n  #2 [PATCH 1/2] commit message: WARNING: the commit message"));
+	assert_non_null(strstr(t, "\n  #3 [PATCH 2/2] commit message: WARNING: last Signed-off-by:"));
+	assert_null(strstr(t, "(NO_AUTHOR_SIGN_OFF)"));
+	assert_non_null(strstr(t, "\n  #4 [PATCH 1/2] drivers/x.c lines 40-51: ERROR: code indent"
+			       " should use tabs where possible (CODE_INDENT, 12 lines)\n"
+			       "    +        x = 1;\n"));
+	assert_non_null(strstr(t, "\n  #5 [PATCH 1/2] drivers/x.c lines 80-81: ERROR: code indent"
+			       " should use tabs where possible (CODE_INDENT, 2 lines)\n"));
+	assert_non_null(strstr(t, "\n  #6 [PATCH 1/2] drivers/x.c:90: ERROR: another message"));
+	assert_non_null(strstr(t, "\n  #7 [PATCH 1/2] drivers/x.c:100: ERROR: code indent"));
+	assert_null(strstr(t, "#8 "));
+	assert_int_equal(st.shown, 7);
+	assert_int_equal(st.quiet, 0);
+	/* every finding covered, an entry's under its number */
+	assert_int_equal(st.ncover, n);
+	assert_int_equal(cover_num(cover, n, 1), 1);
+	assert_int_equal(cover_num(cover, n, 2), 1);
+	assert_int_equal(cover_num(cover, n, 3), 1);
+	assert_int_equal(cover_num(cover, n, 40), 2);
+	assert_int_equal(cover_num(cover, n, 4), 3);
+	for (i = 0; i < 12; i++)
+		assert_int_equal(cover_num(cover, n, 10 + (int64_t)i), 4);
+	assert_int_equal(cover_num(cover, n, 30), 5);
+	assert_int_equal(cover_num(cover, n, 31), 5);
+	assert_int_equal(cover_num(cover, n, 32), 6);
+	assert_int_equal(cover_num(cover, n, 33), 7);
+	free(t);
+	sbuf_release(&m);
+}
+
+/* Whether a review is worth a mail: something in Security, User-space
+ * interface, Correctness or Process, or a stage's concern; style alone
+ * (nits, style ERRORs) or a demoted type is not (issue 32). */
+static void test_compose__quiet_unless_something_to_say(void **state)
+{
+	static const char *const demoted[] = { "AVOID_BUG" };
+	struct compose_finding f[4] = {
+		F(1, "LONG_LINE", "WARNING", "style", "drivers/x.c", 7, "long", NULL),
+		F(1, "TRAILING_WHITESPACE", "ERROR", "style", "drivers/x.c", 8,
+		  "trailing whitespace", "\tx; "),
+		F(1, "AVOID_BUG", "WARNING", "correctness", "drivers/x.c", 9, "bug",
+		  "\tBUG();"),
+	};
+	struct compose_review r;
+	struct compose_stats st;
+	struct sbuf m;
+
+	(void)state;
+	base(&r);
+	compose_ok(&r, &m, &st);
+	assert_true(st.clean && st.quiet);
+	sbuf_release(&m);
+	r.findings = f;
+	r.nfindings = 2;
+	compose_ok(&r, &m, &st);
+	assert_true(!st.clean && st.quiet);
+	sbuf_release(&m);
+	r.nfindings = 3;
+	compose_ok(&r, &m, &st);
+	assert_false(st.quiet);
+	sbuf_release(&m);
+	r.demoted = demoted;
+	r.ndemoted = 1;
+	compose_ok(&r, &m, &st);
+	assert_true(st.quiet);
+	sbuf_release(&m);
+	r.nfindings = 1;
+	r.compiles_state = 1 + CHK_READY_CONCERN;
+	r.compiles_note = "1 new error";
+	compose_ok(&r, &m, &st);
+	assert_false(st.quiet);
+	assert_non_null(strstr(m.buf, "\n  compiles:              concern (1 new error)\n"));
+	sbuf_release(&m);
+}
+
+/* The checklist says what was checked: "ok" only from a stage that ran
+ * and passed, the security line "not built" until the build ran. */
+static void test_compose__checklist_says_what_was_checked(void **state)
+{
+	struct compose_review r;
+	struct compose_stats st;
+	struct sbuf m;
+
+	(void)state;
+	base(&r);
+	compose_ok(&r, &m, &st);
+	assert_non_null(strstr(m.buf,
+		"\n  security:              no finding in the patch text (not built)\n"
+		"  user-space interface:  no interface change found in the patch text\n"
+		"  affects others:        no shared code changed, no driver on by default\n"
+		"  maintainer:            no new file without a MAINTAINERS entry\n"
+		"  compiles:              not checked (no tree)\n"
+		"  seems to work:         not checked (no load test)\n\n"));
+	assert_null(strstr(m.buf, ": ok"));
+	assert_null(strstr(m.buf, "process:"));
+	sbuf_release(&m);
+	r.compiles_state = 1 + CHK_READY_OK;
+	r.compiles_note = "allmodconfig, W=1: no new warning";
+	compose_ok(&r, &m, &st);
+	assert_non_null(strstr(m.buf, "\n  security:              no finding in the patch text\n"));
+	assert_non_null(strstr(m.buf,
+		"\n  compiles:              ok (allmodconfig, W=1: no new warning)\n"));
+	sbuf_release(&m);
+}
+
+/* The User-space interface heading says what the section holds: a
+ * removed ABI is not "new ABI" (issue 32). */
+static void test_compose__uapi_heading_says_what_the_section_holds(void **state)
+{
+	struct compose_finding f[3] = {
+		F(1, "UAPI_REMOVED", "WARNING", "uapi", "drivers/x.c", 0,
+		  "sysfs attribute 'mode' removed: user space may still read it", NULL),
+		F(1, "UAPI_SYSFS", "WARNING", "uapi", "drivers/x.c", 10,
+		  "new sysfs attributes 'blink': ABI", "static DEVICE_ATTR_RW(blink);"),
+		F(1, "UAPI_HEADER", "WARNING", "uapi", "include/uapi/linux/x.h", 3,
+		  "changes struct x_req: field 'len' made wider", "\t__u64 len;"),
+	};
+	struct compose_review r;
+	struct compose_stats st;
+	struct sbuf m;
+
+	(void)state;
+	base(&r);
+	r.findings = f;
+	r.nfindings = 1;
+	compose_ok(&r, &m, &st);
+	assert_non_null(strstr(m.buf,
+		"\nUser-space interface (removed ABI: does user space still use it?)\n"));
+	assert_null(strstr(m.buf, "new ABI"));
+	sbuf_release(&m);
+	r.nfindings = 2;
+	compose_ok(&r, &m, &st);
+	assert_non_null(strstr(m.buf,
+		"\nUser-space interface (new and removed ABI: each needs review)\n"));
+	sbuf_release(&m);
+	r.findings = f + 2;
+	r.nfindings = 1;
+	compose_ok(&r, &m, &st);
+	assert_non_null(strstr(m.buf,
+		"\nUser-space interface (changed ABI: does user space rely on it?)\n"));
+	sbuf_release(&m);
+	r.findings = f + 1;
+	r.nfindings = 1;
+	compose_ok(&r, &m, &st);
+	assert_non_null(strstr(m.buf,
+		"\nUser-space interface (new ABI: needs a review of its own)\n"));
+	sbuf_release(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1180,6 +1423,10 @@ int main(void)
 		cmocka_unit_test(test_compose__message_id_needs_the_installation_key),
 		cmocka_unit_test(test_compose__no_body_line_is_a_b4_trailer),
 		cmocka_unit_test(test_compose__fingerprint_ignores_place_and_blanks_only),
+		cmocka_unit_test(test_compose__one_cause_and_one_function_said_once),
+		cmocka_unit_test(test_compose__quiet_unless_something_to_say),
+		cmocka_unit_test(test_compose__checklist_says_what_was_checked),
+		cmocka_unit_test(test_compose__uapi_heading_says_what_the_section_holds),
 	};
 
 	return cmocka_run_group_tests_name("compose", tests, setup, teardown);

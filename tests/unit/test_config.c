@@ -77,7 +77,7 @@ static void test_config__defaults_come_from_the_table(void **state)
 	assert_null(c.delivery_url);
 	assert_string_equal(c.delivery_path, "outbox");
 	assert_int_equal(c.series_wait, 600);
-	assert_int_equal(c.review_clean, 1);
+	assert_int_equal(c.review_clean, 0);
 	assert_int_equal(c.max_replies_per_hour, 30);
 	assert_int_equal(c.max_confirmations_per_hour, 20);
 	assert_int_equal(c.stage_wait, 600);
@@ -91,7 +91,7 @@ static void test_config__table_is_consistent(void **state)
 	size_t i;
 
 	(void)state;
-	assert_int_equal(config_noptions, 64);
+	assert_int_equal(config_noptions, 66);
 	for (i = 0; i < config_noptions; i++) {
 		const struct config_option *o = &config_options[i];
 
@@ -148,6 +148,8 @@ static const char full[] =
 	"        type = public-inbox\n"
 	"        url = https://lore.kernel.org/linux-leds\n"
 	"        reply = author\n"
+	"        review_clean = yes\n"
+	"        review_backports = on\n"
 	"[source \"news\"]\n"
 	"        type = nntp\n"
 	"        url = nntps://news.example.org/x\n"
@@ -190,13 +192,17 @@ static void test_config__full_config(void **state)
 	assert_int_equal(c.sources[1].type, SRC_PUBLIC_INBOX);
 	assert_null(c.sources[1].list);
 	assert_int_equal(c.sources[1].reply, REPLY_POLICY_AUTHOR);
+	assert_int_equal(c.sources[1].review_clean, 1);
+	assert_int_equal(c.sources[1].review_backports, 1);
+	assert_int_equal(c.sources[0].review_clean, 0);
+	assert_int_equal(c.sources[0].review_backports, 0);
 	assert_int_equal(c.sources[2].type, SRC_NNTP);
 	assert_int_equal(c.sources[2].reply, REPLY_POLICY_ALL);
 	assert_int_equal(c.sources[3].type, SRC_MBOX);
 	assert_string_equal(c.sources[3].path, "/srv/a.mbox");
 	assert_int_equal(c.sources[3].reply, REPLY_POLICY_NONE);
 	assert_int_equal(c.sources[3].poll_interval, 86400);
-	assert_int_equal(c.sources[3].line, 21);
+	assert_int_equal(c.sources[3].line, 23);
 	assert_int_equal(c.delivery, DELIVER_SMTP);
 	assert_string_equal(c.delivery_url, "smtps://bot@smtp.example.org:465");
 	assert_null(c.delivery_path);

@@ -63,6 +63,112 @@ static int has_ctrl(const char *s)
 	return 0;
 }
 
+/* raw with its header line name replaced by line, or dropped (NULL):
+ * a new string; raw is freed. */
+static char *header_with(char *raw, const char *name, const char *line)
+{
+	char *p, *e, *out;
+	char key[64];
+
+	/* the header's line: the first starting with name */
+	snprintf(key, sizeof(key), "\n%s", name);
+	p = strstr(raw, key);
+	assert_non_null(p);
+	p++;
+	e = strchr(p, '\n');
+	assert_non_null(e);
+	out = malloc(strlen(raw) + (line ? strlen(line) : 0) + 2);
+	assert_non_null(out);
+	memcpy(out, raw, (size_t)(p - raw));
+	out[p - raw] = '\0';
+	if (line) {
+		strcat(out, line);
+		strcat(out, "\n");
+	}
+	strcat(out, e + 1);
+	free(raw);
+	return out;
+}
+
+/* The relay fixture with one header line replaced, or dropped. */
+static char *relay_with(const char *name, const char *line)
+{
+	size_t len;
+
+	return header_with(slurp("b4-relay.eml", &len), name, line);
+}
+
+/*
+ * b4's web relay: From: "Name via B4 Relay" <devnull+LOCAL.DOMAIN@kernel.org>
+ * with the author in X-Original-From: and Reply-To: (b4's
+ * misc/send-receive.py).  The author is the mail's From; the relay's is
+ * kept; X-Original-From replaces only that devnull, and only when it is
+ * the address the devnull encodes (it is as forgeable as From:).
+ */
+static void test_mime__b4_relay_author_is_the_from(void **state)
+{
+	struct mime_mail m;
+	char *raw;
+
+	(void)state;
+	parse_file("b4-relay.eml", &m);
+	assert_string_equal(m.from.addr, "ana.lopes@example.com");
+	assert_string_equal(m.from.name, "Ana L\xc3\xb3pes");
+	assert_string_equal(m.relay.addr, "devnull+ana.lopes.example.com@kernel.org");
+	assert_string_equal(m.relay.name, "Ana L\xc3\xb3pes via B4 Relay");
+	assert_true(mime_relay_devnull(m.relay.addr));
+	assert_false(mime_relay_devnull(m.from.addr));
+	mime_release(&m);
+
+	/* X-Original-From naming another than the devnull encodes is not
+	 * believed: the Reply-To that agrees is; with neither, the devnull
+	 * stays (and is never mailed) */
+	raw = relay_with("X-Original-From:", "X-Original-From: Mallory <victim@example.org>");
+	assert_int_equal(parse_str(raw, &m), MIME_OK);
+	assert_string_equal(m.from.addr, "ana.lopes@example.com");
+	mime_release(&m);
+	raw = header_with(raw, "Reply-To:", "Reply-To: victim@example.org");
+	assert_int_equal(parse_str(raw, &m), MIME_OK);
+	assert_string_equal(m.from.addr, "devnull+ana.lopes.example.com@kernel.org");
+	assert_string_equal(m.from.name, "Ana L\xc3\xb3pes via B4 Relay");
+	assert_null(m.relay.addr);
+	mime_release(&m);
+	free(raw);
+
+	/* no X-Original-From: the relay's Reply-To, the name from its From */
+	raw = relay_with("X-Original-From:", NULL);
+	assert_int_equal(parse_str(raw, &m), MIME_OK);
+	assert_string_equal(m.from.addr, "ana.lopes@example.com");
+	assert_string_equal(m.from.name, "Ana L\xc3\xb3pes");
+	assert_non_null(m.relay.addr);
+	mime_release(&m);
+	free(raw);
+
+	/* the relay never rewrites its own domain: such a claim is forged */
+	raw = relay_with("From:", "From: Maint via B4 Relay <devnull+maint.kernel.org@kernel.org>");
+	raw = header_with(raw, "X-Original-From:", "X-Original-From: Maint <maint@kernel.org>");
+	raw = header_with(raw, "Reply-To:", "Reply-To: maint@kernel.org");
+	assert_int_equal(parse_str(raw, &m), MIME_OK);
+	assert_string_equal(m.from.addr, "devnull+maint.kernel.org@kernel.org");
+	assert_null(m.relay.addr);
+	mime_release(&m);
+	free(raw);
+
+	/* a list's "X via group" From with X-Original-From (Google
+	 * Groups) is no relay: From stays */
+	raw = relay_with("From:", "From: \"'Ana' via acme-dev\" <acme-dev@googlegroups.com>");
+	assert_int_equal(parse_str(raw, &m), MIME_OK);
+	assert_string_equal(m.from.addr, "acme-dev@googlegroups.com");
+	assert_null(m.relay.addr);
+	mime_release(&m);
+	free(raw);
+
+	assert_false(mime_relay_devnull("devnull@kernel.org"));
+	assert_false(mime_relay_devnull("devnull+x@example.org"));
+	assert_true(mime_relay_devnull("DevNull+x.y.z@Kernel.org"));
+	assert_false(mime_relay_devnull(NULL));
+}
+
 static void test_mime__inline_patch_and_headers(void **state)
 {
 	struct mime_mail m;
@@ -690,6 +796,7 @@ static void test_mime__not_a_mail(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_mime__b4_relay_author_is_the_from),
 		cmocka_unit_test(test_mime__inline_patch_and_headers),
 		cmocka_unit_test(test_mime__quoted_printable_latin1),
 		cmocka_unit_test(test_mime__base64_and_split_encoded_words),

@@ -218,9 +218,47 @@ static void test_readiness__from_a_real_run(void **state)
 	chk_result_release(&res);
 }
 
+static void test_readiness__process_only_for_what_blocks_applying(void **state)
+{
+	/* a malformed sign-off and a fix without Fixes: block applying; a
+	 * typo, a subject's wording and a link's form do not */
+	static const enum rule_id rules[] = {
+		R_TYPO_SPELLING, R_BAD_SIGN_OFF, R_EMAIL_SUBJECT, R_MISSING_FIXES_TAG,
+		R_COMMIT_LOG_USE_LINK,
+	};
+	struct chk_result res;
+	struct chk_finding f[5];
+	struct chk_readiness r;
+
+	(void)state;
+	chk_readiness_init(&r);
+	fake_result(&res, f, rules, 5);
+	chk_readiness_patch(&res, &r);
+	assert_int_equal(r.crit[CHK_CRIT_PROCESS].state, CHK_READY_CONCERN);
+	assert_int_equal(r.crit[CHK_CRIT_PROCESS].n, 2);
+	assert_int_equal(r.crit[CHK_CRIT_PROCESS].refs[0].finding, 1);
+	assert_int_equal(r.crit[CHK_CRIT_PROCESS].refs[1].finding, 3);
+	assert_string_equal(chk_process_kind(R_BAD_SIGN_OFF), "the sign-off chain");
+	assert_string_equal(chk_process_kind(R_SIGN_OFF_NOT_SENDER), "the sign-off chain");
+	assert_string_equal(chk_process_kind(R_MISSING_FIXES_TAG), "a fix without a Fixes: tag");
+	assert_null(chk_process_kind(R_TYPO_SPELLING));
+	assert_null(chk_process_kind(R_LONG_LINE));
+	assert_int_equal(chk_criterion_of(R_TYPO_SPELLING), -1);
+	assert_int_equal(chk_criterion_of(R_FROM_SIGN_OFF_MISMATCH), CHK_CRIT_PROCESS);
+	assert_int_equal(chk_criterion_of((enum rule_id)RULE__COUNT), -1);
+	assert_string_equal(chk_criterion_name(CHK_CRIT_PROCESS), "process");
+	chk_readiness_release(&r);
+	/* nothing of the kind: no concern */
+	fake_result(&res, f, rules, 1);
+	chk_readiness_patch(&res, &r);
+	assert_int_equal(r.crit[CHK_CRIT_PROCESS].state, CHK_READY_OK);
+	chk_readiness_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_readiness__process_only_for_what_blocks_applying),
 		cmocka_unit_test(test_readiness__clean_patch_is_ok_but_build_unchecked),
 		cmocka_unit_test(test_readiness__findings_map_to_criteria),
 		cmocka_unit_test(test_readiness__concerns_come_from_certain_rules_only),

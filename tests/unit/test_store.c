@@ -36,7 +36,7 @@ static void test_store__open_empty_is_current_version_and_mode_0600(void **state
 	struct stat sb;
 
 	assert_int_equal(store_schema_version(fx->st), STORE_SCHEMA_VERSION);
-	assert_int_equal(STORE_SCHEMA_VERSION, 11);
+	assert_int_equal(STORE_SCHEMA_VERSION, 12);
 	assert_int_equal(stat(fx->path, &sb), 0);
 	assert_int_equal(sb.st_mode & 0777, 0600);
 	/* SQLite gives the WAL the database file's mode */
@@ -803,6 +803,45 @@ static void test_store__migration_from_v5_knows_series_by_their_mails(void **sta
 	assert_int_equal(own[0], 0);
 }
 
+/* Schema 12 lets the findings of one entry of a review share its
+ * number ("false-positive #N" names them all); schema 11 refused the
+ * second, and the rows kept stay. */
+static void test_store__migration_from_v11_lets_an_entry_share_its_number(void **state)
+{
+	struct fx *fx = *state;
+	struct store_reply r;
+	int64_t s1, m1, p1, f1, f2, f3, rid = 0;
+	char err[256];
+
+	assert_int_equal(store_open_at_version(fx->path, 11, &fx->st, err,
+					       sizeof(err)), STORE_OK);
+	s1 = add_series(fx->st, "l", "a@x", "m1@x", 1, 0, 1, NULL, "one", 100);
+	m1 = add_msg(fx->st, "m1@x", "a@x", NULL, 100);
+	p1 = add_patch(fx->st, s1, m1, 1);
+	f1 = add_finding(fx->st, p1, "BAD_SIGN_OFF", "process", NULL, 0);
+	f2 = add_finding(fx->st, p1, "NO_AUTHOR_SIGN_OFF", "process", NULL, 0);
+	f3 = add_finding(fx->st, p1, "SIGN_OFF_NOT_SENDER", "process", NULL, 0);
+	memset(&r, 0, sizeof(r));
+	r.message_id = (char *)"r@bot";
+	r.series_id = s1;
+	r.kind = (char *)"review";
+	r.mail_from = (char *)"bot@x";
+	r.rcpt = (char *)"a@x";
+	r.body = (char *)"x\n";
+	r.created = 100;
+	assert_int_equal(store_reply_add(fx->st, &r, &rid), STORE_OK);
+	assert_int_equal(store_reply_finding_add(fx->st, rid, f1, 1), STORE_OK);
+	assert_int_equal(store_reply_finding_add(fx->st, rid, f2, 1), STORE_DUP);
+	store_close(fx->st);
+	fx->st = NULL;
+
+	assert_int_equal(store_open(fx->path, &fx->st, err, sizeof(err)), STORE_OK);
+	assert_int_equal(store_schema_version(fx->st), STORE_SCHEMA_VERSION);
+	assert_int_equal(store_reply_finding_add(fx->st, rid, f2, 1), STORE_OK);
+	assert_int_equal(store_reply_finding_add(fx->st, rid, f3, 1), STORE_OK);
+	assert_int_equal(store_reply_finding_add(fx->st, rid, f1, 2), STORE_DUP);
+}
+
 /* Schema 10 works out what the privacy rule and the author filter need
  * for the mail stored before: published or not, opted out, authors. */
 static void test_store__migration_from_v9_stores_published_and_authors(void **state)
@@ -1153,6 +1192,7 @@ int main(void)
 		TD(test_store__migration_from_v5_knows_series_by_their_mails),
 		TD(test_store__migration_from_v9_stores_published_and_authors),
 		TD(test_store__migration_from_v10_keeps_tokens_adds_pending),
+		TD(test_store__migration_from_v11_lets_an_entry_share_its_number),
 		TD(test_store__open_existing_makes_nothing),
 		TD(test_store__newer_schema_is_refused_untouched),
 		TD(test_store__not_a_database_is_an_error),

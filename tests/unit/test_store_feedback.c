@@ -78,32 +78,36 @@ static void test_store_feedback__reply_findings_keep_numbers_and_nits(void **sta
 {
 	struct fx *fx = *state;
 	struct rf_seen s;
-	int64_t ser, p, f1, f2, f3, r;
+	int64_t ser, p, f1, f2, f3, f4, r;
 
 	p = add_one_patch(fx->st, "a", "leds@x", &ser);
 	f1 = add_finding(fx->st, p, "LONG_LINE", "style", "a.c", 1);
 	f2 = add_finding(fx->st, p, "AVOID_BUG", "correctness", "a.c", 2);
 	f3 = add_finding(fx->st, p, "LONG_LINE", "style", "a.c", 3);
+	f4 = add_finding(fx->st, p, "AVOID_BUG", "correctness", "a.c", 4);
 	r = add_review_reply(fx->st, "r@bot", ser);
 
 	assert_int_equal(store_reply_finding_add(fx->st, r, f2, 2), STORE_OK);
 	assert_int_equal(store_reply_finding_add(fx->st, r, f1, 0), STORE_OK);
 	assert_int_equal(store_reply_finding_add(fx->st, r, f3, 0), STORE_OK);
-	/* a finding once, a number once; nits (0) many times */
+	/* a finding once; nits (0) many times, and the findings of one
+	 * entry of the mail under its number (schema 11) */
 	assert_int_equal(store_reply_finding_add(fx->st, r, f2, 5), STORE_DUP);
 	assert_int_equal(store_reply_finding_add(fx->st, r, f1, 2), STORE_DUP);
+	assert_int_equal(store_reply_finding_add(fx->st, r, f4, 2), STORE_OK);
 	assert_int_equal(store_reply_finding_add(fx->st, r, f1, -1), STORE_ERR_RANGE);
 	assert_int_equal(store_reply_finding_add(fx->st, 0, f1, 1), STORE_ERR_RANGE);
 
 	memset(&s, 0, sizeof(s));
 	assert_int_equal(store_reply_findings_each(fx->st, r, collect_rf, &s), STORE_OK);
-	assert_int_equal(s.n, 3);
+	assert_int_equal(s.n, 4);
 	/* the numbered first, then the others by id */
 	assert_true(s.id[0] == f2 && s.num[0] == 2);
 	assert_string_equal(s.type[0], "AVOID_BUG");
 	assert_string_equal(s.list[0], "leds@x");
-	assert_true(s.id[1] == f1 && s.num[1] == 0);
-	assert_true(s.id[2] == f3 && s.num[2] == 0);
+	assert_true(s.id[1] == f4 && s.num[1] == 2);
+	assert_true(s.id[2] == f1 && s.num[2] == 0);
+	assert_true(s.id[3] == f3 && s.num[3] == 0);
 	memset(&s, 0, sizeof(s));
 	assert_int_equal(store_reply_findings_each(fx->st, r + 1, collect_rf, &s), STORE_OK);
 	assert_int_equal(s.n, 0);

@@ -363,22 +363,48 @@ static void test_template__wrap_breaks_at_72_and_keeps_long_words(void **state)
 		assert_int_equal(out.len, k + 1);
 	}
 
-	/* a word longer than the width stays whole */
+	/* a word wider than a line is cut into lines that fit */
 	sbuf_reset(&out);
 	memset(word, 'w', 100);
 	memcpy(word, "a ", 2);
 	template_wrap(&out, word, 100, 72, 4);
-	assert_int_equal(out.len, 2 + 4 + 98 + 1);
+	assert_int_equal(out.len, 2 + (4 + 68 + 1) + (4 + 30 + 1));
 	assert_memory_equal(out.buf, "a\n    www", 9);
+	assert_int_equal(strchr(out.buf + 2, '\n') - (out.buf + 2), 72);
 
-	/* unless it alone would pass 998 bytes */
+	/* 1200 bytes of one word: 72 columns a line, none longer */
 	sbuf_reset(&out);
 	memset(word, 'z', sizeof(word));
 	template_wrap(&out, word, sizeof(word), 72, 4);
-	assert_int_equal(strchr(out.buf, '\n') - out.buf, 998);
-	assert_int_equal(strlen(out.buf + 999), 4 + 202 + 1);
-	assert_memory_equal(out.buf + 999, "    zz", 6);
-	assert_int_equal(strspn(out.buf + 1003, "z"), 202);
+	{
+		const char *p = out.buf;
+		size_t zs = 0, lines = 0;
+
+		while (*p) {
+			const char *nl = strchr(p, '\n');
+
+			assert_non_null(nl);
+			assert_true(nl - p <= 72);
+			zs += strspn(p + strspn(p, " "), "z");
+			lines++;
+			p = nl + 1;
+		}
+		assert_int_equal(zs, sizeof(word));
+		assert_int_equal(lines, 1 + 16 + 1);
+	}
+
+	/* a long path breaks after a '/', the rest under the indentation */
+	sbuf_reset(&out);
+	{
+		const char *s = "  #3 drivers/gpu/drm/amd/display/dc/dml2/dml21/src/dml2_core/"
+				"dml2_core_dcn4_calcs_and_more.c:1234: ERROR: trailing whitespace";
+
+		template_wrap(&out, s, strlen(s), 72, 4);
+		assert_string_equal(out.buf,
+			"  #3\n"
+			"    drivers/gpu/drm/amd/display/dc/dml2/dml21/src/dml2_core/\n"
+			"    dml2_core_dcn4_calcs_and_more.c:1234: ERROR: trailing whitespace\n");
+	}
 	sbuf_release(&out);
 }
 
@@ -411,6 +437,16 @@ static void test_template__wrap_never_starts_a_line_with_a_trailer(void **state)
 	template_wrap(&out, s, strlen(s), 72, 0);
 	assert_null(strstr(out.buf, "\nLink:"));
 	assert_null(strstr(out.buf, "\nCloses:"));
+	/* a token b4 would not take (no address after it, not a trailer's
+	 * name) starts the next line rather than pass the width: a
+	 * finding's "file:line: WARNING:" (issue 35: lines of 80-90) */
+	sbuf_reset(&out);
+	s = "  #12 [PATCH 12/14] drivers/hwmon/pmbus/a_long_driver_name.c:1234: "
+	    "WARNING: Missing a blank line after declarations";
+	template_wrap(&out, s, strlen(s), 72, 4);
+	assert_string_equal(out.buf,
+		"  #12 [PATCH 12/14] drivers/hwmon/pmbus/a_long_driver_name.c:1234:\n"
+		"    WARNING: Missing a blank line after declarations\n");
 	/* a token that ends the line, ":" inside a word, and a one-letter
 	 * word are fine where they fall */
 	sbuf_reset(&out);
