@@ -307,7 +307,7 @@ static void param_sources(struct flow *fl)
 	if (p0 >= 0 && p1 >= 0 && p2 >= 0 && p3 >= 0 && param_type_has(fl, p0, "file") &&
 	    (f->vars[p1].flags & CVV_USER) && param_type_has(fl, p2, "size_t") &&
 	    param_type_has(fl, p3, "loff_t")) {
-		add_taint(fl, f->vars[p2].name, 1, 0, OR_USER, fl->body0, "the count user space passed");
+		add_taint(fl, f->vars[p2].name, 1, 0, OR_USER, fl->body0, "the count of the read or write");
 		return;
 	}
 	/* an ioctl(file, cmd, arg) */
@@ -813,9 +813,9 @@ static void say(struct flow *fl, const struct taint *x, size_t r0, size_t r1, si
 	rv_report_tok(e, SEV_WARNING, id, fl->f->v, tok,
 		      id == R_LENGTH_CHECK ?
 		      eng_printf(e, "question: '%s' comes from %s (%s) and %s with no bound check in between: check that it cannot exceed the buffer",
-				 name, x->what, origin_words(x->org), what) :
-		      eng_printf(e, "'%s' comes from %s (%s controls it) and %s with no bound check in between: a larger value %s; compare it with the size first",
-				 name, x->what, origin_words(x->org), what,
+				 name, origin_words(x->org), x->what, what) :
+		      eng_printf(e, "'%s' comes from %s (%s) and %s with no bound check in between: a larger value %s; compare it with the size first",
+				 name, origin_words(x->org), x->what, what,
 				 strstr(what, "copies out") ? "reads past the object and leaks kernel memory" :
 				 write ? "writes past its end" : "reads past its end"));
 }
