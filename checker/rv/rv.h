@@ -155,6 +155,9 @@ const struct cv_item *rv_code_struct(const struct rv_code *c, const struct ctok 
  * initializer, or NULL. */
 const struct cv_item *rv_code_global(const struct rv_code *c, const struct ctok *name);
 
+/* The value of "#define NAME NUMBER" on the new side (a positive number
+ * below 2^20), or -1. */
+long rv_code_define(const struct rv_code *c, const struct ctok *name);
 /* The mail whose lines hold patch line pline, or NULL. */
 const struct rv_msg *rv_code_msg(const struct rv_code *c, long pline);
 

@@ -317,6 +317,39 @@ const struct cv_item *rv_code_global(const struct rv_code *c, const struct ctok 
 	return find_item(c, CVI_VAR, name);
 }
 
+long rv_code_define(const struct rv_code *c, const struct ctok *name)
+{
+	const struct cview *v = c->nv;
+	size_t i;
+
+	for (i = 0; i < v->tb.n; i++) {
+		const struct ctok *t = &v->tb.t[i];
+		const char *p, *end;
+		char *ep;
+		long val;
+
+		if (t->kind != CTK_PP)
+			continue;
+		p = t->s + 1;
+		end = t->s + t->len;
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		if ((size_t)(end - p) < 7 || strncmp(p, "define", 6))
+			continue;
+		p += 6;
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		if ((size_t)(end - p) <= name->len || memcmp(p, name->s, name->len) ||
+		    (p[name->len] != ' ' && p[name->len] != '\t'))
+			continue;
+		p += name->len;
+		val = strtol(p, &ep, 0);
+		if (ep > p && ep <= end && val > 0 && val < (1l << 20))
+			return val;
+	}
+	return -1;
+}
+
 const struct rv_msg *rv_code_msg(const struct rv_code *c, long pline)
 {
 	size_t i;

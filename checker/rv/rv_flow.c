@@ -55,6 +55,7 @@ struct taint {
 	enum origin org;
 	size_t src;		/* token where it became tainted */
 	const char *what;	/* where it came from */
+	long maxval;		/* the largest value it can have, 0: unknown */
 	int dead;		/* set again from something else */
 };
 
@@ -423,24 +424,25 @@ static const struct {
 	enum origin org;
 	const char *what;
 	int contents;		/* the result points at outside data */
+	long maxval;		/* the largest value it returns, 0: no bound */
 } value_calls[] = {
-	{ "i2c_smbus_read_byte_data", OR_DEVICE, "an SMBus read", 0 },
-	{ "i2c_smbus_read_word_data", OR_DEVICE, "an SMBus read", 0 },
-	{ "i2c_smbus_read_byte", OR_DEVICE, "an SMBus read", 0 },
-	{ "i2c_smbus_read_block_data", OR_DEVICE, "an SMBus block read's length", 0 },
-	{ "readl", OR_DEVICE, "a register read", 0 },
-	{ "readw", OR_DEVICE, "a register read", 0 },
-	{ "readb", OR_DEVICE, "a register read", 0 },
-	{ "ioread32", OR_DEVICE, "a register read", 0 },
-	{ "ioread16", OR_DEVICE, "a register read", 0 },
-	{ "ioread8", OR_DEVICE, "a register read", 0 },
-	{ "inb", OR_DEVICE, "a port read", 0 },
-	{ "inw", OR_DEVICE, "a port read", 0 },
-	{ "inl", OR_DEVICE, "a port read", 0 },
-	{ "memdup_user", OR_USER, "memdup_user()", 1 },
-	{ "memdup_user_nul", OR_USER, "memdup_user()", 1 },
-	{ "vmemdup_user", OR_USER, "memdup_user()", 1 },
-	{ "nla_data", OR_USER, "a netlink attribute", 1 },
+	{ "i2c_smbus_read_byte_data", OR_DEVICE, "an SMBus read", 0, 0xff },
+	{ "i2c_smbus_read_word_data", OR_DEVICE, "an SMBus read", 0, 0xffff },
+	{ "i2c_smbus_read_byte", OR_DEVICE, "an SMBus read", 0, 0xff },
+	{ "i2c_smbus_read_block_data", OR_DEVICE, "an SMBus block read's length", 0, 32 },
+	{ "readl", OR_DEVICE, "a register read", 0, 0 },
+	{ "readw", OR_DEVICE, "a register read", 0, 0xffff },
+	{ "readb", OR_DEVICE, "a register read", 0, 0xff },
+	{ "ioread32", OR_DEVICE, "a register read", 0, 0 },
+	{ "ioread16", OR_DEVICE, "a register read", 0, 0xffff },
+	{ "ioread8", OR_DEVICE, "a register read", 0, 0xff },
+	{ "inb", OR_DEVICE, "a port read", 0, 0xff },
+	{ "inw", OR_DEVICE, "a port read", 0, 0xffff },
+	{ "inl", OR_DEVICE, "a port read", 0, 0 },
+	{ "memdup_user", OR_USER, "memdup_user()", 1, 0 },
+	{ "memdup_user_nul", OR_USER, "memdup_user()", 1, 0 },
+	{ "vmemdup_user", OR_USER, "memdup_user()", 1, 0 },
+	{ "nla_data", OR_USER, "a netlink attribute", 1, 0 },
 };
 
 /* Sources in the calls of statement tokens [a, b). */
@@ -477,7 +479,7 @@ static void call_sources(struct flow *fl, size_t a, size_t b)
 
 /* Whether [a, b) is a call to one of value_calls (first token). */
 static int value_call(const struct flow *fl, size_t a, size_t b, enum origin *org,
-		      const char **what, int *contents)
+		      const char **what, int *contents, long *maxval)
 {
 	size_t k;
 
@@ -499,6 +501,7 @@ static int value_call(const struct flow *fl, size_t a, size_t b, enum origin *or
 			*org = value_calls[k].org;
 			*what = value_calls[k].what;
 			*contents = value_calls[k].contents;
+			*maxval = value_calls[k].maxval;
 			return 1;
 		}
 	return 0;
@@ -621,11 +624,13 @@ static void flow_stmt(struct flow *fl, int s)
 			enum origin org;
 			const char *what;
 			int contents, k;
+			long maxval;
 
 			if (cv->stmt != s || cv->init0 == SIZE_MAX)
 				continue;
-			if (value_call(fl, cv->init0, cv->init1, &org, &what, &contents)) {
-				add_taint(fl, cv->name, 1, contents, org, cv->init0, what);
+			if (value_call(fl, cv->init0, cv->init1, &org, &what, &contents, &maxval)) {
+				if (!add_taint(fl, cv->name, 1, contents, org, cv->init0, what))
+					fl->t[fl->nt - 1].maxval = maxval;
 				continue;
 			}
 			if (cv->ptr && (k = pointer_into(fl, cv->init0, cv->init1, cv->init0)) >= 0) {
@@ -660,9 +665,11 @@ static void flow_stmt(struct flow *fl, int s)
 			enum origin org;
 			const char *what;
 			int contents, k;
+			long maxval;
 
-			if (value_call(fl, eq + 1, st->e1, &org, &what, &contents)) {
-				add_taint(fl, name, plen, contents, org, eq + 1, what);
+			if (value_call(fl, eq + 1, st->e1, &org, &what, &contents, &maxval)) {
+				if (!add_taint(fl, name, plen, contents, org, eq + 1, what))
+					fl->t[fl->nt - 1].maxval = maxval;
 			} else if ((k = pointer_into(fl, eq + 1, st->e1, eq + 1)) >= 0) {
 				add_taint(fl, name, plen, 1, fl->t[k].org, eq + 1, fl->t[k].what);
 			} else if ((k = expr_taint(fl, eq + 1, st->e1, eq + 1)) >= 0) {
@@ -775,6 +782,26 @@ static const char *fixed_size(struct flow *fl, size_t a, size_t b, int s, int ad
 		}
 	}
 	return NULL;
+}
+
+/* The entries of a fixed size as text: a number or a #define's value,
+ * -1 when not known. */
+static long array_entries(const struct flow *fl, const char *size)
+{
+	char *end;
+	long n = strtol(size, &end, 0);
+	size_t i;
+
+	if (end != size && !*end)
+		return n;
+	/* NAME: a #define of the patch */
+	for (i = 0; i < fl->c->nv->tb.n; i++) {
+		const struct ctok *t = &fl->c->nv->tb.t[i];
+
+		if (t->kind == CTK_IDENT && t->len == strlen(size) && !memcmp(t->s, size, t->len))
+			return rv_code_define(fl->c, t);
+	}
+	return -1;
 }
 
 static const char *origin_words(enum origin o)
@@ -916,6 +943,13 @@ static void flow_sinks(struct flow *fl, int s)
 			k = expr_taint(fl, i + 1, m, i);
 			if (k < 0)
 				k = loop_taint(fl, s, i + 1, m, i);
+			/* a byte read indexing a table of 256: always inside */
+			if (k >= 0 && fl->t[k].maxval && m == i + 2) {
+				long n = array_entries(fl, size);
+
+				if (n > fl->t[k].maxval)
+					k = -1;
+			}
 			if (k >= 0) {
 				char arr[64];
 				int write = m + 1 < b && (punct(T(fl, m + 1), '=') ||

@@ -304,39 +304,6 @@ struct member {
 	int known;
 };
 
-static long define_value(const struct rv_code *c, const struct ctok *name)
-{
-	const struct cview *v = c->nv;
-	size_t i;
-
-	for (i = 0; i < v->tb.n; i++) {
-		const struct ctok *t = &v->tb.t[i];
-		const char *p, *end;
-		char *ep;
-		long val;
-
-		if (t->kind != CTK_PP)
-			continue;
-		p = t->s + 1;
-		end = t->s + t->len;
-		while (p < end && (*p == ' ' || *p == '\t'))
-			p++;
-		if ((size_t)(end - p) < 7 || strncmp(p, "define", 6))
-			continue;
-		p += 6;
-		while (p < end && (*p == ' ' || *p == '\t'))
-			p++;
-		if ((size_t)(end - p) <= name->len || memcmp(p, name->s, name->len) ||
-		    (p[name->len] != ' ' && p[name->len] != '\t'))
-			continue;
-		p += name->len;
-		val = strtol(p, &ep, 0);
-		if (ep > p && ep <= end && val > 0 && val < (1l << 20))
-			return val;
-	}
-	return -1;
-}
-
 static int scalar_size(const struct ctok *t, size_t *size)
 {
 	static const struct {
@@ -473,7 +440,7 @@ static size_t members(const struct rv_code *c, const struct cv_item *sd,
 				} else if (mm == k + 2 && t[k + 1].kind == CTK_NUMBER) {
 					dims *= (size_t)strtoul(t[k + 1].s, NULL, 0);
 				} else if (mm == k + 2 && t[k + 1].kind == CTK_IDENT) {
-					long val = define_value(c, &t[k + 1]);
+					long val = rv_code_define(c, &t[k + 1]);
 
 					if (val > 0)
 						dims *= (size_t)val;

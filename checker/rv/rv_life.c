@@ -357,7 +357,18 @@ static int visit_locked(const struct cfunc *f, int s, void *arg)
 		return 0;
 	if (unlocks(f, s, lw->unlock, lw->a0, lw->a1))
 		return 1;
-	/* a helper that unlocks for us: *unlock*(...) taking the lock */
+	/* a helper that unlocks for its caller: *unlock*(...) */
+	{
+		size_t i;
+
+		for (i = f->st[s].e0; i + 1 < f->st[s].e1; i++) {
+			const struct ctok *t = cf_tok(f, i);
+
+			if (t->kind == CTK_IDENT && punct(cf_tok(f, i + 1), '(') && t->len > 6 &&
+			    (memmem(t->s, t->len, "unlock", 6) || memmem(t->s, t->len, "release", 7)))
+				return 1;
+		}
+	}
 	if (f->st[s].kind == CS_RETURN) {
 		lw->ret = s;
 		return 2;
@@ -436,6 +447,41 @@ static int alloc_fn(const struct ctok *t)
 	return 0;
 }
 
+/*
+ * Whether the call that has the argument at token i may keep it: one
+ * that stores, registers, queues or submits it (set_drvdata, *_register,
+ * list and queue adds, usb_submit_urb, ...).
+ */
+static int takes_over(const struct cfunc *f, const struct cstmt *st, size_t i)
+{
+	size_t k = i;
+	int depth = 0;
+	char w[64];
+	const struct ctok *t;
+
+	while (k > st->e0) {
+		k--;
+		if (punct(cf_tok(f, k), ')'))
+			depth++;
+		else if (punct(cf_tok(f, k), '(') && depth-- == 0)
+			break;
+	}
+	if (k == st->e0 || cf_tok(f, k - 1)->kind != CTK_IDENT)
+		return 1;	/* not a plain call: assume it keeps it */
+	t = cf_tok(f, k - 1);
+	if (t->len >= sizeof(w))
+		return 1;
+	memcpy(w, t->s, t->len);
+	w[t->len] = '\0';
+	return strstr(w, "set_") || strstr(w, "register") || strstr(w, "add") ||
+	       strstr(w, "queue") || strstr(w, "submit") || strstr(w, "insert") ||
+	       strstr(w, "push") || strstr(w, "attach") || strstr(w, "store") ||
+	       strstr(w, "list_") || strstr(w, "hold") || strstr(w, "get") ||
+	       strstr(w, "init") || strstr(w, "assign") || strstr(w, "link") ||
+	       strstr(w, "rcu_") || strstr(w, "send") || strstr(w, "xmit") ||
+	       strstr(w, "netif_") || strstr(w, "defer") || strstr(w, "schedule");
+}
+
 struct leakwalk {
 	size_t p;		/* the variable's token */
 	int ret;
@@ -511,17 +557,24 @@ static int visit_alloc(const struct cfunc *f, int s, void *arg)
 			continue;	/* a test */
 		if (i > st->e0 && (punct(cf_tok(f, i - 1), '(') || punct(cf_tok(f, i - 1), ',')) &&
 		    i + 1 < st->e1 && (punct(cf_tok(f, i + 1), ')') || punct(cf_tok(f, i + 1), ',')) &&
-		    st->kind != CS_RETURN)
-			continue;	/* an argument */
+		    st->kind != CS_RETURN && !takes_over(f, st, i))
+			continue;	/* an argument, still the function's */
 		return 1;
 	}
 	if (st->kind == CS_RETURN) {
-		/* an error: "return -E...", "return ret/err", "return NULL" */
+		/* an error: "return -E...", "return NULL", ERR_PTR(); "return
+		 * ret/err" only under an if (the function's last return may
+		 * well be its success) */
+		int p = st->parent;
+		int cond = p >= 0 && (f->st[p].kind == CS_IF ||
+				      (f->st[p].kind == CS_BLOCK && f->st[p].parent >= 0 &&
+				       f->st[f->st[p].parent].kind == CS_IF));
+
 		if (st->e0 < st->e1 && (punct(cf_tok(f, st->e0), '-') ||
 					ctok_is_ident(cf_tok(f, st->e0), "NULL") ||
-					ctok_is_ident(cf_tok(f, st->e0), "ret") ||
-					ctok_is_ident(cf_tok(f, st->e0), "err") ||
-					ctok_is_ident(cf_tok(f, st->e0), "rc") ||
+					(cond && (ctok_is_ident(cf_tok(f, st->e0), "ret") ||
+						  ctok_is_ident(cf_tok(f, st->e0), "err") ||
+						  ctok_is_ident(cf_tok(f, st->e0), "rc"))) ||
 					ctok_ident_prefix(cf_tok(f, st->e0), "ERR_PTR"))) {
 			lw->ret = s;
 			return 2;
