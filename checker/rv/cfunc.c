@@ -334,6 +334,47 @@ static void parse_params(struct cfunc *f)
 	if (it->p1 == SIZE_MAX && it->head_missing)
 		end = f->v->frags[it->frag].code0;
 	a = it->p0 + 1;
+	/* SYSCALL_DEFINEn(name, type, arg, type, arg...): pairs after the name */
+	if (it->name != SIZE_MAX && (ctok_ident_prefix(&t[it->name], "SYSCALL_DEFINE") ||
+				     ctok_ident_prefix(&t[it->name], "COMPAT_SYSCALL_DEFINE"))) {
+		size_t k, start = a, type0 = SIZE_MAX, type1 = 0, nth = 0;
+
+		for (k = a; k <= end && !f->err; k++) {
+			struct cvar *v;
+			size_t j;
+
+			if (k < end && !punct(&t[k], ','))
+				continue;
+			if (nth > 0 && nth % 2 == 1) {
+				type0 = start;
+				type1 = k;
+			} else if (nth > 0 && k == start + 1 && t[start].kind == CTK_IDENT &&
+				   type0 != SIZE_MAX) {
+				v = add_var(f);
+				if (!v)
+					return;
+				v->name = start;
+				v->type0 = type0;
+				v->type1 = type1;
+				v->stmt = -1;
+				v->flags = CVV_PARAM;
+				for (j = type0; j < type1; j++) {
+					if (punct(&t[j], '*'))
+						v->ptr++;
+					else if (ctok_is_ident(&t[j], "__user"))
+						v->flags |= CVV_USER;
+					else if ((ctok_is_ident(&t[j], "struct") ||
+						  ctok_is_ident(&t[j], "union")) && j + 1 < type1) {
+						v->flags |= CVV_STRUCT;
+						v->tag = j + 1;
+					}
+				}
+			}
+			nth++;
+			start = k + 1;
+		}
+		return;
+	}
 	for (i = a; i <= end && !f->err; i++) {
 		if (i < end && !punct(&t[i], ','))  {
 			if (punct(&t[i], '(') || punct(&t[i], '[')) {

@@ -193,7 +193,9 @@ static int bounding_call(const struct ctok *t)
 	       ctok_is_ident(t, "min3") || ctok_is_ident(t, "array_index_nospec") ||
 	       ctok_ident_prefix(t, "check_") || ctok_ident_prefix(t, "WARN_ON") ||
 	       ctok_ident_prefix(t, "BUG_ON") || ctok_is_ident(t, "in_range") ||
-	       ctok_is_ident(t, "FIELD_GET") || ctok_is_ident(t, "ARRAY_SIZE");
+	       ctok_is_ident(t, "FIELD_GET") || ctok_is_ident(t, "ARRAY_SIZE") ||
+	       ctok_ident_prefix(t, "find_closest") || ctok_is_ident(t, "max") ||
+	       ctok_is_ident(t, "max_t");
 }
 
 /*
@@ -336,9 +338,24 @@ static void param_sources(struct flow *fl)
 		size_t i;
 
 		for (i = 0; i < f->nvars; i++)
-			if ((f->vars[i].flags & CVV_PARAM) && i > 0 && !(f->vars[i].flags & CVV_USER))
+			if ((f->vars[i].flags & CVV_PARAM) && !(f->vars[i].flags & CVV_USER))
 				add_taint(fl, f->vars[i].name, 1, 0, OR_USER, fl->body0,
 					  "a system call argument");
+		return;
+	}
+	/* a hwmon write(dev, type, attr, channel, val) */
+	{
+		size_t i;
+		int hw = 0;
+
+		for (i = 0; i < f->nvars; i++)
+			if ((f->vars[i].flags & CVV_PARAM) && param_type_has(fl, (int)i, "hwmon_sensor_types"))
+				hw = 1;
+		for (i = 0; hw && i < f->nvars; i++)
+			if ((f->vars[i].flags & CVV_PARAM) && !f->vars[i].ptr &&
+			    param_type_has(fl, (int)i, "long") && ctok_is(T(fl, f->vars[i].name), "val"))
+				add_taint(fl, f->vars[i].name, 1, 0, OR_OWNER, fl->body0,
+					  "the value written to the hwmon attribute");
 	}
 }
 
@@ -963,6 +980,45 @@ static void flow_sinks(struct flow *fl, int s)
 					       write ? " to write it" : ""));
 			}
 			continue;
+		}
+		/* a value user space wrote, sent to the device unclamped */
+		if (t->kind == CTK_IDENT && i + 1 < b && punct(T(fl, i + 1), '(') &&
+		    !(i > a && (ctok_is(T(fl, i - 1), "->") || ctok_is(T(fl, i - 1), ".")))) {
+			static const struct {
+				const char *fn;
+				int arg;
+			} writes[] = {
+				{ "regmap_write", 2 }, { "i2c_smbus_write_byte_data", 2 },
+				{ "i2c_smbus_write_word_data", 2 }, { "i2c_smbus_write_word_swapped", 2 },
+				{ "pmbus_write_word_data", 3 }, { "pmbus_write_byte_data", 3 },
+				{ "writel", 0 }, { "writew", 0 }, { "writeb", 0 }, { "iowrite32", 0 },
+				{ "iowrite16", 0 }, { "iowrite8", 0 }, { "outb", 0 }, { "outw", 0 },
+				{ "outl", 0 },
+			};
+			size_t w;
+
+			for (w = 0; w < sizeof(writes) / sizeof(writes[0]); w++) {
+				size_t v0, v1;
+				int k;
+
+				if (!ctok_is(t, writes[w].fn) ||
+				    !arg_n(fl, i + 1, b, (size_t)writes[w].arg, &v0, &v1))
+					continue;
+				k = expr_taint(fl, v0, v1, i);
+				if (k >= 0 && (fl->t[k].org == OR_OWNER || fl->t[k].org == OR_USER) &&
+				    !fl->t[k].contents && fl->said < 4 &&
+				    ((T(fl, i)->flags & CVF_CHANGED) || (T(fl, fl->t[k].src)->flags & CVF_CHANGED))) {
+					char vn[64];
+
+					fl->said++;
+					cf_text(f, v0, v1, vn, sizeof(vn));
+					rv_report_tok(fl->e, SEV_WARNING, R_UNCLAMPED_WRITE, f->v, i,
+						      eng_printf(fl->e, "'%s' comes from %s (%s) and goes to the device by %.*s() with no range check: a value out of the register's range is cut or wraps; clamp it first (clamp_val())",
+								 vn, origin_words(fl->t[k].org), fl->t[k].what,
+								 (int)t->len, t->s));
+				}
+				break;
+			}
 		}
 		/* copies: memcpy(dst, src, n), copy_from_user(dst, src, n),
 		 * copy_to_user(dst, src, n) */
