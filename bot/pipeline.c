@@ -29,6 +29,7 @@
 #include "command.h"
 #include "mail/compose.h"
 #include "mail/deliver.h"
+#include "mail/maildate.h"
 #include "fileio.h"
 #include "kversion.h"
 #include "log.h"
@@ -187,9 +188,11 @@ void pipeline_stats_restore(struct pipeline *p, const struct pipeline_stats *sav
 	p->stats = *saved;
 }
 
-int pipeline_too_old(const struct config *cfg, int64_t date, int64_t now)
+int pipeline_too_old(const struct config *cfg, const struct mime_mail *m, int64_t now)
 {
-	return cfg->max_age > 0 && date > 0 && now - date > (int64_t)cfg->max_age;
+	int64_t date = maildate_effective(m->date, m->received, now);
+
+	return cfg->max_age > 0 && now - date > (int64_t)cfg->max_age;
 }
 
 /*
@@ -205,7 +208,7 @@ static int command_too_old(struct pipeline *p, const struct mime_mail *m, int64_
 	int64_t rid;
 	int ret;
 
-	if (!pipeline_too_old(p->cfg, m->date, now))
+	if (!pipeline_too_old(p->cfg, m, now))
 		return STORE_OK;
 	compose_message_id(m->message_id, 0, 0, bot_addr, msgid, sizeof(msgid));
 	ret = store_reply_find(p->st, msgid, &rid);
