@@ -15,6 +15,13 @@
  * BODY.PEEK[] (RFC 3501 6.4.5), so nothing is marked \Seen, in chunks
  * of at most FETCH_CHUNK messages and FETCH_BYTES bytes.
  *
+ * The first start (source.h): what each mailbox holds from the floor on
+ * is found with UID SEARCH SENTSINCE (the Date:) and SINCE (the arrival),
+ * a day before the floor as both have a day's precision (RFC 3501
+ * 6.4.4): reading starts at the lowest UID either finds, and the floor
+ * decides on each mail read (source_batch_add).  A server that cannot
+ * search is read from its first message, the floor still deciding.
+ *
  * TLS: libetpan built with GnuTLS does not verify the server's
  * certificate at all (mailstream_ssl_set_server_certicate() is "not
  * implemented" there, the handshake accepts any certificate).  So after
@@ -567,9 +574,73 @@ struct reader {
 	struct imap_box *box;
 	int multi;
 	int probe;		/* a missing mailbox is the end, not an error */
+	int64_t floor;		/* the first start's (source.h), 0: none */
+	int rewind;		/* run --since: from the floor, whatever the checkpoint */
 	char *err;
 	size_t errlen;
 };
+
+/*
+ * The lowest UID of the selected mailbox that UID SEARCH key finds, or
+ * 0 for none (into *lowest, kept when it is lower).  0, or -1 when the
+ * server refused the search.
+ */
+static int search_lowest(mailimap *imap, struct mailimap_search_key *key, uint32_t *lowest)
+{
+	clist *res = NULL;
+	clistiter *c;
+	uint32_t *u;
+	int r;
+
+	if (!key)
+		return -1;
+	r = mailimap_uid_search(imap, NULL, key, &res);
+	mailimap_search_key_free(key);
+	if (r != MAILIMAP_NO_ERROR)
+		return -1;
+	for (c = clist_begin(res); c; c = clist_next(c)) {
+		u = clist_content(c);
+		if (u && *u && (!*lowest || *u < *lowest))
+			*lowest = *u;
+	}
+	mailimap_search_result_free(res);
+	return 0;
+}
+
+/*
+ * Where the first start reads the selected mailbox from: the UID before
+ * the first mail SEARCH finds from a day before the floor on, or the
+ * last UID (uidnext - 1) when it finds none.  0 with *last set, or -1
+ * when the server cannot search (then everything is read).
+ */
+static int floor_last(struct reader *rd, uint32_t uidnext, uint32_t *last)
+{
+	time_t t = (time_t)(rd->floor - 86400);
+	struct tm tm;
+	uint32_t lowest = 0;
+	int i;
+
+	if (!gmtime_r(&t, &tm))
+		return -1;
+	for (i = 0; i < 2; i++) {
+		struct mailimap_date *d = mailimap_date_new(tm.tm_mday, tm.tm_mon + 1,
+							    tm.tm_year + 1900);
+
+		if (!d)
+			return -1;
+		if (search_lowest(rd->ip->imap, i ? mailimap_search_key_new_since(d)
+						  : mailimap_search_key_new_sentsince(d),
+				  &lowest))
+			return -1;
+	}
+	if (lowest)
+		*last = lowest - 1;
+	else if (uidnext)
+		*last = uidnext - 1;
+	else
+		return -1;
+	return 0;
+}
 
 static int flush(struct reader *rd)
 {
@@ -739,6 +810,21 @@ static int read_box(struct reader *rd, const char *name)
 	if (!si->sel_exists)
 		return 0;
 	uidnext = si->sel_uidnext;
+	/* a first start (nothing read here yet) or a backfill: from the floor */
+	if (rd->floor && (!rd->box->last || rd->rewind)) {
+		uint32_t last;
+
+		if (!floor_last(rd, uidnext, &last)) {
+			rd->box->last = last;
+		} else {
+			log_event(LOG_WARN, "search-failed", "source", rd->src->name,
+				  "mailbox", name, "reason",
+				  "UID SEARCH refused: every message is read, the floor decides",
+				  NULL);
+			if (rd->rewind)
+				rd->box->last = 0;
+		}
+	}
 	for (lo = rd->box->last + 1; lo && (!uidnext || lo < uidnext); ) {
 		/* uid windows: no list of a whole mailbox in memory */
 		hi = uidnext ? (uidnext - lo > w ? lo + w - 1 : uidnext - 1) : 0;
@@ -895,6 +981,8 @@ static int imap_poll(struct source_session *s, struct source_batch *b, char *err
 	rd.b = b;
 	rd.src = s->src;
 	rd.multi = s->src->type == SRC_PUBLIC_INBOX;
+	rd.floor = s->floor;
+	rd.rewind = s->rewind;
 	rd.err = err;
 	rd.errlen = errlen;
 	cp_parse(ip, cp, rd.multi);
