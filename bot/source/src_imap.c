@@ -35,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -50,6 +51,8 @@
 #include "../../checker/banned.h"
 
 #define IMAP_TIMEOUT	60		/* seconds for any read or write */
+#define IMAP_IDLE_BOUND	30		/* seconds of wall time to enter or leave IDLE */
+#define IMAP_LINE_MAX	1024		/* bytes of a line read while idle (kept) */
 #define IMAP_MAX_NAME	255		/* bytes of user, host, mailbox */
 #define IMAP_MAX_BOXES	4096		/* public-inbox slices */
 #define IMAP_MAX_CHAIN	16		/* certificates */
@@ -75,6 +78,8 @@ struct imap_priv {
 	struct imap_url url;
 	mailimap *imap;
 	int idling;
+	unsigned idle_tag;		/* the IDLE command's tag number */
+	char tag[16];			/* the tag of the IDLE in progress */
 	uint32_t exists;		/* of the selected mailbox, when last read */
 	int poke[2];			/* always readable: "poll me now" */
 	struct imap_box *boxes;		/* the checkpoint, parsed */
@@ -378,12 +383,14 @@ static void tls_setup(struct mailstream_ssl_context *ctx, void *data)
 
 /* ---- connection -------------------------------------------------------------- */
 
+static int idle_done(struct imap_priv *ip);
+
 static void imap_drop(struct imap_priv *ip, int logout)
 {
 	if (!ip->imap)
 		return;
 	/* best effort: a dead server costs at most IMAP_TIMEOUT here */
-	if (logout && (!ip->idling || mailimap_idle_done(ip->imap) == MAILIMAP_NO_ERROR))
+	if (logout && (!ip->idling || !idle_done(ip)))
 		mailimap_logout(ip->imap);
 	mailimap_free(ip->imap);
 	ip->imap = NULL;
@@ -961,13 +968,12 @@ static int imap_poll(struct source_session *s, struct source_batch *b, char *err
 			return -1;
 		s->priv = ip;
 	}
-	if (ip->idling) {
-		ip->idling = 0;
-		if (mailimap_idle_done(ip->imap) != MAILIMAP_NO_ERROR) {
-			snprintf(err, errlen, "connection lost while idle: %s", imap_said(ip->imap));
-			imap_drop(ip, 0);
-			return -1;
-		}
+	if (ip->idling && idle_done(ip)) {
+		/* gone, or no answer to DONE within IMAP_IDLE_BOUND: the
+		 * next poll (after the backoff) reconnects and reads */
+		snprintf(err, errlen, "connection lost while idle: %s", imap_said(ip->imap));
+		imap_drop(ip, 0);
+		return -1;
 	}
 	if (!ip->imap && imap_connect(ip, s->src, err, errlen))
 		return -1;
@@ -1010,7 +1016,118 @@ static int poke(struct imap_priv *ip)
 }
 
 /*
- * IDLE (RFC 2177).  Without a connection (after a failure, once the
+ * IDLE (RFC 2177), bounded by wall time.  libetpan's mailimap_idle()
+ * (1.9.4) waits for the tagged answer to IDLE when untagged lines come
+ * before the continuation, as public-inbox sends "* N EXISTS" when mail
+ * arrived since the mailbox was selected: its 60 s read timeout is
+ * reset by each line the server sends ("* OK Still here" every minute),
+ * so it never returned.  Here IDLE and DONE are sent and their answers
+ * read line by line, each wait cut to what is left of IMAP_IDLE_BOUND:
+ * past it the connection is dropped and the daemon polls (which
+ * reconnects and fetches).  An EXISTS seen on the way means new mail.
+ */
+
+/* One line (CRLF dropped, cut at IMAP_LINE_MAX) before deadline: 0, or -1
+ * (the connection failed, or the time is up). */
+static int idle_line(struct imap_priv *ip, time_t deadline, char *line, size_t max)
+{
+	mailstream *ms = ip->imap->imap_stream;
+	mailstream_low *low = mailstream_get_low(ms);
+	time_t saved = mailstream_low_get_timeout(low), now;
+	size_t n = 0;
+	char c;
+	int ret = -1;
+
+	for (;;) {
+		now = time(NULL);
+		if (now >= deadline)
+			break;
+		/* a read waits no longer than what is left */
+		mailstream_low_set_timeout(low, deadline - now);
+		if (mailstream_read(ms, &c, 1) != 1)
+			break;
+		if (c == '\n') {
+			if (n && line[n - 1] == '\r')
+				n--;
+			line[n] = '\0';
+			ret = 0;
+			break;
+		}
+		if (n + 1 < max)
+			line[n++] = c;
+	}
+	mailstream_low_set_timeout(low, saved);
+	return ret;
+}
+
+/*
+ * Sends "TAG word" (IDLE or DONE: DONE is untagged) and reads until the
+ * continuation (want_cont) or the tagged answer: 0 when it came (an OK
+ * for the tagged answer), -1 when not within IMAP_IDLE_BOUND (*why
+ * says).  *exists is set when an EXISTS came on the way.
+ */
+static int idle_exchange(struct imap_priv *ip, const char *cmd, int want_cont,
+			 int *exists, const char **why)
+{
+	mailstream *ms = ip->imap->imap_stream;
+	time_t deadline = time(NULL) + IMAP_IDLE_BOUND;
+	char line[IMAP_LINE_MAX];
+	size_t tl = strlen(ip->tag);
+
+	*why = "the connection failed";
+	if (mailstream_write(ms, cmd, strlen(cmd)) != (ssize_t)strlen(cmd) ||
+	    mailstream_flush(ms) == -1)
+		return -1;
+	for (;;) {
+		if (idle_line(ip, deadline, line, sizeof(line))) {
+			if (time(NULL) >= deadline)
+				*why = "no answer within the bound";
+			return -1;
+		}
+		if (line[0] == '+' && want_cont)
+			return 0;
+		if (line[0] == '*') {
+			if (strstr(line, " EXISTS"))
+				*exists = 1;
+			continue;
+		}
+		if (!strncmp(line, ip->tag, tl) && line[tl] == ' ') {
+			if (!want_cont && !strncasecmp(line + tl + 1, "OK", 2))
+				return 0;
+			*why = want_cont ? "IDLE refused" : "DONE refused";
+			return -1;
+		}
+	}
+}
+
+/* Starts IDLE: 0, or -1 (logged; the connection is to be dropped). */
+static int idle_start(struct imap_priv *ip, const struct config_source *src, int *exists)
+{
+	char cmd[32];
+	const char *why;
+
+	snprintf(ip->tag, sizeof(ip->tag), "rb%u", ++ip->idle_tag);
+	snprintf(cmd, sizeof(cmd), "%s IDLE\r\n", ip->tag);
+	if (idle_exchange(ip, cmd, 1, exists, &why)) {
+		log_event(LOG_WARN, "idle-failed", "source", src->name, "reason", why, NULL);
+		return -1;
+	}
+	ip->idling = 1;
+	return 0;
+}
+
+/* Ends IDLE: 0, or -1 (the connection is to be dropped). */
+static int idle_done(struct imap_priv *ip)
+{
+	const char *why;
+	int exists = 0;
+
+	ip->idling = 0;
+	return idle_exchange(ip, "DONE\r\n", 0, &exists, &why);
+}
+
+/*
+ * The daemon's wait.  Without a connection (after a failure, once the
  * backoff is over) the answer is the poke fd: the daemon polls, which
  * reconnects.  Mail that came while the last poll ran (EXISTS grew) or
  * that libetpan already buffered also pokes, as no new EXISTS would wake
@@ -1022,6 +1139,7 @@ static int imap_idle(struct source_session *s)
 {
 	struct imap_priv *ip = s->priv;
 	char err[256];
+	int exists = 0;
 
 	if (!ip) {
 		ip = priv_new(s->src, err, sizeof(err));
@@ -1034,22 +1152,19 @@ static int imap_idle(struct source_session *s)
 	/* IDLE needs a selected mailbox (libetpan dereferences it) */
 	if (!mailimap_has_idle(ip->imap) || !ip->imap->imap_selection_info)
 		return -1;
-	if (ip->idling) {
-		ip->idling = 0;
-		if (mailimap_idle_done(ip->imap) != MAILIMAP_NO_ERROR) {
-			imap_drop(ip, 0);
-			return poke(ip);
-		}
+	if (ip->idling && idle_done(ip)) {
+		imap_drop(ip, 0);
+		return poke(ip);
 	}
 	if (ip->imap->imap_selection_info &&
 	    ip->imap->imap_selection_info->sel_exists != ip->exists)
 		return poke(ip);
-	if (mailimap_idle(ip->imap) != MAILIMAP_NO_ERROR) {
+	if (idle_start(ip, s->src, &exists)) {
 		imap_drop(ip, 0);
 		return poke(ip);
 	}
-	ip->idling = 1;
-	if (ip->imap->imap_stream->read_buffer_len)
+	/* mail came before the continuation, or is read already */
+	if (exists || ip->imap->imap_stream->read_buffer_len)
 		return poke(ip);
 	return mailimap_idle_get_fd(ip->imap);
 }
