@@ -279,7 +279,9 @@ static int kin_of(struct store *st, const struct store_series *s, const struct m
  * joins a series of unversioned mails that reply to it or beside it
  * (which sets *retag: the series takes its version); an unversioned mail
  * that a "[PATCH v2 2/2]" replies to is not that v2's part 1, nor is the
- * v2 part of the unversioned series it replies to.  So the same mails
+ * v2 part of the unversioned series it replies to, but for a cover letter
+ * that forgot its "vN" and its parts, sent within
+ * SERIES_UNTHREADED_DATE_WINDOW of each other.  So the same mails
  * give the same series in any order of arrival (parts of a v2 whose
  * Message-IDs the sender's provider rewrote reach each other only as
  * siblings, through the ids git send-email gave them, and one of them
@@ -305,10 +307,14 @@ static int same_version(struct store *st, const struct store_series *s,
 	ret = kin_of(st, s, m, ref, own, &kin);
 	if (ret < 0)
 		return ret;
-	if (!sj->has_version)
-		return kin == KIN_CHILD || kin == KIN_SIBLING;
-	if (kin != KIN_PARENT && kin != KIN_SIBLING)
-		return 0;
+	if (!sj->has_version) {
+		if (kin == KIN_CHILD || kin == KIN_SIBLING)
+			return 1;
+		/* a cover letter that forgot its "vN", sent with its parts */
+		if (kin != KIN_PARENT || sj->kind != SUBJ_COVER)
+			return 0;
+		return store_series_dated_near(st, s->id, m->date, SERIES_UNTHREADED_DATE_WINDOW);
+	}
 	if (s->version != 1 || s->version_minor)
 		return 0;
 	ret = series_parts(st, s, 0, &n, NULL, &tagged);
@@ -316,6 +322,16 @@ static int same_version(struct store *st, const struct store_series *s,
 		return ret;
 	if (tagged)
 		return 0;
+	if (kin == KIN_CHILD) {
+		/* the same cover letter, its parts coming after it */
+		if (n || !s->cover_msg)
+			return 0;
+		ret = store_series_dated_near(st, s->id, m->date, SERIES_UNTHREADED_DATE_WINDOW);
+		if (ret <= 0)
+			return ret;
+	} else if (kin != KIN_PARENT && kin != KIN_SIBLING) {
+		return 0;
+	}
 	*retag = 1;
 	return 1;
 }

@@ -274,6 +274,11 @@ int store_series_prev_candidates(struct store *st, const char *list,
 /* 1 when a mail of the series replies to (In-Reply-To) msgid, 0 when
  * none does, or a negative store error. */
 int store_series_has_reply_to(struct store *st, int64_t series_id, const char *msgid);
+/* 1 when a mail of the series is dated within window seconds of date (or
+ * carries no date, or date is 0), 0 when none is, or a negative store
+ * error. */
+int store_series_dated_near(struct store *st, int64_t series_id, int64_t date,
+			    int64_t window);
 /* Same, by list + author + normalised subject. */
 int store_series_find_prev_by_subject(struct store *st, const char *list,
 				      const char *author_addr, const char *subject,

@@ -356,6 +356,28 @@ int store_series_prev_candidates(struct store *st, const char *list,
 	return store_bound_each(st, q, rc, id_row, &r);
 }
 
+int store_series_dated_near(struct store *st, int64_t series_id, int64_t date,
+			    int64_t window)
+{
+	sqlite3_stmt *q;
+	int rc = SQLITE_OK, ret = STORE_OK;
+
+	store_clearerr(st);
+	if (!date)
+		return 1;
+	q = store_stmt(st, STMT_SERIES_DATED_NEAR,
+		       "SELECT 1 FROM messages WHERE series_id = ?1"
+		       " AND (date = 0 OR abs(date - ?2) <= ?3) LIMIT 1", &ret);
+	if (!q)
+		return ret;
+	store_bind_int64(q, 1, series_id, &rc);
+	store_bind_int64(q, 2, date, &rc);
+	store_bind_int64(q, 3, window, &rc);
+	ret = store_bound_row(st, q, rc);
+	store_stmt_done(q);
+	return ret == STORE_OK ? 1 : ret == STORE_DONE ? 0 : ret;
+}
+
 int store_series_has_reply_to(struct store *st, int64_t series_id, const char *msgid)
 {
 	sqlite3_stmt *q;

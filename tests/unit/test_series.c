@@ -857,6 +857,38 @@ static void test_series__mixed_versions_in_any_order(void **state)
 	assert_string_equal(out, "a1@x:v1@a1@x b2@x:v2@b2@x<v1:a ");
 }
 
+/* A cover letter that forgot its "v2", sent with its "[PATCH v2 N/2]"
+ * parts: one v2 series in either order; a v1's cover letter of days
+ * before, which a v2 sent with --in-reply-to answers, stays v1's */
+static void test_series__cover_without_its_version_in_any_order(void **state)
+{
+	static const struct mail_def set[] = {
+		{ "c@x", "[PATCH 0/2] leds: foo", NULL },
+		{ "p1@x", "[PATCH v2 1/2] leds: foo: a", "c@x" },
+		{ "p2@x", "[PATCH v2 2/2] leds: foo: b", "c@x" },
+	};
+	static const size_t orders[][16] = { { 0, 1, 2 }, { 1, 2, 0 }, { 2, 0, 1 } };
+	struct fx *fx = *state;
+	struct arrival c1, q1;
+	struct store_series s;
+	char out[512];
+	int64_t t = 1795000000;
+
+	check_orders(fx, set, 3, orders, 3);
+	feed(fx, set, orders[1], 3, out, sizeof(out));
+	assert_string_equal(out, "c@x:v2@c@x p1@x:v2@c@x p2@x:v2@c@x ");
+
+	c1 = arrive_full(fx, "old-c@x", "dev@x.org", "[PATCH 0/2] leds: bar", NULL, NULL, NULL,
+			 NULL, t);
+	q1 = arrive_full(fx, "new-p1@x", "dev@x.org", "[PATCH v2 1/2] leds: bar: a", "old-c@x",
+			 NULL, NULL, diff_ab, t + 5 * 86400);
+	assert_true(q1.series != c1.series);
+	s = get(fx, q1.series);
+	assert_int_equal(s.version, 2);
+	assert_int_equal(s.prev_id, c1.series);
+	store_series_release(&s);
+}
+
 static void test_series__change_id_parsing(void **state)
 {
 	char out[64];
@@ -902,6 +934,7 @@ int main(void)
 		T(test_series__changes_since_names_the_version),
 		T(test_series__rewritten_ids_and_mixed_tags_in_any_order),
 		T(test_series__mixed_versions_in_any_order),
+		T(test_series__cover_without_its_version_in_any_order),
 		cmocka_unit_test(test_series__change_id_parsing),
 #undef T
 	};
