@@ -5,8 +5,9 @@
  *
  * url: imap://[USER@]HOST[:PORT][/MAILBOX] or imaps://..., USER and
  * MAILBOX percent-decoded, MAILBOX INBOX by default.  For public-inbox
- * the path names the inbox (NAME); its mailboxes NAME.0, NAME.1, ...
- * (one per slice) are found with LIST and read in order.
+ * the path names the inbox by its newsgroup (NAME); its mailboxes NAME.0,
+ * NAME.1, ... (slices of 50,000 messages, public-inbox's UID_SLICE) are
+ * found with LIST and read in order.
  *
  * Checkpoint: "UIDVALIDITY:LASTUID" for an imap source; for public-inbox
  * one "MAILBOX=UIDVALIDITY:LASTUID" per mailbox, joined by spaces.  A
