@@ -143,6 +143,9 @@ check "the private patch and olga's were checked and kept (only hidden)" \
 # ---- serve ---------------------------------------------------------------
 dbsum=$(sha256sum "$db" | cut -d' ' -f1)
 serve_start() {
+	# (emptied first: serve_port must not read the port of the server
+	# before, which the new one's redirection empties only once it runs)
+	: >"$tmp/serve.log"
 	"$rb" serve --config "$tmp/rb.conf" --listen 127.0.0.1:0 --verbose >"$tmp/serve.log" 2>&1 &
 	serve_pid=$!
 	port=$(serve_port "$tmp/serve.log")
