@@ -93,7 +93,7 @@ static int check_cp_version(const char *v, const char **why);
 	X(SOURCE, "type", ENUM, NULL, 0, 0, SOURCE_TYPES, type, NULL,	\
 	  "where the mail comes from (required)")			\
 	X(SOURCE, "url", STRING, NULL, 0, 0, NULL, url, check_url,	\
-	  "imap[s]://, nntp[s]:// address; for public-inbox its http[s]://, imap[s]:// or nntp[s]:// face; required for those types") \
+	  "imap[s]://, nntp[s]:// address; for public-inbox its http[s]:// (the inbox's page, https://lore.kernel.org/linux-leds/), imap[s]:// or nntp[s]:// face, both named by the inbox's newsgroup (imaps://lore.kernel.org/org.kernel.vger.linux-leds: its 50,000-message slices, mailboxes NEWSGROUP.0, NEWSGROUP.1, ..., are read in turn); required for those types") \
 	X(SOURCE, "path", PATH, NULL, 0, 0, NULL, path, NULL,		\
 	  "the maildir folder or mbox file; required for those types")	\
 	X(SOURCE, "list", STRING, NULL, 0, 0, NULL, list, check_address, \
@@ -159,7 +159,7 @@ static int check_cp_version(const char *v, const char **why);
 	X(POLICY, "stage_wait", INT, "600", 0, 604800, NULL, stage_wait, \
 	  NULL, "seconds a review waits for the compile and load stages ([build], [boot]) before it is sent without them; their results then follow in a reply to the review (0: never wait)") \
 	X(POLICY, "max_age", INT, "259200", 0, 315360000, NULL, max_age, \
-	  NULL, "seconds: mail dated (Date:) longer ago than this is stored, checked and queryable, but no review or answer goes out for it (a first start on a month of backlog, a long outage); 0 is no limit (the default is 3 days)") \
+	  NULL, "seconds: a source read for the first time is read back to this age and no further, on every source (run --since DATE reads further back); mail older than this (by its Date:, or its arrival, the topmost Received:, when the Date: is missing or more than a day later: a 2019 patch dated 2085 is of 2019) is stored, checked and queryable, but no review or answer goes out for it (a backfill, a long outage); 0 is no limit: a first start reads everything (the default is 3 days)") \
 	X(BUILD, "tree", PATH, NULL, 0, 0, NULL, build_tree, NULL,	\
 	  "kernel source tree to compile-test series against, in a sandbox (bubblewrap); only read, once, to make the scratch copy; unset: no compile test") \
 	X(BUILD, "work", PATH, NULL, 0, 0, NULL, build_work, NULL,	\

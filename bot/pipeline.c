@@ -30,6 +30,7 @@
 #include "command.h"
 #include "mail/compose.h"
 #include "mail/deliver.h"
+#include "mail/maildate.h"
 #include "fileio.h"
 #include "kversion.h"
 #include "log.h"
@@ -193,9 +194,11 @@ void pipeline_stats_restore(struct pipeline *p, const struct pipeline_stats *sav
 	p->stats = *saved;
 }
 
-int pipeline_too_old(const struct config *cfg, int64_t date, int64_t now)
+int pipeline_too_old(const struct config *cfg, const struct mime_mail *m, int64_t now)
 {
-	return cfg->max_age > 0 && date > 0 && now - date > (int64_t)cfg->max_age;
+	int64_t date = maildate_effective(m->date, m->received, now);
+
+	return cfg->max_age > 0 && now - date > (int64_t)cfg->max_age;
 }
 
 static char *join_refs(char **refs, size_t n)

@@ -181,7 +181,7 @@ int pipe_recipients(struct pipeline *p, const struct store_series *s,
 		r->suppress = "the thread is muted";
 	/* a backlog read at a first start or after an outage is kept and
 	 * checked, but old news to everyone */
-	if (pipeline_too_old(cfg, to_mail->date, now))
+	if (pipeline_too_old(cfg, to_mail, now))
 		r->suppress = PIPE_REASON_TOO_OLD;
 	if (policy == REPLY_POLICY_NONE)
 		r->suppress = "the source's reply policy is none";

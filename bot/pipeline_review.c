@@ -102,7 +102,9 @@ static int review_series(struct pipeline *p, struct store_series *s, int64_t now
 	}
 	if (s->cover_msg && !pipe_load_mail(st, s->cover_msg, &cover))
 		have_cover = 1;
-	ret = series_link_prev(st, s, have_cover ? cover.body : NULL);
+	/* (without a cover letter, the first patch's notes may link v1) */
+	ret = series_link_prev(st, s, have_cover ? cover.body :
+				      cur.have_first ? cur.first.body : NULL);
 	if (ret != STORE_OK)
 		goto out;
 	if (s->prev_id) {

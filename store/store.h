@@ -227,13 +227,16 @@ int store_series_find(struct store *st, const char *list, const char *author_add
  * this key (any root; prefix NULL matches a series without one) whose
  * last part came at or after since, that lacks part (0: lacks a cover
  * letter) and, when date is not 0, holds a mail whose Date: is within
- * window seconds of date (or carries none).  STORE_OK or STORE_DONE.
+ * window seconds of date (or carries none); version -1 is any version;
+ * with unthreaded_only, one
+ * whose mails all lack threading headers too (for a threaded mail whose
+ * references find nothing).  STORE_OK or STORE_DONE.
  */
 int store_series_find_unthreaded(struct store *st, const char *list,
 				 const char *author_addr, const char *prefix,
 				 int version, int version_minor, int total, int part,
 				 int64_t since, int64_t date, int64_t window,
-				 struct store_series *s);
+				 int unthreaded_only, struct store_series *s);
 /*
  * Schema 7: the Message-ID msgid names series_id: one of its own mails
  * (own), or a mail one of them names in In-Reply-To or References.
@@ -254,10 +257,28 @@ int store_series_by_ref(struct store *st, const char *list, const char *author_a
  * negative store error. */
 int store_series_has_part(struct store *st, int64_t series_id, int part);
 /* The newest series before this one (lower version, or same version and
- * lower minor, created earlier) with the same change_id; STORE_DONE if none. */
+ * lower minor) with the same change_id, of this list and author (a
+ * change-id is text anyone can copy); STORE_DONE if none. */
 int store_series_find_prev_by_change_id(struct store *st, const char *change_id,
+					const char *list, const char *author_addr,
 					int version, int version_minor, int64_t not_id,
 					struct store_series *s);
+/*
+ * Series of this list and author before version.minor (not not_id)
+ * that no other series of that version follows yet: at most max ids
+ * into ids[] (*n set), the highest version first, then the newest.
+ */
+int store_series_prev_candidates(struct store *st, const char *list,
+				 const char *author_addr, int version, int version_minor,
+				 int64_t not_id, int64_t *ids, size_t max, size_t *n);
+/* 1 when a mail of the series replies to (In-Reply-To) msgid, 0 when
+ * none does, or a negative store error. */
+int store_series_has_reply_to(struct store *st, int64_t series_id, const char *msgid);
+/* 1 when a mail of the series is dated within window seconds of date (or
+ * carries no date, or date is 0), 0 when none is, or a negative store
+ * error. */
+int store_series_dated_near(struct store *st, int64_t series_id, int64_t date,
+			    int64_t window);
 /* Same, by list + author + normalised subject. */
 int store_series_find_prev_by_subject(struct store *st, const char *list,
 				      const char *author_addr, const char *subject,

@@ -43,8 +43,9 @@ static const char style[] =
 	".ok{color:#1e7b34}.concern{color:#b00020;font-weight:600}.na{color:#777}"
 	".new{color:#b00020}.still{color:#8a5a00}"
 	"ul.ready{list-style:none;padding:0;margin:.3em 0}"
-	".badge{display:inline-block;padding:0 .3em;margin:0 .15em .15em 0;"
-	"border:1px solid currentColor;border-radius:.3em;font-size:12px}"
+	".cl{white-space:nowrap;font-size:13px}"
+	".cl b{font-weight:normal;margin-right:.3em}.cl b.concern{font-weight:700}"
+	"td.d{white-space:nowrap}"
 	".chart svg{width:100%;height:auto;max-height:14em}"
 	".chart figcaption{font-size:13px}"
 	"figure{margin:.5em 0}"
@@ -60,9 +61,11 @@ static const char *const crit_label[CHK_CRIT__COUNT] = {
 	"security", "user-space interface", "affects others", "maintainer",
 	"compiles", "seems to work", "process",
 };
-static const char *const crit_short[CHK_CRIT__COUNT] = {
-	"security", "uapi", "others", "maintainer", "compiles", "works", "process",
-};
+/* a series table's checklist: a letter each, on one line */
+static const char crit_letter[CHK_CRIT__COUNT] = { 'S', 'U', 'O', 'M', 'C', 'W', 'P' };
+#define CHECKLIST_KEY "S security, U user-space interface, O affects others, " \
+	"M maintainer, C compiles, W seems to work, P process: &#10003; nothing found, " \
+	"! concern, ? not checked"
 
 /* ---- pieces ------------------------------------------------------------- */
 
@@ -88,7 +91,7 @@ static void head(struct sbuf *b, const char *title, const char *search)
 		    "<form action=\"/search\" method=\"get\" role=\"search\">"
 		    "<input name=\"q\" aria-label=\"query\" value=\"");
 	web_html(b, search ? search : "");
-	sbuf_addstr(b, "\" placeholder=\"category:uapi file:drivers/leds/* since:30d\">"
+	sbuf_addstr(b, "\" placeholder=\"category:uapi file:drivers/*\">"
 		    "<button>Search</button></form></header>\n<main>\n");
 }
 
@@ -207,8 +210,9 @@ static int collect_rule(void *arg, const struct store_query_row *r)
 /*
  * The "Merge readiness" block of a review mail (templates/review.txt):
  * "  label:   value" lines after it, up to a blank line.  Each label
- * known sets that criterion's state from its value's first word (ok,
- * concern; anything else is not checked).  0 when no line was found (a
+ * known sets that criterion's state from its value's first words (ok
+ * or "no ...": nothing found; concern or "fixes ...": a concern; anything
+ * else is not checked).  0 when no line was found (a
  * template without the block): the findings' readiness stays.
  */
 static int checklist_from_mail(const char *body, struct checklist *cl)
@@ -234,9 +238,13 @@ static int checklist_from_mail(const char *body, struct checklist *cl)
 			if ((size_t)(colon - p) != strlen(crit_label[c]) ||
 			    memcmp(p, crit_label[c], (size_t)(colon - p)))
 				continue;
-			cl->rd.crit[c].state = !strncmp(v, "ok", 2) ? CHK_READY_OK :
-				!strncmp(v, "concern", 7) ? CHK_READY_CONCERN :
-				CHK_READY_NOT_CHECKED;
+			/* "ok" and "no <finding> ..." found nothing; "concern"
+			 * and "fixes a security bug" want a look; the rest
+			 * ("not checked", "pending") was not checked */
+			cl->rd.crit[c].state = !strncmp(v, "ok", 2) || !strncmp(v, "no ", 3) ?
+				CHK_READY_OK :
+				!strncmp(v, "concern", 7) || !strncmp(v, "fixes ", 6) ?
+				CHK_READY_CONCERN : CHK_READY_NOT_CHECKED;
 			cl->rd.crit[c].n = 0;
 			snprintf(cl->said[c], sizeof(cl->said[c]), "%.*s", (int)(nl - v), v);
 			found = 1;
@@ -337,17 +345,24 @@ static void checklist_full(struct sbuf *b, const struct checklist *cl)
 		    "<p class=\"meta\">From the stored findings (no review mail to read).</p>\n");
 }
 
-static void checklist_badges(struct sbuf *b, const struct checklist *cl)
+/*
+ * A series table's checklist: the six criteria as letters on one line
+ * ("S&#10003; U! O&#10003; M&#10003; C? W?"), each with its words as a
+ * title; six badges a row, stacked, showed a dozen series a screen.
+ */
+static void checklist_line(struct sbuf *b, const struct checklist *cl)
 {
 	int c;
 
+	sbuf_addstr(b, "<span class=\"cl\">");
 	for (c = 0; c < CHK_CRIT__COUNT; c++) {
 		enum chk_ready s = cl->rd.crit[c].state;
 
-		sbuf_addf(b, "<span class=\"badge %s\" title=\"%s: %s\">%s%s</span>",
-			  state_class(s), crit_label[c], chk_ready_name(s), crit_short[c],
-			  s == CHK_READY_OK ? " &#10003;" : s == CHK_READY_CONCERN ? " !" : " ?");
+		sbuf_addf(b, "<b class=\"%s\" title=\"%s: %s\">%c%s</b>",
+			  state_class(s), crit_label[c], chk_ready_name(s), crit_letter[c],
+			  s == CHK_READY_OK ? "&#10003;" : s == CHK_READY_CONCERN ? "!" : "?");
 	}
+	sbuf_addstr(b, "</span>");
 }
 
 /* ---- tables ---------------------------------------------------------------- */
@@ -371,7 +386,7 @@ static int series_tr(void *arg, const struct store_series_row *r)
 		return 0;	/* one more than shown: there is a next page */
 	fmt_time(r->date, 0, date, sizeof(date));
 	subject_version_tag(r->s.version, r->s.version_minor, ver, sizeof(ver));
-	sbuf_addf(b, "<tr><td>%s</td><td>", date);
+	sbuf_addf(b, "<tr><td class=\"d\">%s</td><td>", date);
 	link_msg(b, r->msgid, r->s.subject ? r->s.subject : "(no subject)");
 	sbuf_addstr(b, " <span class=\"meta\">");
 	sbuf_addf(b, "%s%ld/%d</span></td><td>", ver, r->patches, r->s.total);
@@ -382,7 +397,7 @@ static int series_tr(void *arg, const struct store_series_row *r)
 		chk_readiness_release(&cl.rd);
 		return STORE_ERR;
 	}
-	checklist_badges(b, &cl);
+	checklist_line(b, &cl);
 	chk_readiness_release(&cl.rd);
 	sbuf_addstr(b, "</td>");
 	for (c = 0; c < STORE_NCATEGORIES; c++)
@@ -412,7 +427,7 @@ static int series_table(const struct web_ctx *ctx, struct sbuf *b, struct store_
 	q->limit = WEB_PAGE_ROWS + 1;
 	q->offset = page * WEB_PAGE_ROWS;
 	sbuf_addstr(b, "<div class=\"scroll\"><table><thead><tr><th>date</th><th>series</th>"
-		    "<th>author</th><th>checklist</th>");
+		    "<th>author</th><th title=\"" CHECKLIST_KEY "\">checklist</th>");
 	for (c = 0; c < STORE_NCATEGORIES; c++)
 		sbuf_addf(b, "<th title=\"findings: %s\">%.4s</th>", store_categories[c],
 			  store_categories[c]);
@@ -1237,8 +1252,9 @@ static void search_help(struct sbuf *b)
 		    "<li><code>since:30d</code>, <code>until:2026-11-30</code> dates, or a time"
 		    " ago (d, w, h)</li>\n"
 		    "<li><code>series:MESSAGE-ID</code> the series a message belongs to</li>\n"
-		    "</ul>\n<p>Example: <a href=\"/search?q=category%3Auapi%20since%3A30d\">"
-		    "<code>category:uapi since:30d</code></a></p>\n");
+		    "</ul>\n<p>Example: <a href=\"/search?q=category%3Auapi%20file%3Adrivers%2F%2A\">"
+		    "<code>category:uapi file:drivers/*</code></a> (<code>since:30d</code>"
+		    " counts back from today: nothing in an older archive)</p>\n");
 }
 
 static void page_search(const struct web_ctx *ctx, const struct web_request *req,

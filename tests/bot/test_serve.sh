@@ -162,6 +162,9 @@ check "the private patch and olga's were checked and kept (only hidden)" \
 # ---- serve ---------------------------------------------------------------
 dbsum=$(sha256sum "$db" | cut -d' ' -f1)
 serve_start() {
+	# (emptied first: serve_port must not read the port of the server
+	# before, which the new one's redirection empties only once it runs)
+	: >"$tmp/serve.log"
 	"$rb" serve --config "$tmp/rb.conf" --listen 127.0.0.1:0 --verbose >"$tmp/serve.log" 2>&1 &
 	serve_pid=$!
 	port=$(serve_port "$tmp/serve.log")
@@ -328,6 +331,42 @@ for u in "/" "/m/v2@ann/"; do
 		 { tail -5 '$tmp/chr.err'; false; }"
 done
 check "... and nothing ran: no alert from the hostile texts" "! grep -q 'alert(1)</script>' '$tmp/dom'"
+# The series table's checklist is one line a row, at a phone's width and
+# a desktop's (six badges, stacked, showed about a dozen series a
+# screen): the page as served, laid out by Chromium with a script added
+# that counts the lines of each row's checklist cell (the page's own CSP
+# allows no script; a copy on disk has no CSP)
+curl -s "$B/" >"$tmp/layout.html"
+/usr/bin/python3 - "$tmp/layout.html" <<'PY'
+import sys
+p = sys.argv[1]
+html = open(p, encoding='utf-8').read()
+js = """<script>
+var th = Array.prototype.slice.call(document.querySelectorAll('table thead th'));
+var col = th.findIndex(function (h) { return h.textContent.trim() == 'checklist'; });
+var out = [];
+document.querySelectorAll('table tbody tr').forEach(function (tr) {
+  if (col < 0 || !tr.cells[col]) return;
+  var r = document.createRange();
+  r.selectNodeContents(tr.cells[col]);
+  var tops = Array.prototype.map.call(r.getClientRects(), function (x) { return x.top; });
+  tops.sort(function (a, b) { return a - b; });
+  var lines = 0, last = -1e9;
+  tops.forEach(function (t) { if (t - last > 8) { lines++; } last = t; });
+  out.push(lines);
+});
+document.body.insertAdjacentHTML('beforeend', '<pre id="lines">' + out.join(' ') + '</pre>');
+</script>"""
+open(p, 'w', encoding='utf-8').write(html.replace('</body>', js + '</body>'))
+PY
+for size in 390x844 1280x900; do
+	rm -rf "$tmp/chromium-layout"
+	timeout 120 chromium --headless --no-sandbox --disable-gpu --user-data-dir="$tmp/chromium-layout" \
+		--window-size="${size/x/,}" --dump-dom "file://$tmp/layout.html" >"$tmp/layout.dom" 2>/dev/null
+	lines=$(sed -n 's/.*<pre id="lines">\([0-9 ]*\)<\/pre>.*/\1/p' "$tmp/layout.dom")
+	check "the series table at $size: each row's checklist on one line (lines: $lines)" \
+		"[ -n '$lines' ] && [ -z \"\$(echo '$lines' | tr ' ' '\n' | grep -vx 1)\" ]"
+done
 # Screenshots at a phone's width and a desktop's, checked by
 # tests/bot/pngcheck.py: a valid PNG of that size, not blank, and
 # nothing cut off at the right edge (what a page wider than the window

@@ -539,23 +539,28 @@ static void test_store__series_find_and_previous_versions(void **state)
 			 STORE_DONE);
 
 	/* by change-id: v2.1 follows v2, v2 follows v1 */
-	assert_int_equal(store_series_find_prev_by_change_id(fx->st, cid, 2, 1,
+	assert_int_equal(store_series_find_prev_by_change_id(fx->st, cid, "l", "a@x", 2, 1,
 							     s21, &s), STORE_OK);
 	assert_int_equal(s.id, s2);
 	store_series_release(&s);
-	assert_int_equal(store_series_find_prev_by_change_id(fx->st, cid, 2, 0,
+	assert_int_equal(store_series_find_prev_by_change_id(fx->st, cid, "l", "a@x", 2, 0,
 							     s2, &s), STORE_OK);
 	assert_int_equal(s.id, s1);
 	store_series_release(&s);
-	assert_int_equal(store_series_find_prev_by_change_id(fx->st, cid, 3, 0,
+	assert_int_equal(store_series_find_prev_by_change_id(fx->st, cid, "l", "a@x", 3, 0,
 							     s3, &s), STORE_OK);
 	assert_int_equal(s.id, s21);
 	assert_int_equal(s.version_minor, 1);
 	store_series_release(&s);
-	assert_int_equal(store_series_find_prev_by_change_id(fx->st, cid, 1, 0,
+	assert_int_equal(store_series_find_prev_by_change_id(fx->st, cid, "l", "a@x", 1, 0,
 							     s1, &s), STORE_DONE);
-	assert_int_equal(store_series_find_prev_by_change_id(fx->st, "nope", 5, 0,
+	assert_int_equal(store_series_find_prev_by_change_id(fx->st, "nope", "l", "a@x", 5, 0,
 							     0, &s), STORE_DONE);
+	/* a change-id copied by someone else, or to another list, links nothing */
+	assert_int_equal(store_series_find_prev_by_change_id(fx->st, cid, "l", "b@x", 3, 0,
+							     s3, &s), STORE_DONE);
+	assert_int_equal(store_series_find_prev_by_change_id(fx->st, cid, "m", "a@x", 3, 0,
+							     s3, &s), STORE_DONE);
 
 	/* by subject: list and author must match too */
 	assert_int_equal(store_series_find_prev_by_subject(fx->st, "l", "a@x", subj,
@@ -990,22 +995,39 @@ static void test_store__series_find_unthreaded_by_prefix_and_date(void **state)
 	add_patch(fx->st, s1, m1, 1);
 
 	assert_int_equal(store_series_find_unthreaded(fx->st, "l", "a@x", "net", 1, 0, 2, 2,
-						      0, 5600, 1200, &s), STORE_OK);
+						      0, 5600, 1200, 0, &s), STORE_OK);
 	assert_int_equal(s.id, s1);
 	store_series_release(&s);
 	/* another tag, none, the part already there, too far in time */
 	assert_int_equal(store_series_find_unthreaded(fx->st, "l", "a@x", "net-next", 1, 0,
-						      2, 2, 0, 5600, 1200, &s), STORE_DONE);
+						      2, 2, 0, 5600, 1200, 0, &s), STORE_DONE);
 	assert_int_equal(store_series_find_unthreaded(fx->st, "l", "a@x", NULL, 1, 0,
-						      2, 2, 0, 5600, 1200, &s), STORE_DONE);
+						      2, 2, 0, 5600, 1200, 0, &s), STORE_DONE);
 	assert_int_equal(store_series_find_unthreaded(fx->st, "l", "a@x", "net", 1, 0,
-						      2, 1, 0, 5600, 1200, &s), STORE_DONE);
+						      2, 1, 0, 5600, 1200, 0, &s), STORE_DONE);
 	assert_int_equal(store_series_find_unthreaded(fx->st, "l", "a@x", "net", 1, 0,
-						      2, 2, 0, 6300, 1200, &s), STORE_DONE);
+						      2, 2, 0, 6300, 1200, 0, &s), STORE_DONE);
 	/* no date on the mail: any */
 	assert_int_equal(store_series_find_unthreaded(fx->st, "l", "a@x", "net", 1, 0,
-						      2, 2, 0, 0, 1200, &s), STORE_OK);
+						      2, 2, 0, 0, 1200, 0, &s), STORE_OK);
 	store_series_release(&s);
+	/* for a threaded mail: a series of unthreaded mails only */
+	assert_int_equal(store_series_find_unthreaded(fx->st, "l", "a@x", "net", 1, 0,
+						      2, 2, 0, 0, 1200, 1, &s), STORE_OK);
+	store_series_release(&s);
+	{
+		struct store_msg t = {
+			.message_id = (char *)"p3@x", .from_addr = (char *)"a@x",
+			.subject = (char *)"[PATCH 3/3] x", .date = 5000,
+			.in_reply_to = (char *)"elsewhere@x",
+		};
+		int64_t tid = 0;
+
+		assert_int_equal(store_msg_add(fx->st, &t, "raw", 3, &tid), STORE_OK);
+		assert_int_equal(store_msg_set_series(fx->st, tid, s1), STORE_OK);
+	}
+	assert_int_equal(store_series_find_unthreaded(fx->st, "l", "a@x", "net", 1, 0,
+						      2, 2, 0, 0, 1200, 1, &s), STORE_DONE);
 }
 
 /* A crash between a claim and the end of its work leaves the attempt
