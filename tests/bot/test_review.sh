@@ -148,6 +148,9 @@ flat() { tr '\n' ' ' | sed 's/  */ /g'; }
 # page MSGID: the web page of MSGID into $tmp/page; its HTTP status
 page() {
 	local port st
+	# emptied first: serve_port must not read the port of the server
+	# before, which the new one's redirection empties only once it runs
+	: >"$tmp/serve.log"
 	"$rb" serve --config "$tmp/rb.conf" --listen 127.0.0.1:0 >"$tmp/serve.log" 2>&1 &
 	serve_pid=$!
 	port=$(serve_port "$tmp/serve.log")
