@@ -193,6 +193,10 @@ static int check_cp_version(const char *v, const char **why);
 	  "seconds a connection may stay idle (a slow client is cut off)") \
 	X(WEB, "max_connections", INT, "64", 1, 10000, NULL, web_max_connections, \
 	  NULL, "connections served at once; more wait in the kernel's queue") \
+	X(WEB, "max_per_address", INT, "8", 0, 10000, NULL, web_max_per_address, \
+	  NULL, "connections from one address at once; more are closed as they come, so one client cannot take every connection (0: no limit, for a reverse proxy on this host, whose connections all come from one address)") \
+	X(WEB, "idle_timeout", INT, "3", 1, 600, NULL, web_idle_timeout, NULL, \
+	  "seconds a new connection may take to send its request line (GET /path HTTP/1.1); one that sends nothing is cut off then, so idle connections cannot hold the server's slots") \
 	X(WEB, "threads", INT, "2", 1, 64, NULL, web_threads, NULL, \
 	  "threads answering requests, each with its own read-only database connection")
 

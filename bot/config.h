@@ -159,6 +159,8 @@ struct config {
 	char *web_public_lists;	/* more public list addresses, or NULL */
 	int web_timeout;	/* seconds a connection may stay idle */
 	int web_max_connections;
+	int web_max_per_address;	/* 0: no limit */
+	int web_idle_timeout;	/* seconds to the request line */
 	int web_threads;
 };
 

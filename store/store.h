@@ -345,6 +345,16 @@ struct store_query {
 	int64_t series_id;	/* one series version; 0: any */
 	int64_t patch_id;	/* one patch; 0: any */
 	int newest_first;	/* rows newest mail first (else oldest) */
+	/*
+	 * Keyset paging (reviewbot serve): only the rows after this one in
+	 * the order above, whatever offset says: a finding's id for
+	 * store_query_findings, a patch's for store_query_patches, a
+	 * series' for store_web_series; rows without their mail are not
+	 * reached this way.  A page deep in the history costs what the
+	 * first does (an offset reads every row it skips).  0: from the
+	 * start; an id that is not there: no row.
+	 */
+	int64_t after;
 };
 
 /* One row of a query: a finding with its patch, series and message. */

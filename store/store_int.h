@@ -334,6 +334,7 @@ enum store_query_bit {
 	QB_NEWEST = 1u << 11,
 	QB_FILE_EXACT = 1u << 12,	/* the glob names one file */
 	QB_REVIEWED = 1u << 13,		/* store_web_series()'s reviewed_only */
+	QB_AFTER = 1u << 14,		/* keyset paging: store_query.after */
 };
 #define QB_KEYS_SHIFT	16	/* store_query_count()'s keys above */
 uint32_t store_query_bits(const struct store_query *q);

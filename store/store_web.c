@@ -323,6 +323,9 @@ static void make_series(struct store_sql *b, uint32_t k)
 	if (k & QB_REVIEWED)
 		store_sql_add(b, pub ? " AND r.id IS NOT NULL AND " W_REVIEW_OK :
 			      " AND r.id IS NOT NULL");
+	/* keyset paging: the series after series ?15 in this order */
+	if (k & QB_AFTER)
+		store_sql_add(b, k & QB_NEWEST ? " AND s.id < ?15" : " AND s.id > ?15");
 	store_sql_add(b, k & QB_NEWEST ? " ORDER BY s.id DESC" : " ORDER BY s.id");
 	store_sql_add(b, " LIMIT ?9 OFFSET ?11");
 }
