@@ -93,6 +93,7 @@ int store_open_readonly(const char *path, struct store **out, char *err,
 				   v, STORE_SCHEMA_VERSION);
 		goto fail;
 	}
+	st->version = v;
 	store_clearerr(st);
 	*out = st;
 	return STORE_OK;
