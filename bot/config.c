@@ -95,11 +95,11 @@ static int check_cp_version(const char *v, const char **why);
 	X(SOURCE, "path", PATH, NULL, 0, 0, NULL, path, NULL,		\
 	  "the maildir folder or mbox file; required for those types")	\
 	X(SOURCE, "list", STRING, NULL, 0, 0, NULL, list, check_address, \
-	  "the list's posting address: a review Cc's it only when the patch reached it (in its To or Cc, or its List-Id is this list's: linux-leds.vger.kernel.org for linux-leds@vger.kernel.org)") \
+	  "the list's posting address: a review Cc's it only when the patch came through it: read from this source when it is a public-inbox or NNTP archive, or in any source with this list's List-Id (linux-leds.vger.kernel.org for linux-leds@vger.kernel.org); a patch naming the list in its To or Cc but mailed to the bot directly does not count") \
 	X(SOURCE, "maintainers", STRING, NULL, 0, 0, NULL, maintainers,	\
 	  check_addresses, "the list's maintainers' addresses, separated by commas or spaces: their false-positive answers count toward demoting a type on the list ([policy] demote_after)") \
 	X(SOURCE, "reply", ENUM, "list", 0, 0, REPLY_POLICIES, reply, NULL, \
-	  "who a review goes to: list (the author, Cc exactly the lists the patch was sent to among those the sources name; none for a patch mailed to the bot alone), all (also every other To and Cc address of the patch), author (the author only), or none (recorded, not sent)") \
+	  "who a review goes to: list (the author, Cc exactly the lists the patch came through among those the sources name; none for a patch mailed to the bot directly), all (also every other To and Cc address of the patch), author (the author only), or none (recorded, not sent)") \
 	X(SOURCE, "poll_interval", INT, "60", 1, 86400, NULL, poll_interval, \
 	  NULL, "seconds between two looks for new mail (IMAP IDLE wakes up sooner)") \
 	X(SOURCE, "password_file", PATH, NULL, 0, 0, NULL, password_file, NULL, \
@@ -126,6 +126,8 @@ static int check_cp_version(const char *v, const char **why);
 	  "certificates to trust for TLS instead of the system's")	\
 	X(POLICY, "series_wait", INT, "600", 0, 604800, NULL, series_wait, \
 	  NULL, "seconds to wait for the rest of a series")		\
+	X(POLICY, "list_wait", INT, "600", 0, 604800, NULL, list_wait, \
+	  NULL, "seconds a series waits for the list's own copy of a mail that came to the bot directly but names a list the bot reads in its To or Cc; the list's copy then answers the list (a copy that differs takes the place of the one mailed directly), else the review goes without the list") \
 	X(POLICY, "review_clean", BOOL, "true", 0, 0, NULL, review_clean, \
 	  NULL, "reply also to patches without findings")		\
 	X(POLICY, "max_replies_per_hour", INT, "30", 0, 100000, NULL,	\

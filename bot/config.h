@@ -120,6 +120,7 @@ struct config {
 	char *delivery_ca_file;
 	/* [policy] */
 	int series_wait;	/* seconds */
+	int list_wait;		/* seconds for a list's own copy */
 	int review_clean;
 	int max_replies_per_hour;
 	int author_replies_per_hour;

@@ -40,6 +40,9 @@ struct pipeline_stats {
 	long reviews, clean, suppressed;
 	long too_old;		/* replies not sent: the mail is older than max_age */
 	long sent, deferred, failed;
+	/* schema 11: copies of a stored Message-ID that differ, kept aside,
+	 * and those that took its place (counted in stored) */
+	long copies, replaced;
 };
 
 /*

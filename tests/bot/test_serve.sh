@@ -70,12 +70,15 @@ mail() {
 	true
 }
 
-# patch MSGID FROM-LINE TO SUBJECT FILE LINE [SIGNOFF]
+# patch MSGID FROM-LINE TO SUBJECT FILE LINE [SIGNOFF]: the list's copy
+# (its List-Id) when TO names the list
 patch() {
-	local so=""
+	local so="" lid=""
 	[ -n "${7:-}" ] && so="Signed-off-by: $7"
+	case "$3" in *"$LIST"*) lid="List-Id: <linux-leds.vger.kernel.org>
+";; esac
 	mail "$1" <<EOF
-From: $2
+${lid}From: $2
 To: $3
 Subject: $4
 Date: Mon, 02 Nov 2026 10:00:00 +0000
