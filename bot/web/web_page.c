@@ -14,6 +14,7 @@
 #include "../qfilter.h"
 #include "../version.h"
 #include "web.h"
+#include "web_cache.h"
 #include "../../checker/readiness.h"
 #include "../../checker/rules.h"
 #include "../../store/store_web.h"
@@ -542,6 +543,62 @@ static int count_list(const struct web_ctx *ctx, struct sbuf *b, struct store_qu
 	return ret < 0 ? ret : 0;
 }
 
+/* ---- what the first pages count, kept a while (web_cache.h) ----------------- */
+
+/* the cache key of what names: the publish rule (as a hash) and names */
+static void cache_key(const struct web_ctx *ctx, const char *what, const char *names,
+		      char *key, size_t keylen)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)(ctx->publish ? ctx->publish : ""); *p; p++)
+		h = (h ^ *p) * 0x100000001b3ULL;
+	snprintf(key, keylen, "%s %016llx %s", what, (unsigned long long)h, names);
+}
+
+/* web_chart() of q (a list's or every list's: nothing else set), kept */
+static int chart_kept(const struct web_ctx *ctx, const struct store_query *q, struct sbuf *b)
+{
+	char key[WEB_CACHE_MAX_KEY + 1];
+	struct sbuf tmp;
+	int ret;
+
+	cache_key(ctx, "chart", q->list ? q->list : "", key, sizeof(key));
+	if (web_cache_get(key, b))
+		return 0;
+	sbuf_init(&tmp, WEB_MAX_BODY);
+	ret = web_chart(ctx->st, q, &tmp);
+	if (ret >= 0 && !tmp.err)
+		web_cache_put(key, tmp.buf, tmp.len);
+	sbuf_add(b, tmp.buf, tmp.len);
+	sbuf_release(&tmp);
+	return ret;
+}
+
+/* count_list() of a file's or folder's findings (glob) by type, kept */
+static int types_kept(const struct web_ctx *ctx, const char *glob, size_t limit,
+		      struct sbuf *b)
+{
+	char key[WEB_CACHE_MAX_KEY + 1];
+	struct store_query q;
+	struct sbuf tmp;
+	int ret, keep = strlen(glob) < WEB_CACHE_MAX_KEY - 32;
+
+	cache_key(ctx, "types", glob, key, sizeof(key));
+	if (keep && web_cache_get(key, b))
+		return 0;
+	memset(&q, 0, sizeof(q));
+	q.file_glob = glob;
+	sbuf_init(&tmp, WEB_MAX_BODY);
+	ret = count_list(ctx, &tmp, &q, COUNT_TYPE, limit);
+	if (ret >= 0 && !tmp.err && keep)
+		web_cache_put(key, tmp.buf, tmp.len);
+	sbuf_add(b, tmp.buf, tmp.len);
+	sbuf_release(&tmp);
+	return ret;
+}
+
 /*
  * ?page=N and ?after=ID into pg: 0 when absent (and a page that is no
  * number, as before); -1 for a page past WEB_MAX_PAGE or an after that
@@ -686,7 +743,7 @@ static void page_front(const struct web_ctx *ctx, const struct web_request *req,
 		memset(&q, 0, sizeof(q));
 		q.list = list;
 		q.publish = ctx->publish;
-		if (web_chart(ctx->st, &q, b) < 0)
+		if (chart_kept(ctx, &q, b) < 0)
 			goto fail;
 	}
 	sbuf_addstr(b, paging_first(&pg) ? "<h2>Latest series</h2>\n" : "<h2>Series</h2>\n");
@@ -1284,9 +1341,7 @@ static void page_file(const struct web_ctx *ctx, const struct web_request *req,
 	/* the counts on the first page only: a later one is its table */
 	if (paging_first(&pg)) {
 		sbuf_addstr(b, "<h2>Findings by type</h2>\n");
-		memset(&q, 0, sizeof(q));
-		q.file_glob = glob.buf;
-		if (count_list(ctx, b, &q, COUNT_TYPE, 20) < 0)
+		if (types_kept(ctx, glob.buf, 20, b) < 0)
 			goto fail;
 	}
 	sbuf_addstr(b, "<h2>Findings, newest first</h2>\n");
