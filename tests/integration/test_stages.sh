@@ -69,6 +69,7 @@ mkpatch() {
 	{
 		printf 'From: Ann Author <ann@example.com>\n'
 		printf 'To: linux-kernel@vger.kernel.org\n'
+		printf 'List-Id: <linux-kernel.vger.kernel.org>\n'
 		printf 'Subject: [PATCH] %s\n' "$4"
 		printf 'Date: Thu, 03 Dec 2026 10:00:00 +0000\n'
 		printf 'Message-ID: <%s@example.com>\n\n' "$1"
