@@ -131,8 +131,9 @@ const char *pipe_known_list(const struct config *cfg, const char *addr);
  * source, the list's archive, through the source's list; into a mailbox
  * with the source's list's List-Id, through that list; else directly
  * (another list's List-Id in this list's mailbox says nothing: that
- * list's copy comes through its own source).  *lists (initialised) gets
- * the list, lowercase.
+ * list's copy comes through its own source); handed in (no src), with
+ * the List-Id of a list the configuration reads.  *lists (initialised)
+ * gets the list, lowercase.
  */
 int pipe_copy_way(const struct config *cfg, const struct config_source *src,
 		  const struct mime_mail *m, struct sbuf *lists);

@@ -139,6 +139,7 @@ int pipe_copy_way(const struct config *cfg, const struct config_source *src,
 		  const struct mime_mail *m, struct sbuf *lists)
 {
 	int via = VIA_DIRECT;
+	size_t i;
 
 	/* only the list writes into its archive */
 	if (src && (src->type == SRC_PUBLIC_INBOX || src->type == SRC_NNTP)) {
@@ -150,11 +151,17 @@ int pipe_copy_way(const struct config *cfg, const struct config_source *src,
 	 * mail is that list's copy (a claim too, and the best a mailbox
 	 * has); another list's, in this list's mailbox, says nothing: that
 	 * list's copy comes through its own source */
-	(void)cfg;
 	if (src && src->list && m->list_id && pipe_list_id_is(m->list_id, src->list)) {
 		add_list(lists, src->list);
 		if (via < VIA_LIST_ID)
 			via = VIA_LIST_ID;
 	}
+	/* a file handed in (review, import without --source): the List-Id
+	 * of any list the configuration reads, as the operator gave it */
+	for (i = 0; !src && m->list_id && i < cfg->nsources; i++)
+		if (cfg->sources[i].list && pipe_list_id_is(m->list_id, cfg->sources[i].list)) {
+			add_list(lists, cfg->sources[i].list);
+			via = VIA_LIST_ID;
+		}
 	return via;
 }
