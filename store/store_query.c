@@ -239,13 +239,25 @@ static void q_after(struct store_sql *b, uint32_t k, const char *from,
 	store_sql_add(b, ")))))");
 }
 
-/* the finding ?15, its patch and its mail */
+/*
+ * the finding ?15, its patch and its mail; under publish only one that
+ * may be published (a private one's date must not show through the
+ * rows after it: it is as one that is not there)
+ */
 #define Q_AFTER_FINDING \
 	" FROM findings xf JOIN patches xp ON xp.id = xf.patch_id" \
 	" JOIN messages xm ON xm.id = xp.msg_id WHERE xf.id = ?15"
-/* the patch ?15 and its mail */
+#define Q_AFTER_FINDING_PUB \
+	" FROM findings xf JOIN patches xp ON xp.id = xf.patch_id" \
+	" JOIN messages xm ON xm.id = xp.msg_id JOIN series xs ON xs.id = xp.series_id" \
+	" WHERE xf.id = ?15 AND " STORE_WEB_PUBLISHED("xm", "xs", "?10")
+/* the patch ?15 and its mail, the same way */
 #define Q_AFTER_PATCH \
 	" FROM patches xp JOIN messages xm ON xm.id = xp.msg_id WHERE xp.id = ?15"
+#define Q_AFTER_PATCH_PUB \
+	" FROM patches xp JOIN messages xm ON xm.id = xp.msg_id" \
+	" JOIN series xs ON xs.id = xp.series_id" \
+	" WHERE xp.id = ?15 AND " STORE_WEB_PUBLISHED("xm", "xs", "?10")
 
 /* The statement of kind for q's filters (k), prepared once per shape. */
 static sqlite3_stmt *q_stmt(struct store *st, enum store_shape_kind kind, uint32_t k,
@@ -275,7 +287,8 @@ static void make_findings(struct store_sql *b, uint32_t k)
 		      " s.list, m.date, s.version, s.total, s.version_minor");
 	q_from_findings(b, k, 0);
 	q_filters(b, k, 1);
-	q_after(b, k, Q_AFTER_FINDING, "(f.part, ifnull(f.file, ''), f.line, f.id)",
+	q_after(b, k, k & QB_PUBLISH ? Q_AFTER_FINDING_PUB : Q_AFTER_FINDING,
+		"(f.part, ifnull(f.file, ''), f.line, f.id)",
 		"xf.part, ifnull(xf.file, ''), xf.line, xf.id");
 	q_date_order(b, k);
 	store_sql_add(b, ", f.part, ifnull(f.file, ''), f.line, f.id LIMIT ?9 OFFSET ?11");
@@ -317,7 +330,8 @@ static void make_patches(struct store_sql *b, uint32_t k)
 		q_finding_filters(b, fk, "f");
 		store_sql_add(b, ")");
 	}
-	q_after(b, k, Q_AFTER_PATCH, "(p.part, p.id)", "xp.part, xp.id");
+	q_after(b, k, k & QB_PUBLISH ? Q_AFTER_PATCH_PUB : Q_AFTER_PATCH, "(p.part, p.id)",
+		"xp.part, xp.id");
 	q_date_order(b, k);
 	store_sql_add(b, ", p.part, p.id LIMIT ?9 OFFSET ?11");
 }

@@ -413,6 +413,47 @@ static void test_store_web__keyset_pages_read_every_row_once_in_order(void **sta
 	assert_int_equal(paged.n, 0);
 }
 
+/* A page after a finding or a patch that may not be published is a page
+ * after one that is not there: its date does not show through. */
+static void test_store_web__keyset_after_a_private_row_is_after_none(void **state)
+{
+	struct fx *fx = *state;
+	struct ks_rows rows;
+	struct store_query q;
+	struct wfx w;
+	int64_t priv_finding;
+	sqlite3 *db;
+	sqlite3_stmt *s;
+
+	web_data(fx->st, &w);
+	assert_int_equal(sqlite3_open(fx->path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT id FROM findings WHERE patch_id = ?1",
+					    -1, &s, NULL), SQLITE_OK);
+	sqlite3_bind_int64(s, 1, w.p[PRIV]);
+	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+	priv_finding = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	sqlite3_close(db);
+	memset(&q, 0, sizeof(q));
+	q.after = priv_finding;
+	q.newest_first = 1;
+	memset(&rows, 0, sizeof(rows));
+	assert_int_equal(store_query_findings(fx->st, &q, ks_finding, &rows), STORE_OK);
+	assert_true(rows.n > 0);	/* the operator pages after it */
+	q.publish = LISTS;
+	memset(&rows, 0, sizeof(rows));
+	assert_int_equal(store_query_findings(fx->st, &q, ks_finding, &rows), STORE_OK);
+	assert_int_equal(rows.n, 0);
+	q.after = w.p[PRIV];
+	memset(&rows, 0, sizeof(rows));
+	assert_int_equal(store_query_patches(fx->st, &q, ks_patch, &rows), STORE_OK);
+	assert_int_equal(rows.n, 0);
+	q.after = w.p[PUB2];	/* a published one: the rows after it */
+	memset(&rows, 0, sizeof(rows));
+	assert_int_equal(store_query_patches(fx->st, &q, ks_patch, &rows), STORE_OK);
+	assert_true(rows.n > 0);
+}
+
 static void test_store_web__versions_count_fixed_new_still(void **state)
 {
 	struct fx *fx = *state;
@@ -740,6 +781,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_store_web__query_lists_offsets_and_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_store_web__series_rows_are_published_ones_newest_first, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_store_web__keyset_pages_read_every_row_once_in_order, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_store_web__keyset_after_a_private_row_is_after_none, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_store_web__versions_count_fixed_new_still, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_store_web__weeks_start_on_monday_and_counts_group, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_store_web__readonly_handle_cannot_write, setup, teardown),
