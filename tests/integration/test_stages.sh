@@ -207,8 +207,13 @@ start_daemon "$IT/rb1.conf" "$IT/d1"
 d1=$daemon
 sleep 1
 t1=$(date +%s.%N)
-for f in "$IT/stages-clean.eml" "$repo/tests/build/0002-error.patch" \
-	 "$IT/stages-oops.eml" "$repo/tests/build/0004-noapply.patch"; do
+# the build suite's patches, as the list delivers them (its List-Id)
+for f in 0002-error 0004-noapply; do
+	{ printf 'List-Id: <linux-kernel.vger.kernel.org>\n'; cat "$repo/tests/build/$f.patch"; } \
+		>"$IT/$f.eml"
+done
+for f in "$IT/stages-clean.eml" "$IT/0002-error.eml" \
+	 "$IT/stages-oops.eml" "$IT/0004-noapply.eml"; do
 	dc_save "$f"
 done
 check "four series saved into the IMAP mailbox get four reviews by SMTP" \
