@@ -44,6 +44,9 @@ struct pipeline_stats {
 	/* commands to the bot refused (outside the Date: window, ...), and
 	 * waiting for their sender's token (bot/command.h) */
 	long commands_refused, commands_pending;
+	/* schema 13: copies of a stored Message-ID that differ, kept aside,
+	 * and those that took its place (counted in stored) */
+	long copies, replaced;
 };
 
 /*

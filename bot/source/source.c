@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <fcntl.h>
 #include <time.h>
 #include <sys/stat.h>
@@ -42,6 +43,10 @@ struct source_batch {
 	int64_t ids[SOURCE_BATCH];
 	struct mime_mail mails[SOURCE_BATCH];
 	struct pipeline_check checks[SOURCE_BATCH];
+	/* mails[i] is not message ids[i] any more: another copy of its
+	 * Message-ID, later in the batch, took its place (pipeline_add);
+	 * it is processed from what is stored */
+	unsigned char stale[SOURCE_BATCH];
 	/*
 	 * The checker threads, started at the first mail: each mail is
 	 * checked from the moment it is parsed, while the rest of the batch
@@ -140,6 +145,12 @@ int source_batch_add(struct source_batch *b, const char *raw, size_t len)
 	if (ret < 0)
 		return ret;
 	if (ret == STORE_OK && b->mails[b->n].message_id) {
+		size_t k;
+
+		for (k = 0; k < b->n; k++)
+			if (b->ids[k] == id)
+				b->stale[k] = 1;
+		b->stale[b->n] = 0;
 		b->ids[b->n++] = id;
 		b->bytes += len;
 		if (!b->pool_tried) {
@@ -158,6 +169,30 @@ int source_batch_add(struct source_batch *b, const char *raw, size_t len)
 	}
 	b->done++;
 	return 0;
+}
+
+int source_has_archive_copy(struct store *st, const struct config_source *src,
+			    const char *mid)
+{
+	struct store_msg m;
+	const char *l = src ? src->list : NULL, *p;
+	size_t n = l ? strlen(l) : 0, k;
+	int has = 0;
+
+	memset(&m, 0, sizeof(m));
+	if (store_msg_find(st, mid, &m) != STORE_OK)
+		return 0;
+	if (!m.via_lists)
+		has = 1;
+	else if (m.via >= VIA_ARCHIVE && !l)
+		has = 1;
+	else if (m.via >= VIA_ARCHIVE)
+		for (p = m.via_lists; *p && !has; p += k + (p[k] ? 1 : 0)) {
+			k = strcspn(p, ",");
+			has = k == n && !strncasecmp(p, l, n);
+		}
+	store_msg_release(&m);
+	return has;
 }
 
 int source_batch_full(const struct source_batch *b)
@@ -193,7 +228,8 @@ static int flush_one(void *arg, size_t i)
 		return 1;
 	}
 	saved = *pipeline_stats(b->p);
-	ret = pipeline_process(b->p, b->ids[i], &b->mails[i], &b->checks[i], b->now);
+	ret = b->stale[i] ? pipeline_process(b->p, b->ids[i], NULL, NULL, b->now) :
+	      pipeline_process(b->p, b->ids[i], &b->mails[i], &b->checks[i], b->now);
 	if (f->batch) {
 		int r = store_savepoint_end(b->st, ret);
 

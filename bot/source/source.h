@@ -67,6 +67,16 @@ void source_batch_free(struct source_batch *b);
  * negative store result. */
 int source_batch_add(struct source_batch *b, const char *raw, size_t len);
 /* (SOURCE_OLDER instead of 0 for a mail older than the batch's floor) */
+/*
+ * 1 when an archive source (src) need not fetch message mid: the stored
+ * copy of that Message-ID came from a list's archive through src's list
+ * already (schema 11), or was stored before schema 11, when a
+ * Message-ID was the message.  A copy mailed to the bot under that
+ * Message-ID is no reason to skip the archive's: that one takes its
+ * place (or, the same mail, says it came through the list).
+ */
+int source_has_archive_copy(struct store *st, const struct config_source *src,
+			    const char *mid);
 /* 1 when the batch should be flushed now. */
 int source_batch_full(const struct source_batch *b);
 /*

@@ -178,17 +178,6 @@ out:
 	return ret;
 }
 
-static int in_store(struct store *st, const char *mid)
-{
-	struct store_msg m;
-
-	memset(&m, 0, sizeof(m));
-	if (store_msg_find(st, mid, &m) == STORE_OK) {
-		store_msg_release(&m);
-		return 1;
-	}
-	return 0;
-}
 
 /* "<id>" from the overview, without the brackets (NULL: none). */
 static int overview_mid(const char *s, char *out, size_t outlen)
@@ -271,7 +260,7 @@ static int read_range(struct source_session *s, struct source_batch *b, uint32_t
 			continue;
 		}
 		if (!overview_mid(o->ovr_message_id, mid, sizeof(mid)) &&
-		    in_store(s->st, mid))
+		    source_has_archive_copy(s->st, s->src, mid))
 			continue;
 		/* older than the first start's floor by its Date: */
 		if (s->floor && o->ovr_date) {

@@ -634,19 +634,6 @@ static void mid_escape(struct sbuf *sb, const char *mid)
 	}
 }
 
-static int in_store(struct store *st, const char *mid)
-{
-	struct store_msg m;
-	int ret;
-
-	memset(&m, 0, sizeof(m));
-	ret = store_msg_find(st, mid, &m);
-	if (ret == STORE_OK) {
-		store_msg_release(&m);
-		return 1;
-	}
-	return 0;
-}
 
 /*
  * Fetches one message into the batch.  0 when added, 1 when skipped with
@@ -789,7 +776,8 @@ static int read_entries(struct source_session *s, struct source_batch *b,
 		 * late with an older time (its Received:/Date: is what the
 		 * feed shows): the store says.
 		 */
-		if (midset_has(&cur->skipped, e->mid) || in_store(s->st, e->mid) ||
+		if (midset_has(&cur->skipped, e->mid) ||
+		    source_has_archive_copy(s->st, s->src, e->mid) ||
 		    (cur->floor && e->updated < cur->floor - PIHTTP_FLOOR_MARGIN))
 			;
 		else if ((ret = fetch_message(s, b, e->mid, err, errlen)) < 0)

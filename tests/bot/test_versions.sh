@@ -58,7 +58,9 @@ tmp = sys.argv[1]
 n = [0]
 def mail(frm, subject, msgid, refs=None, body="", day=1):
     n[0] += 1
+    # the list's copies: they carry its List-Id (RFC 2919)
     h = ["From: %s" % frm, "To: linux-hwmon@vger.kernel.org",
+         "List-Id: <linux-hwmon.vger.kernel.org>",
          "Subject: %s" % subject, "Date: %s, %d Dec 2026 10:%02d:00 +0000" %
          (["Tue", "Wed", "Thu", "Fri", "Sat", "Sun", "Mon"][(day - 1) % 7], day, n[0]),
          "Message-ID: <%s>" % msgid]
