@@ -265,11 +265,14 @@ all: $(UNIT) $(UNIT_SERVE)
 man: $(MAN_PAGES)
 all: $(MAN_PAGES)
 
-# the man pages render without a groff warning
+# the man pages render without a groff warning, and no section of one
+# comes twice (reviewbot.conf(5) listed [checker] and its keys twice)
 man-tests: $(MAN_PAGES)
 	$(Q)pass=0; fail=0; for m in $(MAN_PAGES); do \
 		out=$$(LC_ALL=C groff -man -Tutf8 -ww -z $$m 2>&1); \
+		dup=$$(grep '^\.SH' $$m | sort | uniq -d); \
 		if [ -n "$$out" ]; then echo "$$m: $$out"; fail=$$((fail + 1)); \
+		elif [ -n "$$dup" ]; then echo "$$m: a section twice: $$dup"; fail=$$((fail + 1)); \
 		else pass=$$((pass + 1)); fi; \
 	done; echo "man pages: $$pass passed, $$fail failed"; [ $$fail -eq 0 ]
 
@@ -464,8 +467,10 @@ fuzz-smoke: fuzz-build
 	$(Q)bash tests/fuzz/run.sh smoke $(FUZZ_DIR) $(FUZZ_SMOKE_SECONDS) $(FUZZ_NAMES)
 
 # The bot once over the bundled archive (examples/lkml-sample.mbox), dry
-# run: a fresh database and outbox under build/run each time.
-run: $(PROGRAM) $(HELPER)
+# run: a fresh database and outbox under build/run each time.  It builds
+# all that the README's tour uses after it (reviewbot serve's helper and
+# the generated man pages), not only what the run needs.
+run: all
 	$(Q)rm -rf build/run && mkdir -p build/run
 	$(Q)./$(PROGRAM) run --once --config examples/reviewbot.conf
 	$(Q)echo; echo "Review mails (dry run: written to the outbox, nothing sent):"; \

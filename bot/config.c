@@ -93,15 +93,15 @@ static int check_cp_version(const char *v, const char **why);
 	X(SOURCE, "type", ENUM, NULL, 0, 0, SOURCE_TYPES, type, NULL,	\
 	  "where the mail comes from (required)")			\
 	X(SOURCE, "url", STRING, NULL, 0, 0, NULL, url, check_url,	\
-	  "imap[s]://, nntp[s]:// address; for public-inbox its http[s]://, imap[s]:// or nntp[s]:// face; required for those types") \
+	  "imap[s]://, nntp[s]:// address; for public-inbox its http[s]:// (the inbox's page, https://lore.kernel.org/linux-leds/), imap[s]:// or nntp[s]:// face, both named by the inbox's newsgroup (imaps://lore.kernel.org/org.kernel.vger.linux-leds: its 50,000-message slices, mailboxes NEWSGROUP.0, NEWSGROUP.1, ..., are read in turn); required for those types") \
 	X(SOURCE, "path", PATH, NULL, 0, 0, NULL, path, NULL,		\
 	  "the maildir folder or mbox file; required for those types")	\
 	X(SOURCE, "list", STRING, NULL, 0, 0, NULL, list, check_address, \
-	  "the list's posting address: a review Cc's it only when the patch reached it (in its To or Cc, or its List-Id is this list's: linux-leds.vger.kernel.org for linux-leds@vger.kernel.org)") \
+	  "the list's posting address: a review Cc's it only when the patch came through it: read from this source when it is a public-inbox or NNTP archive, or in any source with this list's List-Id (linux-leds.vger.kernel.org for linux-leds@vger.kernel.org); a patch naming the list in its To or Cc but mailed to the bot directly does not count") \
 	X(SOURCE, "maintainers", STRING, NULL, 0, 0, NULL, maintainers,	\
 	  check_addresses, "the list's maintainers' addresses, separated by commas or spaces: their false-positive answers count toward demoting a type on the list ([policy] demote_after)") \
 	X(SOURCE, "reply", ENUM, "list", 0, 0, REPLY_POLICIES, reply, NULL, \
-	  "who a review goes to: list (the author, Cc exactly the lists the patch was sent to among those the sources name; none for a patch mailed to the bot alone), all (also every other To and Cc address of the patch), author (the author only), or none (recorded, not sent)") \
+	  "who a review goes to: list (the author, Cc exactly the lists the patch came through among those the sources name; none for a patch mailed to the bot directly), all (also every other To and Cc address of the patch), author (the author only), or none (recorded, not sent)") \
 	X(SOURCE, "review_clean", BOOL, "false", 0, 0, NULL, review_clean, NULL, \
 	  "mail also the reviews that have nothing in Security, User-space interface, Correctness or Process (style alone, or nothing at all: such a mail says what was checked); off, they are stored, shown on the web and by query --review, and not mailed ([policy] review_clean turns it on for every source)") \
 	X(SOURCE, "review_backports", BOOL, "false", 0, 0, NULL, review_backports, NULL, \
@@ -132,6 +132,8 @@ static int check_cp_version(const char *v, const char **why);
 	  "certificates to trust for TLS instead of the system's")	\
 	X(POLICY, "series_wait", INT, "600", 0, 604800, NULL, series_wait, \
 	  NULL, "seconds to wait for the rest of a series")		\
+	X(POLICY, "list_wait", INT, "600", 0, 604800, NULL, list_wait, \
+	  NULL, "seconds a series waits for the list's own copy of a mail that came to the bot directly but names a list the bot reads in its To or Cc; the list's copy then answers the list (a copy that differs takes the place of the one mailed directly), else the review goes without the list") \
 	X(POLICY, "review_clean", BOOL, "false", 0, 0, NULL, review_clean, \
 	  NULL, "mail also the reviews with nothing in Security, User-space interface, Correctness or Process, for every source ([source] review_clean for one)") \
 	X(POLICY, "max_replies_per_hour", INT, "30", 0, 100000, NULL,	\
@@ -159,7 +161,7 @@ static int check_cp_version(const char *v, const char **why);
 	X(POLICY, "stage_wait", INT, "600", 0, 604800, NULL, stage_wait, \
 	  NULL, "seconds a review waits for the compile and load stages ([build], [boot]) before it is sent without them; their results then follow in a reply to the review (0: never wait)") \
 	X(POLICY, "max_age", INT, "259200", 0, 315360000, NULL, max_age, \
-	  NULL, "seconds: mail dated (Date:) longer ago than this is stored, checked and queryable, but no review or answer goes out for it (a first start on a month of backlog, a long outage); 0 is no limit (the default is 3 days)") \
+	  NULL, "seconds: a source read for the first time is read back to this age and no further, on every source (run --since DATE reads further back); mail older than this (by its Date:, or its arrival, the topmost Received:, when the Date: is missing or more than a day later: a 2019 patch dated 2085 is of 2019) is stored, checked and queryable, but no review or answer goes out for it (a backfill, a long outage); 0 is no limit: a first start reads everything (the default is 3 days)") \
 	X(BUILD, "tree", PATH, NULL, 0, 0, NULL, build_tree, NULL,	\
 	  "kernel source tree to compile-test series against, in a sandbox (bubblewrap); only read, once, to make the scratch copy; unset: no compile test") \
 	X(BUILD, "work", PATH, NULL, 0, 0, NULL, build_work, NULL,	\
@@ -209,6 +211,10 @@ static int check_cp_version(const char *v, const char **why);
 	  "seconds a connection may stay idle (a slow client is cut off)") \
 	X(WEB, "max_connections", INT, "64", 1, 10000, NULL, web_max_connections, \
 	  NULL, "connections served at once; more wait in the kernel's queue") \
+	X(WEB, "max_per_address", INT, "8", 0, 10000, NULL, web_max_per_address, \
+	  NULL, "connections from one address at once; more are closed as they come, so one client cannot take every connection (0: no limit, for a reverse proxy on this host, whose connections all come from one address)") \
+	X(WEB, "idle_timeout", INT, "3", 1, 600, NULL, web_idle_timeout, NULL, \
+	  "seconds a new connection may take to send its request line (GET /path HTTP/1.1); one that sends nothing is cut off then, so idle connections cannot hold the server's slots") \
 	X(WEB, "threads", INT, "2", 1, 64, NULL, web_threads, NULL, \
 	  "threads answering requests, each with its own read-only database connection")
 

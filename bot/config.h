@@ -123,6 +123,7 @@ struct config {
 	char *delivery_ca_file;
 	/* [policy] */
 	int series_wait;	/* seconds */
+	int list_wait;		/* seconds for a list's own copy */
 	int review_clean;	/* every source's review_clean */
 	int max_replies_per_hour;
 	int author_replies_per_hour;
@@ -167,6 +168,8 @@ struct config {
 	char *web_public_lists;	/* more public list addresses, or NULL */
 	int web_timeout;	/* seconds a connection may stay idle */
 	int web_max_connections;
+	int web_max_per_address;	/* 0: no limit */
+	int web_idle_timeout;	/* seconds to the request line */
 	int web_threads;
 };
 

@@ -30,6 +30,8 @@
 #include "command.h"
 #include "mail/compose.h"
 #include "mail/deliver.h"
+#include "mail/maildate.h"
+#include "mail/digest.h"
 #include "fileio.h"
 #include "kversion.h"
 #include "log.h"
@@ -39,6 +41,7 @@
 #include "mail/subject.h"
 #include "mail/template.h"
 #include "version.h"
+#include "../store/store_web.h"
 #include "../checker/checker.h"
 #include "../checker/diff.h"
 #include "../checker/spelling.h"
@@ -193,9 +196,11 @@ void pipeline_stats_restore(struct pipeline *p, const struct pipeline_stats *sav
 	p->stats = *saved;
 }
 
-int pipeline_too_old(const struct config *cfg, int64_t date, int64_t now)
+int pipeline_too_old(const struct config *cfg, const struct mime_mail *m, int64_t now)
 {
-	return cfg->max_age > 0 && date > 0 && now - date > (int64_t)cfg->max_age;
+	int64_t date = maildate_effective(m->date, m->received, now);
+
+	return cfg->max_age > 0 && now - date > (int64_t)cfg->max_age;
 }
 
 static char *join_refs(char **refs, size_t n)
@@ -237,17 +242,123 @@ static int parse_configured(const struct pipeline *p, const char *raw, size_t le
 	return ret;
 }
 
+/*
+ * How a copy of a message stored before the copies were told apart
+ * (schema 11: its via_lists NULL) came: its source's kind and its
+ * List-Id, as pipe_copy_way() would have said.
+ */
+static int legacy_way(const struct pipeline *p, const struct store_msg *old)
+{
+	const struct config *cfg = p->cfg;
+	char *rcpt = NULL, *list_id = NULL;
+	size_t i;
+	int via = VIA_DIRECT;
+
+	const struct config_source *src = NULL;
+
+	for (i = 0; old->source && i < cfg->nsources; i++)
+		if (!strcmp(cfg->sources[i].name, old->source))
+			src = &cfg->sources[i];
+	if (src && (src->type == SRC_PUBLIC_INBOX || src->type == SRC_NNTP))
+		via = VIA_ARCHIVE;
+	else if (src && src->list &&
+		 store_msg_get_rcpt(p->st, old->id, &rcpt, &list_id) == STORE_OK &&
+		 pipe_list_id_is(list_id, src->list))
+		via = VIA_LIST_ID;
+	free(rcpt);
+	free(list_id);
+	return via;
+}
+
+/*
+ * Another copy of message id came (the same Message-ID): copy, the
+ * mail m in raw[0, len).  The same mail (the same digest) is one
+ * message, as it always was, which gains the way this copy came (a
+ * list's copy after one mailed to the bot: its review may answer the
+ * list now).  One that differs is a claim on the Message-ID: it takes
+ * the message's place when it came a better way (the list's copy after
+ * one mailed to the bot, store_msg_replace: what the other made is
+ * undone and this one is processed as new), else it is kept aside, never
+ * reviewed or shown.  STORE_OK when it took the place, STORE_DUP when
+ * not, or a store error.
+ */
+static int another_copy(struct pipeline *p, int64_t id, const struct store_msg *copy,
+			const char *raw, size_t len, const struct mime_mail *m)
+{
+	struct store_msg old;
+	char old_hash[MAIL_DIGEST_HEX + 1], reason[200], via[8];
+	void *old_raw = NULL;
+	size_t old_len = 0;
+	int ret, old_via;
+
+	ret = store_msg_get(p->st, id, &old);
+	if (ret != STORE_OK)
+		return ret < 0 ? ret : STORE_DUP;
+	if (old.hash) {
+		snprintf(old_hash, sizeof(old_hash), "%s", old.hash);
+	} else {
+		ret = store_msg_raw(p->st, id, &old_raw, &old_len);
+		if (ret != STORE_OK)
+			goto out;
+		mail_digest(old_raw, old_len, old_hash);
+		free(old_raw);
+	}
+	old_via = old.via_lists ? old.via : legacy_way(p, &old);
+	snprintf(via, sizeof(via), "%d", copy->via);
+	if (!strcmp(old_hash, copy->hash)) {
+		ret = store_msg_merge_copy(p->st, id, copy, m->list_id);
+		if (ret == STORE_OK)
+			ret = STORE_DUP;
+		if (copy->via > old_via)
+			log_event(LOG_INFO, "message-copy", "msgid", m->message_id,
+				  "source", copy->source, "via", via,
+				  "result", "the same mail, now through its list", NULL);
+		goto out;
+	}
+	if (copy->via > old_via) {
+		snprintf(reason, sizeof(reason),
+			 "replaced by the copy from %.64s, which came through its list",
+			 copy->source ? copy->source : "the command line");
+		ret = store_msg_replace(p->st, id, old_hash, copy, raw, len, reason);
+		if (ret == STORE_OK) {
+			p->stats.replaced++;
+			log_event(LOG_WARN, "message-replaced", "msgid", m->message_id,
+				  "source", copy->source, "via", via, "was_from", old.source,
+				  "reason", "another copy of this Message-ID came first, not "
+				  "through the list", NULL);
+		}
+		goto out;
+	}
+	snprintf(reason, sizeof(reason), "%s",
+		 old_via > copy->via ? "the copy that came through its list is the message" :
+		 "another copy of this Message-ID came first");
+	ret = store_msg_copy_add(p->st, id, copy, raw, len, reason);
+	if (ret >= 0) {
+		if (ret == STORE_OK) {
+			p->stats.copies++;
+			log_event(LOG_WARN, "message-copy-kept", "msgid", m->message_id,
+				  "source", copy->source, "via", via, "reason", reason, NULL);
+		}
+		ret = STORE_DUP;
+	}
+out:
+	store_msg_release(&old);
+	return ret;
+}
+
 int pipeline_add(struct pipeline *p, const struct config_source *src,
 		 const char *raw, size_t len, int64_t now, int64_t *id,
 		 struct mime_mail *parsed)
 {
 	struct store_msg row;
 	struct mime_mail m;
-	char fake_id[64], reason[128];
+	struct sbuf lists;
+	char fake_id[64], reason[128], digest[MAIL_DIGEST_HEX + 1];
 	int ret, mret;
 
 	memset(&row, 0, sizeof(row));
 	memset(&m, 0, sizeof(m));
+	sbuf_init(&lists, PIPE_MAX_VIA_LISTS);
 	if (parsed)
 		memset(parsed, 0, sizeof(*parsed));
 	mret = parse_configured(p, raw, len, &m, reason, sizeof(reason));
@@ -271,8 +382,16 @@ int pipeline_add(struct pipeline *p, const struct config_source *src,
 	}
 	if (len > STORE_MAX_RAW)
 		len = STORE_MAX_RAW;	/* the reason above says why */
+	/* which copy of its Message-ID this is, and how it came */
+	mail_digest(raw, len, digest);
+	row.hash = digest;
+	row.via = mret == MIME_OK ? pipe_copy_way(p->cfg, src, &m, &lists) : VIA_DIRECT;
+	row.via_lists = lists.buf;
 	ret = store_msg_add(p->st, &row, raw, len, id);
+	if (ret == STORE_DUP && mret == MIME_OK)
+		ret = another_copy(p, *id, &row, raw, len, &m);
 	free(row.refs);
+	sbuf_release(&lists);
 	if (ret == STORE_DUP) {
 		p->stats.duplicates++;
 		if (mret == MIME_OK)

@@ -44,6 +44,9 @@ struct pipeline_stats {
 	/* commands to the bot refused (outside the Date: window, ...), and
 	 * waiting for their sender's token (bot/command.h) */
 	long commands_refused, commands_pending;
+	/* schema 13: copies of a stored Message-ID that differ, kept aside,
+	 * and those that took its place (counted in stored) */
+	long copies, replaced;
 };
 
 /*
@@ -70,9 +73,10 @@ struct pipeline_stats {
  * ("held by author_replies_per_hour", ...): reviewbot status counts them. */
 #define PIPE_HOLD_PREFIX	"held by "
 
-/* 1 when mail dated date is older than [policy] max_age at now (a
- * missing Date: is not old, nor a date in the future). */
-int pipeline_too_old(const struct config *cfg, int64_t date, int64_t now);
+/* 1 when mail m is older than [policy] max_age at now, by the date it
+ * is taken to have (bot/mail/maildate.h: its Date:, or its arrival when
+ * that is missing or implausibly far in the future). */
+int pipeline_too_old(const struct config *cfg, const struct mime_mail *m, int64_t now);
 
 enum pipeline_mode {
 	PIPE_RUN = 0,		/* review and queue replies */

@@ -139,6 +139,34 @@ void pipe_view_release(struct view *v);
  */
 int pipe_view_publishable(struct store *st, const char *publish, struct view *v);
 
+/* ---- pipeline_rcpt.c: who a mail was sent to, and how it came ----------- */
+
+/*
+ * The mail came through list: its List-Id (RFC 2919, the part inside
+ * <>) is the list's address with '@' as '.' (vger's, mailman's and
+ * public-inbox's "linux-leds.vger.kernel.org" for
+ * linux-leds@vger.kernel.org), or the address itself.
+ */
+int pipe_list_id_is(const char *list_id, const char *list);
+/* addr is the posting address of a list the bot reads (a source's
+ * `list`): that one, as configured, or NULL. */
+const char *pipe_known_list(const struct config *cfg, const char *addr);
+
+#define PIPE_MAX_VIA_LISTS	1024	/* bytes of a copy's via_lists */
+
+/*
+ * How a copy read from src (NULL: handed in, as by `reviewbot review`)
+ * came (schema 11, enum store_msg_via): from a public-inbox or NNTP
+ * source, the list's archive, through the source's list; into a mailbox
+ * with the source's list's List-Id, through that list; else directly
+ * (another list's List-Id in this list's mailbox says nothing: that
+ * list's copy comes through its own source); handed in (no src), with
+ * the List-Id of a list the configuration reads.  *lists (initialised)
+ * gets the list, lowercase.
+ */
+int pipe_copy_way(const struct config *cfg, const struct config_source *src,
+		  const struct mime_mail *m, struct sbuf *lists);
+
 /* ---- pipeline_reply.c: a mail about a series ------------------------------ */
 
 /* pipe_recipients(): who a mail about a series goes to. */
@@ -153,6 +181,12 @@ struct pipe_rcpt {
 };
 int pipe_recipients(struct pipeline *p, const struct store_series *s,
 		    const struct mime_mail *to_mail, int64_t now, struct pipe_rcpt *r);
+/*
+ * 1 while series s waits for a list's own copy of one of its mails
+ * ([policy] list_wait): a mail that came to the bot directly, less than
+ * list_wait seconds ago, naming in its To or Cc a list the bot reads.
+ */
+int pipe_awaits_list(struct pipeline *p, const struct store_series *s, int64_t now);
 void pipe_rcpt_release(struct pipe_rcpt *r);
 /* r for a mail about series s (v its view, rc its recipients) replying
  * to to_mail: what the review and the follow-up share; the caller sets

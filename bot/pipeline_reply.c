@@ -15,6 +15,7 @@
 #include "command.h"
 #include "mail/compose.h"
 #include "version.h"
+#include "../store/store_web.h"
 #include "../checker/banned.h"
 
 #define PIPE_MAX_RCPT		4096	/* bytes of the envelope recipient list */
@@ -64,36 +65,118 @@ static int thread_muted(struct store *st, const struct store_series *s,
 	       store_mute_get(st, to_mail->message_id) == STORE_OK;
 }
 
-/* addr is the posting address of a list the bot reads (a source's
- * `list`): that one, as configured, or NULL. */
-static const char *known_list(const struct config *cfg, const char *addr)
+/* a ','-separated list holds item (whole, case aside) */
+static int in_list(const char *list, const char *item)
 {
-	size_t i;
+	size_t n = item ? strlen(item) : 0, k;
+	const char *p;
 
-	for (i = 0; addr && i < cfg->nsources; i++)
-		if (cfg->sources[i].list && !strcasecmp(cfg->sources[i].list, addr))
-			return cfg->sources[i].list;
-	return NULL;
+	for (p = list; n && p && *p; p += k + (p[k] ? 1 : 0)) {
+		k = strcspn(p, ",");
+		if (k == n && !strncasecmp(p, item, n))
+			return 1;
+	}
+	return 0;
 }
 
 /*
- * The mail came through list: its List-Id (RFC 2919, the part inside
- * <>) is the list's address with '@' as '.' (vger's, mailman's and
- * public-inbox's "linux-leds.vger.kernel.org" for
- * linux-leds@vger.kernel.org), or the address itself.
+ * The lists some mail of series s came through (schema 13), into
+ * *through (initialised): its mails' via_lists, joined.  A part mailed to
+ * the bot directly adds none: the review answers a list on the strength
+ * of what came through it, and says only what may be published there
+ * (pipe_view_publishable(): nothing of such a part).  Returns 0, or 1
+ * when none of its mails says (all stored before schema 13: the mail
+ * goes where it used to, by its To, Cc and List-Id).
  */
-static int list_id_is(const char *list_id, const char *list)
+static int series_through(struct pipeline *p, const struct store_series *s,
+			  const struct mime_mail *to_mail, struct sbuf *through)
 {
-	const char *at = strchr(list, '@');
-	size_t n;
+	struct store_patch *pt = NULL;
+	struct store_msg m;
+	size_t np = 0, i, k;
+	int64_t ids[2] = { 0, s->cover_msg };
+	int legacy = 1;
 
-	if (!list_id || !at)
+	if (store_msg_find(p->st, to_mail->message_id, &m) == STORE_OK) {
+		ids[0] = m.id;
+		store_msg_release(&m);
+	}
+	if (store_patch_list(p->st, s->id, &pt, &np) != STORE_OK)
+		np = 0;
+	for (i = 0; i < np + 2; i++) {
+		int64_t id = i < 2 ? ids[i] : pt[i - 2].msg_id;
+		const char *q;
+
+		if (!id || store_msg_get(p->st, id, &m) != STORE_OK)
+			continue;
+		if (!m.via_lists) {
+			store_msg_release(&m);
+			continue;
+		}
+		legacy = 0;
+		/* what it adds that is not there yet */
+		for (q = m.via_lists; *q; q += k + (q[k] ? 1 : 0)) {
+			char one[256];
+
+			k = strcspn(q, ",");
+			if (!k || k >= sizeof(one))
+				continue;
+			memcpy(one, q, k);
+			one[k] = '\0';
+			if (in_list(through->buf, one))
+				continue;
+			if (through->len)
+				sbuf_addch(through, ',');
+			sbuf_addstr(through, one);
+		}
+		store_msg_release(&m);
+	}
+	for (i = 0; i < np; i++)
+		store_patch_release(&pt[i]);
+	free(pt);
+	return legacy;
+}
+
+int pipe_awaits_list(struct pipeline *p, const struct store_series *s, int64_t now)
+{
+	struct store_patch *pt = NULL;
+	struct store_msg m;
+	size_t np = 0, i, k;
+	int wait = 0;
+
+	if (p->cfg->list_wait <= 0)
 		return 0;
-	if (!strcasecmp(list_id, list))
-		return 1;
-	n = (size_t)(at - list);
-	return strlen(list_id) == strlen(list) && !strncasecmp(list_id, list, n) &&
-	       list_id[n] == '.' && !strcasecmp(list_id + n + 1, at + 1);
+	if (store_patch_list(p->st, s->id, &pt, &np) != STORE_OK)
+		return 0;
+	for (i = 0; i < np + 1 && !wait; i++) {
+		int64_t id = i < np ? pt[i].msg_id : s->cover_msg;
+		char *rcpt = NULL, *list_id = NULL;
+		const char *q;
+
+		if (!id || store_msg_get(p->st, id, &m) != STORE_OK)
+			continue;
+		/* a mail that came directly, naming a list the bot reads it
+		 * did not come through, lately: its list's copy may follow */
+		if (m.via_lists && now - m.received < p->cfg->list_wait &&
+		    store_msg_get_rcpt(p->st, id, &rcpt, &list_id) == STORE_OK && rcpt)
+			for (q = rcpt; *q && !wait; q += k + (q[k] ? 1 : 0)) {
+				char one[256];
+
+				k = strcspn(q, ",");
+				if (!k || k >= sizeof(one))
+					continue;
+				memcpy(one, q, k);
+				one[k] = '\0';
+				wait = pipe_known_list(p->cfg, one) && !in_list(m.via_lists, one);
+			}
+		free(rcpt);
+		free(list_id);
+		store_msg_release(&m);
+	}
+	for (i = 0; i < np; i++)
+		store_patch_release(&pt[i]);
+	free(pt);
+	return wait;
 }
 
 /* Cc's addr once (case aside), neither the author nor the bot; 1 when
@@ -119,11 +202,14 @@ static int add_cc(struct pipe_rcpt *r, const char *author, const char *bot,
  * Who a mail about series s, replying to to_mail (its cover letter or
  * first patch), goes to, and why it is made but not sent (an opt-out, a
  * muted thread, the mail's age, reply = none).  The author always; with
- * reply = list (the default) also exactly the lists the patch reached:
- * each address of its To and Cc that is a list the bot reads, and the
- * source's list when the mail's List-Id is that list's; never a list it
- * was not sent to (a patch mailed to the bot alone is answered
- * privately).  reply = all adds every other To and Cc address.
+ * reply = list (the default) also exactly the lists the series came
+ * through (series_through(): each of its mails read from that list's
+ * archive or carrying its List-Id); never a list on the strength of a
+ * copy that did not come through it (a patch mailed to the bot directly
+ * is answered privately, whatever its To says).  reply = all adds every
+ * other To and Cc address, but a list the bot reads that the series did
+ * not come through.  Mail stored before schema 11 goes where it used to:
+ * the lists the bot reads on its To and Cc, and its List-Id's.
  */
 int pipe_recipients(struct pipeline *p, const struct store_series *s,
 		    const struct mime_mail *to_mail, int64_t now, struct pipe_rcpt *r)
@@ -137,6 +223,8 @@ int pipe_recipients(struct pipeline *p, const struct store_series *s,
 	size_t nhdr[2] = { to_mail->nto, to_mail->ncc };
 	size_t i, k, nlists;
 	const char *l;
+	struct sbuf through;
+	int legacy;
 
 	memset(r, 0, sizeof(*r));
 	memset(&to_row, 0, sizeof(to_row));
@@ -156,21 +244,43 @@ int pipe_recipients(struct pipeline *p, const struct store_series *s,
 		r->suppress = PIPE_REASON_RELAY;
 	else
 		add_rcpt(&r->rcpt, s->author_addr);
-	if (policy != REPLY_POLICY_AUTHOR) {
+	sbuf_init(&through, PIPE_MAX_RCPT);
+	legacy = series_through(p, s, to_mail, &through);
+	if (policy != REPLY_POLICY_AUTHOR && legacy) {
 		/* the source's list first: it is the one the caps count */
-		if (s->list && list_id_is(to_mail->list_id, s->list))
+		if (s->list && pipe_list_id_is(to_mail->list_id, s->list))
 			add_cc(r, s->author_addr, cfg->address, NULL, s->list);
 		for (k = 0; k < 2; k++)
 			for (i = 0; i < nhdr[k]; i++)
-				if ((l = known_list(cfg, hdr[k][i].addr)) != NULL)
+				if ((l = pipe_known_list(cfg, hdr[k][i].addr)) != NULL)
 					add_cc(r, s->author_addr, cfg->address, NULL, l);
+	} else if (policy != REPLY_POLICY_AUTHOR) {
+		const char *q;
+		size_t n;
+
+		if (s->list && in_list(through.buf, s->list))
+			add_cc(r, s->author_addr, cfg->address, NULL, pipe_known_list(cfg, s->list));
+		for (q = through.buf; *q; q += n + (q[n] ? 1 : 0)) {
+			char one[256];
+
+			n = strcspn(q, ",");
+			if (!n || n >= sizeof(one))
+				continue;
+			memcpy(one, q, n);
+			one[n] = '\0';
+			if ((l = pipe_known_list(cfg, one)) != NULL)
+				add_cc(r, s->author_addr, cfg->address, NULL, l);
+		}
 	}
 	nlists = r->ncc;
 	if (policy == REPLY_POLICY_ALL)
 		for (k = 0; k < 2; k++)
 			for (i = 0; i < nhdr[k]; i++)
-				add_cc(r, s->author_addr, cfg->address, hdr[k][i].name,
-				       hdr[k][i].addr);
+				if (legacy || !pipe_known_list(cfg, hdr[k][i].addr) ||
+				    in_list(through.buf, hdr[k][i].addr))
+					add_cc(r, s->author_addr, cfg->address, hdr[k][i].name,
+					       hdr[k][i].addr);
+	sbuf_release(&through);
 	if (s->author_addr && store_optout_get(p->st, r->author, &om) == STORE_OK) {
 		if (om == OPTOUT_SILENT)
 			r->suppress = "the author opted out of reviews";
@@ -181,7 +291,7 @@ int pipe_recipients(struct pipeline *p, const struct store_series *s,
 		r->suppress = "the thread is muted";
 	/* a backlog read at a first start or after an outage is kept and
 	 * checked, but old news to everyone */
-	if (pipeline_too_old(cfg, to_mail->date, now))
+	if (pipeline_too_old(cfg, to_mail, now))
 		r->suppress = PIPE_REASON_TOO_OLD;
 	if (policy == REPLY_POLICY_NONE)
 		r->suppress = "the source's reply policy is none";

@@ -65,6 +65,40 @@ struct review_ctx {
 	int64_t spent_oldest[3];	/* the first reply that budget counts */
 };
 
+/*
+ * The review's Message-ID is made from the Message-ID it answers, so a
+ * resend is recognisable.  When another series' mail holds it already,
+ * that series answered another copy of this Message-ID (one mailed to
+ * the bot directly, which the list's copy replaced after its review was
+ * sent, store_msg_replace): this review is another mail, named from the
+ * Message-ID and this series.  0 or a store error.
+ */
+static int review_msgid_free(struct store *st, const struct secret_key *idkey,
+			     const struct store_series *s,
+			     const struct mime_mail *to_mail, const char *bot_addr,
+			     char *msgid, size_t msgidlen)
+{
+	struct store_reply rp;
+	char salted[600];
+	int64_t rid;
+	int ret, taken;
+
+	ret = store_reply_find(st, msgid, &rid);
+	if (ret != STORE_OK)
+		return ret < 0 ? ret : 0;
+	ret = store_reply_get(st, rid, &rp);
+	if (ret != STORE_OK)
+		return ret < 0 ? ret : 0;
+	taken = rp.series_id != s->id;
+	store_reply_release(&rp);
+	if (!taken)
+		return 0;
+	snprintf(salted, sizeof(salted), "%s#series-%lld", to_mail->message_id,
+		 (long long)s->id);
+	compose_message_id(idkey, salted, s->version, s->version_minor, bot_addr, msgid, msgidlen);
+	return 0;
+}
+
 static int review_series(struct pipeline *p, struct store_series *s, int64_t now)
 {
 	const struct config *cfg = p->cfg;
@@ -102,7 +136,9 @@ static int review_series(struct pipeline *p, struct store_series *s, int64_t now
 	}
 	if (s->cover_msg && !pipe_load_mail(st, s->cover_msg, &cover))
 		have_cover = 1;
-	ret = series_link_prev(st, s, have_cover ? cover.body : NULL);
+	/* (without a cover letter, the first patch's notes may link v1) */
+	ret = series_link_prev(st, s, have_cover ? cover.body :
+				      cur.have_first ? cur.first.body : NULL);
 	if (ret != STORE_OK)
 		goto out;
 	if (s->prev_id) {
@@ -186,6 +222,9 @@ static int review_series(struct pipeline *p, struct store_series *s, int64_t now
 	r.date = now;
 	compose_message_id(&p->idkey, to_mail->message_id, s->version, s->version_minor,
 			   bot_addr, msgid, sizeof(msgid));
+	ret = review_msgid_free(st, &p->idkey, s, to_mail, bot_addr, msgid, sizeof(msgid));
+	if (ret < 0)
+		goto out;
 	r.message_id = msgid;
 	if (compose_review_mail(p->tpl, &r, &mail, &cs, err, sizeof(err))) {
 		log_event(LOG_ERR, "compose-failed", "msgid", to_mail->message_id,
@@ -287,6 +326,12 @@ static int review_one(void *arg, int64_t id)
 		return ret < 0 ? ret : 0;
 	if (!rc->force && !series_complete(p->st, &s) &&
 	    rc->now - s.last_part_at < p->cfg->series_wait) {
+		store_series_release(&s);
+		return 0;
+	}
+	/* a mail of it came directly but names a list: the list's own copy
+	 * may follow, and only that one answers the list */
+	if (!rc->force && pipe_awaits_list(p, &s, rc->now)) {
 		store_series_release(&s);
 		return 0;
 	}

@@ -18,6 +18,20 @@ static int older(int v, int minor, const struct store_series *s)
 	return s->version < v || (s->version == v && s->version_minor < minor);
 }
 
+static int newer(int v, int minor, const struct store_series *s)
+{
+	return s->version > v || (s->version == v && s->version_minor > minor);
+}
+
+/* Whether a series is the author's on this list (addresses are stored
+ * lowercase, as mime.c gives them). */
+static int same_owner(const struct store_series *s, const char *list, const char *addr)
+{
+	if (!s->author_addr || !addr || strcmp(s->author_addr, addr))
+		return 0;
+	return (!s->list && !list) || (s->list && list && !strcmp(s->list, list));
+}
+
 /* The part number of message msg_id in series series_id, or -1. */
 static int part_of(struct store *st, int64_t series_id, int64_t msg_id)
 {
@@ -87,7 +101,7 @@ static int series_parts(struct store *st, const struct store_series *s, int part
  * without a cover letter) is not a replacement: the rest follow it.
  */
 static int64_t replaced_series(struct store *st, const struct mime_mail *m,
-			       const struct subject *sj)
+			       const struct subject *sj, const char *list)
 {
 	struct store_msg parent;
 	struct store_series ps;
@@ -101,8 +115,11 @@ static int64_t replaced_series(struct store *st, const struct mime_mail *m,
 		return 0;
 	if (parent.state == MSG_PATCH && parent.series_id &&
 	    store_series_get(st, parent.series_id, &ps) == STORE_OK) {
-		/* the parent is a part of the series, or itself a replacement */
-		if (older(sj->version, sj->version_minor, &ps) &&
+		/* the parent is a part of the series, or itself a replacement,
+		 * and the series is the sender's: a stranger's "v2" in reply
+		 * to someone's patch is no version of it */
+		if (same_owner(&ps, list, m->from.addr) &&
+		    older(sj->version, sj->version_minor, &ps) &&
 		    (ps.total == sj->total || ps.total == 1) &&
 		    part_of(st, ps.id, parent.id) == sj->part)
 			id = ps.id;
@@ -115,6 +132,36 @@ static int64_t replaced_series(struct store *st, const struct mime_mail *m,
 static char *dup_or_null(const char *s)
 {
 	return s && *s ? strdup(s) : NULL;
+}
+
+/* What follows a patch mail's "---" line (its notes), or "" */
+static const char *notes_of(const char *body)
+{
+	const char *p;
+
+	if (!body)
+		return "";
+	if (!strncmp(body, "---\n", 4))
+		return body + 4;
+	p = strstr(body, "\n---\n");
+	return p ? p + 5 : "";
+}
+
+/* Series next gets prev as its previous version, if it has none. */
+static int link_next(struct store *st, int64_t next, int64_t prev)
+{
+	struct store_series ns;
+	int ret;
+
+	ret = store_series_get(st, next, &ns);
+	if (ret != STORE_OK)
+		return ret < 0 ? ret : STORE_OK;
+	if (!ns.prev_id) {
+		ns.prev_id = prev;
+		ret = store_series_update(st, &ns);
+	}
+	store_series_release(&ns);
+	return ret;
 }
 
 int series_change_id(const char *body, char *out, size_t outlen)
@@ -177,24 +224,76 @@ static size_t walk_refs(const struct mime_mail *m, const char **out)
 struct place {
 	int64_t join;		/* the series it joins, or 0 */
 	int64_t prev;		/* the nearest older version named, or 0 */
+	int64_t next;		/* a newer version that names it and has no
+				 * previous version yet (it came first), or 0 */
 	int64_t dup;		/* a series that has this very part, or 0 */
 	int retag;		/* join takes the mail's version */
 	int grow;		/* join takes the mail's size (an extra part) */
 };
 
+/* How a mail stands to a series found through one of its references. */
+enum kin {
+	KIN_NAMED,		/* the series merely names the reference */
+	KIN_PARENT,		/* the series' mails reply to this mail */
+	KIN_CHILD,		/* this mail replies to a mail of the series */
+	KIN_SIBLING,		/* a mail of the series replies to what it replies to */
+};
+
+static int kin_of(struct store *st, const struct store_series *s, const struct mime_mail *m,
+		  const char *ref, int own, enum kin *kin)
+{
+	struct store_msg rm;
+	int ret;
+
+	*kin = KIN_NAMED;
+	if (own) {
+		*kin = KIN_PARENT;
+		return STORE_OK;
+	}
+	ret = store_msg_find(st, ref, &rm);
+	if (ret < 0)
+		return ret;
+	if (ret == STORE_OK) {
+		if (rm.series_id == s->id)
+			*kin = KIN_CHILD;
+		store_msg_release(&rm);
+		if (*kin == KIN_CHILD)
+			return STORE_OK;
+	}
+	ret = store_series_has_reply_to(st, s->id, m->in_reply_to);
+	if (ret < 0)
+		return ret;
+	if (ret)
+		*kin = KIN_SIBLING;
+	return STORE_OK;
+}
+
 /*
  * Whether a mail of subject sj belongs with series s found through a
  * reference: the same size, or a part past its end ("[PATCH 3/3]" sent
- * later under "[PATCH 0/2]", which sets *grow); and the same version, or
- * none on the mail (a "[PATCH 1/4]" under "[PATCH v3 0/4]").  A series
- * of mails without a version takes the version of a mail they reply to
- * (own: s named this very mail), which then sets *retag.
+ * later under "[PATCH 0/2]", which sets *grow); and the same version.
+ * Where one side names no version, the version goes from a mail to the
+ * mails that reply to it, and between mails replying to the same one,
+ * never up: a part without "vN" joins a versioned series it replies into
+ * ("[PATCH 1/4]" under "[PATCH v3 0/4]") or beside, and a versioned mail
+ * joins a series of unversioned mails that reply to it or beside it
+ * (which sets *retag: the series takes its version); an unversioned mail
+ * that a "[PATCH v2 2/2]" replies to is not that v2's part 1, nor is the
+ * v2 part of the unversioned series it replies to, but for a cover letter
+ * that forgot its "vN" and its parts, sent within
+ * SERIES_UNTHREADED_DATE_WINDOW of each other.  So the same mails
+ * give the same series in any order of arrival (parts of a v2 whose
+ * Message-IDs the sender's provider rewrote reach each other only as
+ * siblings, through the ids git send-email gave them, and one of them
+ * may lack the "v2").
  */
 static int same_version(struct store *st, const struct store_series *s,
-			const struct subject *sj, int own, int *retag, int *grow)
+			const struct subject *sj, const struct mime_mail *m, const char *ref,
+			int own, int *retag, int *grow)
 {
+	enum kin kin;
 	size_t n;
-	int tagged;
+	int tagged, ret;
 
 	*retag = 0;
 	*grow = 0;
@@ -205,11 +304,34 @@ static int same_version(struct store *st, const struct store_series *s,
 	}
 	if (s->version == sj->version && s->version_minor == sj->version_minor)
 		return 1;
-	if (!sj->has_version)
-		return 1;
-	if (!own || s->version != 1 || s->version_minor ||
-	    series_parts(st, s, 0, &n, NULL, &tagged) != STORE_OK || tagged)
+	ret = kin_of(st, s, m, ref, own, &kin);
+	if (ret < 0)
+		return ret;
+	if (!sj->has_version) {
+		if (kin == KIN_CHILD || kin == KIN_SIBLING)
+			return 1;
+		/* a cover letter that forgot its "vN", sent with its parts */
+		if (kin != KIN_PARENT || sj->kind != SUBJ_COVER)
+			return 0;
+		return store_series_dated_near(st, s->id, m->date, SERIES_UNTHREADED_DATE_WINDOW);
+	}
+	if (s->version != 1 || s->version_minor)
 		return 0;
+	ret = series_parts(st, s, 0, &n, NULL, &tagged);
+	if (ret < 0)
+		return ret;
+	if (tagged)
+		return 0;
+	if (kin == KIN_CHILD) {
+		/* the same cover letter, its parts coming after it */
+		if (n || !s->cover_msg)
+			return 0;
+		ret = store_series_dated_near(st, s->id, m->date, SERIES_UNTHREADED_DATE_WINDOW);
+		if (ret <= 0)
+			return ret;
+	} else if (kin != KIN_PARENT && kin != KIN_SIBLING) {
+		return 0;
+	}
 	*retag = 1;
 	return 1;
 }
@@ -230,7 +352,7 @@ static int try_ref(struct store *st, const char *list, const struct mime_mail *m
 	struct store_msg pm;
 	int64_t ids[SERIES_MAX_CANDIDATES], msg;
 	size_t n = 0, i, count;
-	int ret, retag, grow, ends = 0;
+	int ret, retag, grow, ends = 0, same;
 	int part = sj->kind == SUBJ_COVER ? 0 : sj->part;
 
 	ret = store_series_by_ref(st, list, m->from.addr, ref, ids, NULL,
@@ -243,7 +365,12 @@ static int try_ref(struct store *st, const char *list, const struct mime_mail *m
 			return ret;
 		if (ret != STORE_OK)
 			continue;
-		if (same_version(st, &s, sj, own, &retag, &grow)) {
+		same = same_version(st, &s, sj, m, ref, own, &retag, &grow);
+		if (same < 0) {
+			store_series_release(&s);
+			return same;
+		}
+		if (same) {
 			ends = 1;
 			if (part == 0) {
 				if (!s.cover_msg) {
@@ -269,6 +396,8 @@ static int try_ref(struct store *st, const char *list, const struct mime_mail *m
 			}
 		} else if (!pl->prev && older(sj->version, sj->version_minor, &s)) {
 			pl->prev = s.id;
+		} else if (!pl->next && !s.prev_id && newer(sj->version, sj->version_minor, &s)) {
+			pl->next = s.id;
 		}
 		store_series_release(&s);
 	}
@@ -298,15 +427,18 @@ static int place_by_refs(struct store *st, const char *list, const struct mime_m
 	n = walk_refs(m, refs);
 	for (i = 0; i < n; i++) {
 		if (ended || sj->kind == SUBJ_COVER) {
-			/* only an earlier version is looked for now */
-			struct place seen = { 0, 0, 0, 0, 0 };
+			/* only an earlier (or later) version is looked for now */
+			struct place seen = { 0, 0, 0, 0, 0, 0 };
 
-			if (pl->prev)
+			if (pl->prev && pl->next)
 				break;
 			ret = try_ref(st, list, m, sj, refs[i], 0, &seen);
 			if (ret < 0)
 				return ret;
-			pl->prev = seen.prev;
+			if (!pl->prev)
+				pl->prev = seen.prev;
+			if (!pl->next)
+				pl->next = seen.next;
 			continue;
 		}
 		ret = try_ref(st, list, m, sj, refs[i], 0, pl);
@@ -335,6 +467,46 @@ static int remember_refs(struct store *st, int64_t series_id, const struct mime_
 	return ret;
 }
 
+/*
+ * The series a mail joins without its references (series_place): of its
+ * version, else, as through a reference (same_version), one of any
+ * version for a mail without "vN", and a series of unversioned mails for
+ * one with it (*retag).  STORE_OK with *s, or STORE_DONE.
+ */
+static int unthreaded(struct store *st, const char *list, const struct mime_mail *m,
+		      const struct subject *sj, int64_t now, int threaded,
+		      struct store_series *s, int *retag)
+{
+	const char *prefix = sj->prefix[0] ? sj->prefix : NULL;
+	int part = sj->kind == SUBJ_COVER ? 0 : sj->part, ret, tagged;
+	size_t n;
+
+	*retag = 0;
+	ret = store_series_find_unthreaded(st, list, m->from.addr, prefix, sj->version,
+					   sj->version_minor, sj->total, part,
+					   now - SERIES_UNTHREADED_WINDOW, m->date,
+					   SERIES_UNTHREADED_DATE_WINDOW, threaded, s);
+	if (ret != STORE_DONE)
+		return ret;
+	if (!sj->has_version)
+		return store_series_find_unthreaded(st, list, m->from.addr, prefix, -1, 0,
+						    sj->total, part,
+						    now - SERIES_UNTHREADED_WINDOW, m->date,
+						    SERIES_UNTHREADED_DATE_WINDOW, threaded, s);
+	ret = store_series_find_unthreaded(st, list, m->from.addr, prefix, 1, 0,
+					   sj->total, part, now - SERIES_UNTHREADED_WINDOW,
+					   m->date, SERIES_UNTHREADED_DATE_WINDOW, threaded, s);
+	if (ret != STORE_OK)
+		return ret;
+	ret = series_parts(st, s, 0, &n, NULL, &tagged);
+	if (ret == STORE_OK && !tagged) {
+		*retag = 1;
+		return STORE_OK;
+	}
+	store_series_release(s);
+	return ret < 0 ? ret : STORE_DONE;
+}
+
 int series_place(struct store *st, int64_t msg_id, const struct mime_mail *m,
 		 const struct subject *sj, const char *list, int64_t now,
 		 int64_t *series_id, int64_t *patch_id)
@@ -353,7 +525,7 @@ int series_place(struct store *st, int64_t msg_id, const struct mime_mail *m,
 	*patch_id = 0;
 	memset(&s, 0, sizeof(s));
 	memset(&pl, 0, sizeof(pl));
-	repl = replaced_series(st, m, sj);
+	repl = replaced_series(st, m, sj, list);
 	/*
 	 * A plain "[PATCH]" (no M/N) starts its own series even when sent
 	 * into a discussion thread: there are no parts to gather.  What it
@@ -383,18 +555,25 @@ int series_place(struct store *st, int64_t msg_id, const struct mime_mail *m,
 	 * Parts without In-Reply-To or References (git format-patch files
 	 * without --thread, a list that strips them) join the author's open
 	 * series of the same version, tags and size that lacks their number,
-	 * sent within SERIES_UNTHREADED_DATE_WINDOW of one of its mails.
+	 * sent within SERIES_UNTHREADED_DATE_WINDOW of one of its mails.  A
+	 * threaded mail whose references find nothing joins such a series
+	 * of unthreaded mails the same way, so that the order does not
+	 * matter: a cover letter whose Message-ID the sender's provider
+	 * rewrote (its parts name the one git send-email gave it) is one
+	 * series with them whether it comes first or last.
 	 */
-	if (!repl && !found && !threaded && !lone && sj->total > 1) {
-		ret = store_series_find_unthreaded(st, list, m->from.addr,
-						   sj->prefix[0] ? sj->prefix : NULL,
-						   sj->version, sj->version_minor, sj->total,
-						   sj->kind == SUBJ_COVER ? 0 : sj->part,
-						   now - SERIES_UNTHREADED_WINDOW, m->date,
-						   SERIES_UNTHREADED_DATE_WINDOW, &s);
+	if (!repl && !found && !lone && sj->total > 1) {
+		ret = unthreaded(st, list, m, sj, now, threaded, &s, &pl.retag);
 		if (ret < 0)
 			return ret;
 		found = ret == STORE_OK;
+		/* not a version its references reached ("[PATCH v2 2/2]" in
+		 * reply to an unthreaded "[PATCH 1/2]" is its v2) */
+		if (found && (s.id == pl.prev || s.id == pl.next)) {
+			store_series_release(&s);
+			found = 0;
+			pl.retag = 0;
+		}
 	}
 	if (!found) {
 		if (m->nrefs)
@@ -457,6 +636,13 @@ int series_place(struct store *st, int64_t msg_id, const struct mime_mail *m,
 			s.change_id = strdup(change_id);
 		changed = 1;
 	}
+	/* b4 puts the change-id of a series without a cover letter in its
+	 * first patch, under the "---" */
+	if (sj->kind == SUBJ_PATCH && sj->part == 1 && !s.cover_msg && !s.change_id &&
+	    !series_change_id(notes_of(m->body), change_id, sizeof(change_id))) {
+		s.change_id = strdup(change_id);
+		changed = 1;
+	}
 	if (s.last_part_at < now) {
 		s.last_part_at = now;
 		changed = 1;
@@ -474,6 +660,10 @@ int series_place(struct store *st, int64_t msg_id, const struct mime_mail *m,
 	}
 	if (ret == STORE_OK)
 		ret = remember_refs(st, s.id, m, sj);
+	/* a later version came first (it replied to this mail): this is
+	 * its previous version, as when the mails come in order */
+	if (ret == STORE_OK && pl.next && pl.next != s.id)
+		ret = link_next(st, pl.next, s.id);
 	if (ret == STORE_OK && sj->kind == SUBJ_PATCH) {
 		memset(&p, 0, sizeof(p));
 		p.series_id = s.id;
@@ -542,27 +732,227 @@ static size_t cover_links(const char *body, char ids[][256], size_t max)
 	return n;
 }
 
-int series_link_prev(struct store *st, struct store_series *s, const char *cover_body)
+/*
+ * The version a cover letter (or a patch's notes) says it follows:
+ * "Changes since v2", "Changes from v2", "since v2", "v2 -> v3",
+ * "Changes in v3" (the one before it); 0 when it says none.
+ */
+int series_changes_since(const char *body, int version)
+{
+	static const char *const words[] = { "since v", "from v" };
+	const char *p;
+	size_t w;
+	long v;
+	char *end;
+
+	for (p = body; p && *p; p++) {
+		if (*p != 'v' && *p != 'V' && *p != 's' && *p != 'S' && *p != 'f' &&
+		    *p != 'F' && *p != 'i' && *p != 'I')
+			continue;
+		for (w = 0; w < sizeof(words) / sizeof(words[0]); w++) {
+			size_t k = strlen(words[w]);
+
+			if (strncasecmp(p, words[w], k) || !isdigit((unsigned char)p[k]))
+				continue;
+			v = strtol(p + k, &end, 10);
+			if (v >= 1 && v < version)
+				return (int)v;
+		}
+		/* "v2 -> v3", "v2->v3": the first is the one before */
+		if ((*p == 'v' || *p == 'V') && (p == body || !isalnum((unsigned char)p[-1])) &&
+		    isdigit((unsigned char)p[1])) {
+			v = strtol(p + 1, &end, 10);
+			while (*end == ' ')
+				end++;
+			if (!strncmp(end, "->", 2) && v >= 1 && v < version)
+				return (int)v;
+		}
+		/* "Changes in v3": the one before */
+		if (!strncasecmp(p, "in v", 4) && isdigit((unsigned char)p[4]) &&
+		    p >= body + 8 && !strncasecmp(p - 8, "changes ", 8)) {
+			v = strtol(p + 4, &end, 10);
+			if (v == version && v > 1)
+				return (int)v - 1;
+		}
+	}
+	return 0;
+}
+
+/* The paths a patch's diff changes ("diff --git a/X b/Y": Y, and X
+ * when it differs, a rename), added to f (at most SERIES_MAX_FILES). */
+struct files {
+	char *v[SERIES_MAX_FILES];
+	size_t n;
+};
+
+static void files_add(struct files *f, const char *p, size_t len)
+{
+	size_t i;
+
+	if (!len || len > SERIES_MAX_PATH || f->n >= SERIES_MAX_FILES)
+		return;
+	for (i = 0; i < f->n; i++)
+		if (strlen(f->v[i]) == len && !memcmp(f->v[i], p, len))
+			return;
+	f->v[f->n] = strndup(p, len);
+	if (f->v[f->n])
+		f->n++;
+}
+
+static void files_release(struct files *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->n; i++)
+		free(f->v[i]);
+	f->n = 0;
+}
+
+static void diff_files(const char *body, struct files *f)
+{
+	const char *p, *e, *b;
+
+	for (p = body; p && *p; p = e ? e + 1 : NULL) {
+		e = strchr(p, '\n');
+		if (strncmp(p, "diff --git a/", 13))
+			continue;
+		p += 13;
+		/* "a/X b/Y": X and Y may hold spaces; " b/" splits them */
+		b = strstr(p, " b/");
+		if (!b || (e && b > e))
+			continue;
+		files_add(f, p, (size_t)(b - p));
+		b += 3;
+		files_add(f, b, e ? (size_t)(e - b) : strlen(b));
+	}
+}
+
+/* The files a series' patches change (read from their mails again). */
+static int series_files(struct store *st, int64_t series_id, struct files *f)
+{
+	const struct mime_limits lim = { MIME_MAX_MAIL, MIME_CEIL_PARTS, MIME_CEIL_REFS };
+	struct store_patch *p = NULL;
+	struct mime_mail m;
+	size_t n = 0, i;
+	void *raw;
+	size_t len;
+	int ret;
+
+	ret = store_patch_list(st, series_id, &p, &n);
+	if (ret != STORE_OK)
+		return ret < 0 ? ret : STORE_OK;
+	for (i = 0; i < n; i++) {
+		if (i < SERIES_MAX_PATCHES_READ && p[i].msg_id &&
+		    store_msg_raw(st, p[i].msg_id, &raw, &len) == STORE_OK) {
+			if (mime_parse_limits(raw, len, &lim, &m) == MIME_OK) {
+				diff_files(m.body, f);
+				mime_release(&m);
+			}
+			free(raw);
+		}
+		store_patch_release(&p[i]);
+	}
+	free(p);
+	return STORE_OK;
+}
+
+/* How much of two file sets is shared: |a & b| / |a | b|, in percent. */
+static int files_overlap(const struct files *a, const struct files *b)
+{
+	size_t i, j, common = 0;
+
+	if (!a->n || !b->n)
+		return 0;
+	for (i = 0; i < a->n; i++)
+		for (j = 0; j < b->n; j++)
+			if (!strcmp(a->v[i], b->v[j])) {
+				common++;
+				break;
+			}
+	return (int)(100 * common / (a->n + b->n - common));
+}
+
+/*
+ * The newest earlier version by the same author on the same list that
+ * changes the same files (SERIES_FILES_OVERLAP percent of them shared),
+ * of version want when the cover letter names it: a v2 whose subject
+ * changed.  *best 0 when none.
+ */
+static int prev_by_files(struct store *st, const struct store_series *s, int want,
+			 int64_t *best)
+{
+	int64_t ids[SERIES_MAX_CANDIDATES];
+	struct files mine, theirs;
+	struct store_series cand;
+	size_t n = 0, i;
+	int ret;
+
+	*best = 0;
+	memset(&mine, 0, sizeof(mine));
+	ret = store_series_prev_candidates(st, s->list, s->author_addr, s->version,
+					   s->version_minor, s->id, ids,
+					   SERIES_MAX_CANDIDATES, &n);
+	if (ret < 0 || !n)
+		return ret < 0 ? ret : STORE_OK;
+	ret = series_files(st, s->id, &mine);
+	for (i = 0; ret >= 0 && i < n && !*best && mine.n; i++) {
+		if (want) {
+			ret = store_series_get(st, ids[i], &cand);
+			if (ret < 0)
+				break;
+			if (ret == STORE_OK) {
+				int v = cand.version;
+
+				store_series_release(&cand);
+				if (v != want)
+					continue;
+			}
+		}
+		memset(&theirs, 0, sizeof(theirs));
+		ret = series_files(st, ids[i], &theirs);
+		if (ret >= 0 && files_overlap(&mine, &theirs) >= SERIES_FILES_OVERLAP)
+			*best = ids[i];
+		files_release(&theirs);
+	}
+	files_release(&mine);
+	return ret < 0 ? ret : STORE_OK;
+}
+
+int series_link_prev(struct store *st, struct store_series *s, const char *body)
 {
 	struct store_series cand;
 	struct store_msg m;
-	char ids[SERIES_MAX_LINKS][256];
+	char ids[SERIES_MAX_LINKS][256], *notes = NULL;
+	const char *cover_body = body, *d;
 	size_t n, i;
 	int64_t best = 0;
-	int best_v = 0, best_minor = 0, ret;
+	int best_v = 0, best_minor = 0, ret, want = 0;
 
 	if (s->prev_id)
 		return STORE_OK;
+	/* a first patch (no cover letter): its notes, between "---" and
+	 * the diff, not its commit message (whose Link: tags name reports
+	 * and discussions) */
+	if (body && !s->cover_msg) {
+		cover_body = notes_of(body);
+		d = strstr(cover_body, "\ndiff --git ");
+		notes = strndup(cover_body, d ? (size_t)(d - cover_body) : strlen(cover_body));
+		cover_body = notes;
+	}
+	/* b4's change-id: the same author's on this list (anyone may copy
+	 * a change-id, and no sender is verified yet) */
 	if (s->change_id) {
-		ret = store_series_find_prev_by_change_id(st, s->change_id, s->version,
+		ret = store_series_find_prev_by_change_id(st, s->change_id, s->list,
+							  s->author_addr, s->version,
 							  s->version_minor, s->id, &cand);
 		if (ret < 0)
-			return ret;
+			goto fail;
 		if (ret == STORE_OK) {
 			best = cand.id;
 			store_series_release(&cand);
 		}
 	}
+	/* links to earlier versions: to the same author's series only */
 	if (!best && cover_body) {
 		n = cover_links(cover_body, ids, SERIES_MAX_LINKS);
 		for (i = 0; i < n; i++) {
@@ -571,7 +961,8 @@ int series_link_prev(struct store *st, struct store_series *s, const char *cover
 			if (m.series_id && m.series_id != s->id &&
 			    store_series_get(st, m.series_id, &cand) == STORE_OK) {
 				/* the newest of the earlier versions linked */
-				if (older(s->version, s->version_minor, &cand) &&
+				if (same_owner(&cand, s->list, s->author_addr) &&
+				    older(s->version, s->version_minor, &cand) &&
 				    (!best || cand.version > best_v ||
 				     (cand.version == best_v && cand.version_minor > best_minor))) {
 					best = cand.id;
@@ -583,19 +974,32 @@ int series_link_prev(struct store *st, struct store_series *s, const char *cover
 			store_msg_release(&m);
 		}
 	}
+	/* the same author changing the same files ("Changes since vN"
+	 * naming which version), then the same subject */
+	if (!best && s->version > 1) {
+		if (cover_body)
+			want = series_changes_since(cover_body, s->version);
+		ret = prev_by_files(st, s, want, &best);
+		if (ret < 0)
+			goto fail;
+	}
 	if (!best && s->subject && s->version > 1) {
 		ret = store_series_find_prev_by_subject(st, s->list, s->author_addr,
 							s->subject, s->version,
 							s->version_minor, s->id, &cand);
 		if (ret < 0)
-			return ret;
+			goto fail;
 		if (ret == STORE_OK) {
 			best = cand.id;
 			store_series_release(&cand);
 		}
 	}
+	free(notes);
 	if (!best)
 		return STORE_OK;
 	s->prev_id = best;
 	return store_series_update(st, s);
+fail:
+	free(notes);
+	return ret;
 }

@@ -43,10 +43,16 @@
  * itself) is what mutes match.
  *
  * The previous version of a series not found through references is
- * found when it is reviewed: b4's change-id, then links to earlier
- * versions in the cover letter (lore.kernel.org/.../MSGID,
- * "v1: <MSGID>"), then the newest earlier version by the same author
- * with the same normalised subject on the same list.
+ * found when it is reviewed, always among the same author's series on
+ * the same list (a stranger's series is never someone's next version:
+ * a change-id or a link is text anyone can copy, and no sender is
+ * verified yet): b4's change-id (in the cover letter, or under the
+ * "---" of a first patch without one), then links to earlier versions
+ * in the cover letter or the patch's notes (lore.kernel.org/.../MSGID),
+ * then the newest earlier version changing the same files (of the
+ * version "Changes since vN" names, when it does), then the one with the
+ * same normalised subject.  A later version that came first (v2 sent in
+ * reply to v1, read before it) gets the earlier one when it comes.
  */
 #ifndef RB_SERIES_H
 #define RB_SERIES_H
@@ -62,7 +68,12 @@
 #define SERIES_UNTHREADED_DATE_WINDOW (20 * 60) /* Date: skew within an unthreaded
 						 * series (Patchwork's SERIES_DELAY_INTERVAL) */
 #define SERIES_MAX_WALK		64	/* references of a mail looked up */
-#define SERIES_MAX_CANDIDATES	8	/* series looked at for one reference */
+#define SERIES_MAX_CANDIDATES	8	/* series looked at for one reference,
+					 * or as an earlier version by files */
+#define SERIES_MAX_FILES	256	/* files of a series compared */
+#define SERIES_MAX_PATH		1024	/* bytes of a file's path */
+#define SERIES_MAX_PATCHES_READ	64	/* patches of a series read for its files */
+#define SERIES_FILES_OVERLAP	50	/* percent of the files shared: a version */
 
 /*
  * Places message msg_id (mail m, subject sj of kind SUBJ_PATCH or
@@ -83,9 +94,14 @@ int series_complete(struct store *st, const struct store_series *s);
 
 /*
  * Finds and records the previous version of s (when s->prev_id is not
- * set yet); cover_body is the cover letter's text or NULL.
+ * set yet); body is the cover letter's text, or without one the first
+ * patch's (its notes are read), or NULL.
  */
-int series_link_prev(struct store *st, struct store_series *s, const char *cover_body);
+int series_link_prev(struct store *st, struct store_series *s, const char *body);
+
+/* The version a cover letter says its series follows ("Changes since
+ * v2", "v2 -> v3", "Changes in v3"), below version; 0 when none. */
+int series_changes_since(const char *body, int version);
 
 /* b4's "change-id: ..." from a cover letter's body into out (NUL-terminated);
  * 0 when found, -1 when not. */

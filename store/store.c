@@ -405,6 +405,36 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	 * finding still is (the primary key) */
 	"DROP INDEX reply_findings_num;"
 	"CREATE INDEX reply_findings_num ON reply_findings(reply_id, num) WHERE num > 0;",
+
+	/* 12 -> 13: a Message-ID is not an identity (issue 33 item 2).
+	 * Anyone can mail the bot a victim's Message-ID before the list's
+	 * copy comes; the copies that differ are all kept, and the one that
+	 * came the best way is the message (store_msg_replace):
+	 *   messages.hash: the digest of the copy the row holds
+	 *     (bot/mail/digest.h), NULL for mail stored before (worked out
+	 *     from its raw mail when another copy comes)
+	 *   messages.via: how it came (enum store_msg_via), and via_lists
+	 *     the lists it came through (NULL before: not known, and a
+	 *     review of such mail goes where it used to)
+	 *   message_copies: the other copies, with why each is not used */
+	"ALTER TABLE messages ADD COLUMN hash TEXT;"
+	"ALTER TABLE messages ADD COLUMN via INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE messages ADD COLUMN via_lists TEXT;"
+	"CREATE TABLE message_copies ("
+	"  id INTEGER PRIMARY KEY,"
+	"  msg_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,"
+	"  hash TEXT NOT NULL,"
+	"  source TEXT,"
+	"  via INTEGER NOT NULL DEFAULT 0,"
+	"  via_lists TEXT,"
+	"  from_addr TEXT,"
+	"  subject TEXT,"
+	"  date INTEGER NOT NULL DEFAULT 0,"
+	"  received INTEGER NOT NULL DEFAULT 0,"
+	"  reason TEXT,"
+	"  raw BLOB NOT NULL,"
+	"  UNIQUE (msg_id, hash)"
+	");",
 };
 
 const char *store_strerror(int result)
@@ -1134,6 +1164,7 @@ static int open_db(const char *path, int version, int create, struct store **out
 		if (ret)
 			goto fail;
 	}
+	st->version = v < version ? version : v;
 	store_clearerr(st);
 	*out = st;
 	return STORE_OK;

@@ -30,7 +30,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STORE_SCHEMA_VERSION	12	/* the version this code writes */
+#define STORE_SCHEMA_VERSION	13	/* the version this code writes */
 #define STORE_BUSY_TIMEOUT_MS	5000
 #define STORE_MAX_RAW		(64u << 20)	/* bytes of one stored message */
 
@@ -135,6 +135,27 @@ struct store_msg {
 	int attempts;
 	char *claim;
 	int64_t claimed_at;
+	/* schema 11: the copy of the Message-ID this row holds (see
+	 * store_msg_replace) */
+	char *hash;		/* bot/mail/digest.h of its raw mail; NULL: stored
+				 * before schema 11 (worked out when needed) */
+	int via;		/* enum store_msg_via: how the best way it came */
+	char *via_lists;	/* the lists it came through, lowercase, ','-
+				 * separated, "" for none; NULL: stored before
+				 * schema 11 (not known) */
+};
+
+/*
+ * How a copy of a mail reached the bot (schema 11), worst first.  A
+ * Message-ID is a claim anyone can make first; the list's own copy is
+ * the one a review answers and a page shows.
+ */
+enum store_msg_via {
+	VIA_DIRECT = 0,		/* to the bot, or into a mailbox without the
+				 * List-Id of a list the bot reads */
+	VIA_LIST_ID,		/* into a mailbox, with such a List-Id */
+	VIA_ARCHIVE,		/* read from a list's archive (public-inbox,
+				 * NNTP): only the list puts mail there */
 };
 
 void store_msg_release(struct store_msg *m);
@@ -169,6 +190,43 @@ int store_msg_claim(struct store *st, int64_t id, const char *owner,
  */
 int store_msg_unclaim(struct store *st, const char *owner, long long *n);
 int store_msg_set_series(struct store *st, int64_t id, int64_t series_id);
+/*
+ * Schema 11: the copies of one Message-ID.  store_msg_add stores the
+ * first (with its hash, via and via_lists) and says STORE_DUP for any
+ * other; the caller compares the hashes and then:
+ *
+ * store_msg_merge_copy: the same mail came again (the same hash): the
+ * row keeps its copy and gains the new one's way: via the better of the
+ * two, via_lists both's; a better way (a higher via) also makes the new
+ * one's source, list and List-Id (list_id, NULL: kept) the row's.  The
+ * row's hash is set when it had none (hash).
+ */
+int store_msg_merge_copy(struct store *st, int64_t id, const struct store_msg *copy,
+			 const char *list_id);
+/*
+ * store_msg_copy_add: a copy that differs, which does not replace the
+ * row's: kept beside it with reason (table message_copies, never used
+ * for a review or a page).  STORE_OK, or STORE_DUP when kept already.
+ */
+int store_msg_copy_add(struct store *st, int64_t id, const struct store_msg *copy,
+		       const void *raw, size_t rawlen, const char *reason);
+/*
+ * store_msg_replace: a copy that differs and came a better way takes
+ * the row's place.  The row's copy (old_hash: its hash) is kept beside
+ * it with reason; the row becomes copy, new again as store_msg_add
+ * leaves a message (recipients not recorded, no claim), under the same
+ * id; and what the old copy made is undone: its patch and findings, its
+ * place as a cover letter, its series' reference to its Message-ID.  A
+ * series of it whose review is not sent yet is open again (the review
+ * and its unsent mail dropped: nobody saw them); one left without any
+ * mail is put aside (skipped, its references and queued stages gone),
+ * so the new copy cannot join it.  One transaction with the caller's.
+ */
+int store_msg_replace(struct store *st, int64_t id, const char *old_hash,
+		      const struct store_msg *copy, const void *raw, size_t rawlen,
+		      const char *reason);
+/* How many copies are kept beside message id. */
+int store_msg_copy_count(struct store *st, int64_t id, long long *n);
 /* Lookups: STORE_OK (m filled) or STORE_DONE (none). */
 int store_msg_get(struct store *st, int64_t id, struct store_msg *m);
 int store_msg_find(struct store *st, const char *message_id, struct store_msg *m);
@@ -227,13 +285,16 @@ int store_series_find(struct store *st, const char *list, const char *author_add
  * this key (any root; prefix NULL matches a series without one) whose
  * last part came at or after since, that lacks part (0: lacks a cover
  * letter) and, when date is not 0, holds a mail whose Date: is within
- * window seconds of date (or carries none).  STORE_OK or STORE_DONE.
+ * window seconds of date (or carries none); version -1 is any version;
+ * with unthreaded_only, one
+ * whose mails all lack threading headers too (for a threaded mail whose
+ * references find nothing).  STORE_OK or STORE_DONE.
  */
 int store_series_find_unthreaded(struct store *st, const char *list,
 				 const char *author_addr, const char *prefix,
 				 int version, int version_minor, int total, int part,
 				 int64_t since, int64_t date, int64_t window,
-				 struct store_series *s);
+				 int unthreaded_only, struct store_series *s);
 /*
  * Schema 7: the Message-ID msgid names series_id: one of its own mails
  * (own), or a mail one of them names in In-Reply-To or References.
@@ -254,10 +315,28 @@ int store_series_by_ref(struct store *st, const char *list, const char *author_a
  * negative store error. */
 int store_series_has_part(struct store *st, int64_t series_id, int part);
 /* The newest series before this one (lower version, or same version and
- * lower minor, created earlier) with the same change_id; STORE_DONE if none. */
+ * lower minor) with the same change_id, of this list and author (a
+ * change-id is text anyone can copy); STORE_DONE if none. */
 int store_series_find_prev_by_change_id(struct store *st, const char *change_id,
+					const char *list, const char *author_addr,
 					int version, int version_minor, int64_t not_id,
 					struct store_series *s);
+/*
+ * Series of this list and author before version.minor (not not_id)
+ * that no other series of that version follows yet: at most max ids
+ * into ids[] (*n set), the highest version first, then the newest.
+ */
+int store_series_prev_candidates(struct store *st, const char *list,
+				 const char *author_addr, int version, int version_minor,
+				 int64_t not_id, int64_t *ids, size_t max, size_t *n);
+/* 1 when a mail of the series replies to (In-Reply-To) msgid, 0 when
+ * none does, or a negative store error. */
+int store_series_has_reply_to(struct store *st, int64_t series_id, const char *msgid);
+/* 1 when a mail of the series is dated within window seconds of date (or
+ * carries no date, or date is 0), 0 when none is, or a negative store
+ * error. */
+int store_series_dated_near(struct store *st, int64_t series_id, int64_t date,
+			    int64_t window);
 /* Same, by list + author + normalised subject. */
 int store_series_find_prev_by_subject(struct store *st, const char *list,
 				      const char *author_addr, const char *subject,
@@ -345,6 +424,16 @@ struct store_query {
 	int64_t series_id;	/* one series version; 0: any */
 	int64_t patch_id;	/* one patch; 0: any */
 	int newest_first;	/* rows newest mail first (else oldest) */
+	/*
+	 * Keyset paging (reviewbot serve): only the rows after this one in
+	 * the order above, whatever offset says: a finding's id for
+	 * store_query_findings, a patch's for store_query_patches, a
+	 * series' for store_web_series; rows without their mail are not
+	 * reached this way.  A page deep in the history costs what the
+	 * first does (an offset reads every row it skips).  0: from the
+	 * start; an id that is not there: no row.
+	 */
+	int64_t after;
 };
 
 /* One row of a query: a finding with its patch, series and message. */

@@ -47,6 +47,9 @@ enum store_stmt_id {
 	STMT_SERIES_FIND_UNTHREADED,
 	STMT_SERIES_PREV_CHANGE_ID,
 	STMT_SERIES_PREV_SUBJECT,
+	STMT_SERIES_PREV_CANDIDATES,
+	STMT_SERIES_HAS_REPLY_TO,
+	STMT_SERIES_DATED_NEAR,
 	STMT_SERIES_UPDATE,
 	STMT_SERIES_SET_STATE,
 	STMT_SERIES_OPEN_IDS,
@@ -91,7 +94,7 @@ enum store_stmt_id {
 	STMT_TOKEN_ADD,
 	STMT_TOKEN_USE,
 	STMT_FORGET_FIRST,
-	STMT_FORGET_LAST = STMT_FORGET_FIRST + 15,
+	STMT_FORGET_LAST = STMT_FORGET_FIRST + 19,
 	/* store_status.c */
 	STMT_SERIES_COUNT,
 	STMT_SERIES_COUNT_WAITING,
@@ -144,6 +147,29 @@ enum store_stmt_id {
 	STMT_COMMAND_REFUSED,
 	STMT_COMMAND_COUNT,
 	STMT_FEEDBACK_UPGRADE,
+	/* store_msg.c: the copies of a Message-ID (schema 11) */
+	STMT_MSG_MERGE_COPY,
+	STMT_MSG_COPY_ADD,
+	STMT_MSG_COPY_KEEP_ROW,
+	STMT_MSG_COPY_COUNT,
+	STMT_MSG_COPY_SERIES,
+	STMT_MSG_COPY_DROP_FINDINGS,
+	STMT_MSG_COPY_DROP_PATCHES,
+	STMT_MSG_COPY_DROP_COVER,
+	STMT_MSG_COPY_DROP_REF,
+	STMT_MSG_COPY_SERIES_EMPTY,
+	STMT_MSG_COPY_RETIRE,
+	STMT_MSG_COPY_RETIRE_REFS,
+	STMT_MSG_COPY_RETIRE_STAGES,
+	STMT_MSG_COPY_UNSENT_REVIEW,
+	STMT_MSG_COPY_DROP_REVIEW,
+	STMT_MSG_COPY_DROP_REPLIES,
+	STMT_MSG_COPY_REOPEN,
+	STMT_MSG_COPY_OVERWRITE,
+	STMT_MSG_COPY_OVERWRITE_RAW,
+	STMT_MSG_ADD11,
+	STMT_MSG_GET11,
+	STMT_MSG_FIND11,
 	STMT__COUNT
 };
 
@@ -166,6 +192,7 @@ struct store_shape {
 
 struct store {
 	sqlite3 *db;
+	int version;		/* the schema's, once opened (older ones in tests) */
 	sqlite3_stmt *stmt[STMT__COUNT];
 	struct store_shape shapes[STORE_NSHAPES];
 	uint64_t shape_clock;
@@ -347,6 +374,7 @@ enum store_query_bit {
 	QB_NEWEST = 1u << 11,
 	QB_FILE_EXACT = 1u << 12,	/* the glob names one file */
 	QB_REVIEWED = 1u << 13,		/* store_web_series()'s reviewed_only */
+	QB_AFTER = 1u << 14,		/* keyset paging: store_query.after */
 };
 #define QB_KEYS_SHIFT	16	/* store_query_count()'s keys above */
 uint32_t store_query_bits(const struct store_query *q);

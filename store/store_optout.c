@@ -146,6 +146,8 @@ static const struct {
 	{ FC_NONE, "UPDATE messages SET series_id = NULL WHERE series_id IN " F_SER },
 	{ FC_SERIES, "DELETE FROM series WHERE author_addr = ?1" },
 	{ FC_NONE, "DELETE FROM message_raw WHERE msg_id IN " F_MSGS },
+	/* the copies it sent of any Message-ID, and those of its mail */
+	{ FC_NONE, "DELETE FROM message_copies WHERE from_addr = ?1 OR msg_id IN " F_MSGS },
 	{ FC_MESSAGES, "DELETE FROM messages WHERE from_addr = ?1" },
 	{ FC_MUTES, "DELETE FROM mutes WHERE addr = ?1" },
 	{ FC_TOKENS, "DELETE FROM optin_tokens WHERE addr = ?1" },

@@ -14,7 +14,7 @@
  *   ?6 a Message-ID of the series   ?7 since   ?8 until   ?9 limit (-1: none)
  *   ?10 publish: only what may be published (store_web.h), the public
  *       lists and sources as JSON   ?11 offset   ?12 series id
- *   ?14 patch id
+ *   ?14 patch id   ?15 after: the row a keyset page starts after
  */
 #include "store_int.h"
 #include "store_web.h"
@@ -110,6 +110,8 @@ uint32_t store_query_bits(const struct store_query *q)
 		k |= QB_PATCH_ID;
 	if (q->newest_first)
 		k |= QB_NEWEST;
+	if (q->after)
+		k |= QB_AFTER;
 	return k;
 }
 
@@ -191,6 +193,67 @@ static void q_date_order(struct store_sql *b, uint32_t k)
 		      " ORDER BY m.date, m.id");
 }
 
+/*
+ * Keyset paging (QB_AFTER): the rows after row ?15 in q_date_order()'s
+ * order, then tail (the rest of the order: a finding's part, file, line
+ * and id, or a patch's part and id), cur the same of the row ?15 (from
+ * its mail xm, its patch xp and its finding xf).  Its mail's date and id
+ * are read once (uncorrelated subqueries), and "m.date <= its date"
+ * lets the walk over index messages_date start there instead of reading
+ * every row before it, as an offset does.
+ */
+static void q_after(struct store_sql *b, uint32_t k, const char *from,
+		    const char *tail, const char *cur)
+{
+	const char *lt = k & QB_NEWEST ? " < " : " > ";
+	const char *le = k & QB_NEWEST ? " <= " : " >= ";
+
+	if (!(k & QB_AFTER))
+		return;
+	store_sql_add(b, " AND m.date");
+	store_sql_add(b, le);
+	store_sql_add(b, "(SELECT xm.date");
+	store_sql_add(b, from);
+	store_sql_add(b, ") AND (m.date");
+	store_sql_add(b, lt);
+	store_sql_add(b, "(SELECT xm.date");
+	store_sql_add(b, from);
+	store_sql_add(b, ") OR (m.date = (SELECT xm.date");
+	store_sql_add(b, from);
+	store_sql_add(b, ") AND (m.id");
+	store_sql_add(b, lt);
+	store_sql_add(b, "(SELECT xm.id");
+	store_sql_add(b, from);
+	store_sql_add(b, ") OR (m.id = (SELECT xm.id");
+	store_sql_add(b, from);
+	store_sql_add(b, ") AND ");
+	store_sql_add(b, tail);
+	store_sql_add(b, " > (SELECT ");
+	store_sql_add(b, cur);
+	store_sql_add(b, from);
+	store_sql_add(b, ")))))");
+}
+
+/*
+ * the finding ?15, its patch and its mail; under publish only one that
+ * may be published (a private one's date must not show through the
+ * rows after it: it is as one that is not there)
+ */
+#define Q_AFTER_FINDING \
+	" FROM findings xf JOIN patches xp ON xp.id = xf.patch_id" \
+	" JOIN messages xm ON xm.id = xp.msg_id WHERE xf.id = ?15"
+#define Q_AFTER_FINDING_PUB \
+	" FROM findings xf JOIN patches xp ON xp.id = xf.patch_id" \
+	" JOIN messages xm ON xm.id = xp.msg_id JOIN series xs ON xs.id = xp.series_id" \
+	" WHERE xf.id = ?15 AND " STORE_WEB_PUBLISHED("xm", "xs", "?10")
+/* the patch ?15 and its mail, the same way */
+#define Q_AFTER_PATCH \
+	" FROM patches xp JOIN messages xm ON xm.id = xp.msg_id WHERE xp.id = ?15"
+#define Q_AFTER_PATCH_PUB \
+	" FROM patches xp JOIN messages xm ON xm.id = xp.msg_id" \
+	" JOIN series xs ON xs.id = xp.series_id" \
+	" WHERE xp.id = ?15 AND " STORE_WEB_PUBLISHED("xm", "xs", "?10")
+
 /* The statement of kind for q's filters (k), prepared once per shape. */
 static sqlite3_stmt *q_stmt(struct store *st, enum store_shape_kind kind, uint32_t k,
 			    void (*make)(struct store_sql *b, uint32_t k), int *ret)
@@ -219,8 +282,11 @@ static void make_findings(struct store_sql *b, uint32_t k)
 		      " s.list, m.date, s.version, s.total, s.version_minor");
 	q_from_findings(b, k, 0);
 	q_filters(b, k, 1);
+	q_after(b, k, k & QB_PUBLISH ? Q_AFTER_FINDING_PUB : Q_AFTER_FINDING,
+		"(f.part, ifnull(f.file, ''), f.line, f.id)",
+		"xf.part, ifnull(xf.file, ''), xf.line, xf.id");
 	q_date_order(b, k);
-	store_sql_add(b, ", f.part, f.file, f.line, f.id LIMIT ?9 OFFSET ?11");
+	store_sql_add(b, ", f.part, ifnull(f.file, ''), f.line, f.id LIMIT ?9 OFFSET ?11");
 }
 
 /*
@@ -259,6 +325,8 @@ static void make_patches(struct store_sql *b, uint32_t k)
 		q_finding_filters(b, fk, "f");
 		store_sql_add(b, ")");
 	}
+	q_after(b, k, k & QB_PUBLISH ? Q_AFTER_PATCH_PUB : Q_AFTER_PATCH, "(p.part, p.id)",
+		"xp.part, xp.id");
 	q_date_order(b, k);
 	store_sql_add(b, ", p.part, p.id LIMIT ?9 OFFSET ?11");
 }
@@ -300,6 +368,8 @@ void store_bind_query(sqlite3_stmt *s, const struct store_query *q, int *rc)
 		store_bind_int64(s, 12, q->series_id, rc);
 	if (q->patch_id)
 		store_bind_int64(s, 14, q->patch_id, rc);
+	if (q->after)
+		store_bind_int64(s, 15, q->after, rc);
 }
 
 static void query_row_release(struct store_query_row *r)

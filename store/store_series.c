@@ -157,7 +157,7 @@ int store_series_find_unthreaded(struct store *st, const char *list,
 				 const char *author_addr, const char *prefix,
 				 int version, int version_minor, int total, int part,
 				 int64_t since, int64_t date, int64_t window,
-				 struct store_series *s)
+				 int unthreaded_only, struct store_series *s)
 {
 	sqlite3_stmt *q;
 	int rc = SQLITE_OK, ret = STORE_OK;
@@ -167,7 +167,7 @@ int store_series_find_unthreaded(struct store *st, const char *list,
 	q = store_stmt(st, STMT_SERIES_FIND_UNTHREADED,
 		       "SELECT " SERIES_COLS " FROM series"
 		       " WHERE list IS ?1 AND author_addr IS ?2"
-		       " AND version = ?3 AND version_minor = ?4 AND total = ?5"
+		       " AND (?3 < 0 OR (version = ?3 AND version_minor = ?4)) AND total = ?5"
 		       " AND state = 0 AND last_part_at >= ?6"
 		       " AND ifnull(prefix, '') = ifnull(?8, '')"
 		       " AND CASE WHEN ?7 = 0 THEN ifnull(cover_msg, 0) = 0"
@@ -176,6 +176,9 @@ int store_series_find_unthreaded(struct store *st, const char *list,
 		       " AND (?9 = 0 OR EXISTS (SELECT 1 FROM messages m"
 		       " WHERE m.series_id = series.id"
 		       " AND (m.date = 0 OR abs(m.date - ?9) <= ?10)))"
+		       " AND (?11 = 0 OR NOT EXISTS (SELECT 1 FROM messages m"
+		       " WHERE m.series_id = series.id"
+		       " AND (m.in_reply_to IS NOT NULL OR m.refs IS NOT NULL)))"
 		       " ORDER BY created DESC, id DESC LIMIT 1", &ret);
 	if (!q)
 		return ret;
@@ -189,6 +192,7 @@ int store_series_find_unthreaded(struct store *st, const char *list,
 	store_bind_text(q, 8, prefix, &rc);
 	store_bind_int64(q, 9, date, &rc);
 	store_bind_int64(q, 10, window, &rc);
+	store_bind_int64(q, 11, unthreaded_only ? 1 : 0, &rc);
 	return series_lookup(st, q, rc, s);
 }
 
@@ -279,6 +283,7 @@ int store_series_has_part(struct store *st, int64_t series_id, int part)
 	" LIMIT 1"
 
 int store_series_find_prev_by_change_id(struct store *st, const char *change_id,
+					const char *list, const char *author_addr,
 					int version, int version_minor, int64_t not_id,
 					struct store_series *s)
 {
@@ -291,6 +296,7 @@ int store_series_find_prev_by_change_id(struct store *st, const char *change_id,
 		return STORE_DONE;
 	q = store_stmt(st, STMT_SERIES_PREV_CHANGE_ID,
 		       "SELECT " SERIES_COLS " FROM series WHERE change_id = ?1"
+		       " AND list IS ?5 AND author_addr IS ?6"
 		       SERIES_BEFORE, &ret);
 	if (!q)
 		return ret;
@@ -298,7 +304,98 @@ int store_series_find_prev_by_change_id(struct store *st, const char *change_id,
 	store_bind_int64(q, 2, version, &rc);
 	store_bind_int64(q, 3, version_minor, &rc);
 	store_bind_id(q, 4, not_id, &rc);
+	store_bind_text(q, 5, list, &rc);
+	store_bind_text(q, 6, author_addr, &rc);
 	return series_lookup(st, q, rc, s);
+}
+
+struct id_rows {
+	int64_t *ids;
+	size_t max, *n;
+};
+
+static int id_row(struct store *st, sqlite3_stmt *q, void *arg)
+{
+	struct id_rows *r = arg;
+
+	(void)st;
+	if (*r->n < r->max)
+		r->ids[(*r->n)++] = sqlite3_column_int64(q, 0);
+	return STORE_OK;
+}
+
+int store_series_prev_candidates(struct store *st, const char *list,
+				 const char *author_addr, int version, int version_minor,
+				 int64_t not_id, int64_t *ids, size_t max, size_t *n)
+{
+	struct id_rows r = { ids, max, n };
+	sqlite3_stmt *q;
+	int rc = SQLITE_OK, ret = STORE_OK;
+
+	store_clearerr(st);
+	*n = 0;
+	if (!max)
+		return STORE_OK;
+	q = store_stmt(st, STMT_SERIES_PREV_CANDIDATES,
+		       "SELECT id FROM series"
+		       " WHERE list IS ?1 AND author_addr IS ?2"
+		       " AND (version < ?3 OR (version = ?3 AND version_minor < ?4))"
+		       " AND id IS NOT ?5"
+		       " AND NOT EXISTS (SELECT 1 FROM series n WHERE n.prev_id = series.id"
+		       " AND n.id IS NOT ?5 AND n.version = ?3 AND n.version_minor = ?4)"
+		       " ORDER BY version DESC, version_minor DESC, created DESC, id DESC"
+		       " LIMIT ?6", &ret);
+	if (!q)
+		return ret;
+	store_bind_text(q, 1, list, &rc);
+	store_bind_text(q, 2, author_addr, &rc);
+	store_bind_int64(q, 3, version, &rc);
+	store_bind_int64(q, 4, version_minor, &rc);
+	store_bind_id(q, 5, not_id, &rc);
+	store_bind_int64(q, 6, (int64_t)max, &rc);
+	return store_bound_each(st, q, rc, id_row, &r);
+}
+
+int store_series_dated_near(struct store *st, int64_t series_id, int64_t date,
+			    int64_t window)
+{
+	sqlite3_stmt *q;
+	int rc = SQLITE_OK, ret = STORE_OK;
+
+	store_clearerr(st);
+	if (!date)
+		return 1;
+	q = store_stmt(st, STMT_SERIES_DATED_NEAR,
+		       "SELECT 1 FROM messages WHERE series_id = ?1"
+		       " AND (date = 0 OR abs(date - ?2) <= ?3) LIMIT 1", &ret);
+	if (!q)
+		return ret;
+	store_bind_int64(q, 1, series_id, &rc);
+	store_bind_int64(q, 2, date, &rc);
+	store_bind_int64(q, 3, window, &rc);
+	ret = store_bound_row(st, q, rc);
+	store_stmt_done(q);
+	return ret == STORE_OK ? 1 : ret == STORE_DONE ? 0 : ret;
+}
+
+int store_series_has_reply_to(struct store *st, int64_t series_id, const char *msgid)
+{
+	sqlite3_stmt *q;
+	int rc = SQLITE_OK, ret = STORE_OK;
+
+	store_clearerr(st);
+	if (!msgid)
+		return 0;
+	q = store_stmt(st, STMT_SERIES_HAS_REPLY_TO,
+		       "SELECT 1 FROM messages WHERE series_id = ?1 AND in_reply_to = ?2"
+		       " LIMIT 1", &ret);
+	if (!q)
+		return ret;
+	store_bind_int64(q, 1, series_id, &rc);
+	store_bind_text(q, 2, msgid, &rc);
+	ret = store_bound_row(st, q, rc);
+	store_stmt_done(q);
+	return ret == STORE_OK ? 1 : ret == STORE_DONE ? 0 : ret;
 }
 
 int store_series_find_prev_by_subject(struct store *st, const char *list,

@@ -93,6 +93,7 @@ int store_open_readonly(const char *path, struct store **out, char *err,
 				   v, STORE_SCHEMA_VERSION);
 		goto fail;
 	}
+	st->version = v;
 	store_clearerr(st);
 	*out = st;
 	return STORE_OK;
@@ -319,6 +320,9 @@ static void make_series(struct store_sql *b, uint32_t k)
 	if (k & QB_REVIEWED)
 		store_sql_add(b, pub ? " AND r.id IS NOT NULL AND " W_REVIEW_OK :
 			      " AND r.id IS NOT NULL");
+	/* keyset paging: the series after series ?15 in this order */
+	if (k & QB_AFTER)
+		store_sql_add(b, k & QB_NEWEST ? " AND s.id < ?15" : " AND s.id > ?15");
 	store_sql_add(b, k & QB_NEWEST ? " ORDER BY s.id DESC" : " ORDER BY s.id");
 	store_sql_add(b, " LIMIT ?9 OFFSET ?11");
 }

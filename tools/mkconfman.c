@@ -40,15 +40,14 @@ static const struct {
 	{ "build", "[build]",
 	  "The compile test (off unless tree is set): each series applied to a\n"
 	  "scratch state of a kernel tree and its touched files built at W=1." },
-	{ "checker", "[checker]",
-	  "The checks a review makes: which checkpatch.pl they follow." },
 	{ "boot", "[boot]",
 	  "The load test in QEMU (off unless kernel is set): a driver the series\n"
 	  "adds, built as a module against the headers, loaded and unloaded in a\n"
 	  "kernel booted under qemu-system-x86_64; never on the host." },
 	{ "checker", "[checker]",
-	  "How the review's checks are made (reviewbot check keeps\n"
-	  "checkpatch.pl's options and defaults)." },
+	  "The checks a review makes: which checkpatch.pl they follow and the\n"
+	  "spelling list they use (reviewbot check keeps checkpatch.pl's options\n"
+	  "and defaults)." },
 	{ "limits", "[limits]",
 	  "What one mail may hold.  Each default is the parser's own bound; a\n"
 	  "value may be lower, or higher up to the maximum given, a hard ceiling\n"
@@ -66,6 +65,14 @@ int main(int argc, char **argv)
 {
 	size_t s, i;
 
+	/* each section once: its keys would be listed twice */
+	for (s = 0; s < sizeof(sections) / sizeof(sections[0]); s++)
+		for (i = s + 1; i < sizeof(sections) / sizeof(sections[0]); i++)
+			if (!strcmp(sections[s].name, sections[i].name)) {
+				fprintf(stderr, "mkconfman: section [%s] described twice\n",
+					sections[s].name);
+				return 1;
+			}
 	/* every key documented: a section missing here fails the build */
 	for (i = 0; i < config_noptions; i++) {
 		for (s = 0; s < sizeof(sections) / sizeof(sections[0]); s++)

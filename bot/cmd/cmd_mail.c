@@ -32,6 +32,7 @@
 #include "../mail/template.h"
 #include "../version.h"
 #include "../../store/store.h"
+#include "../../store/store_web.h"
 #include "../../checker/banned.h"
 
 #ifndef RB_TEMPLATES_INST_REL
@@ -203,17 +204,22 @@ static double now_secs(void)
 
 static void run_usage(FILE *f)
 {
-	fputs("Usage: reviewbot run [--config FILE] [--once] [-n] [--verbose]\n"
+	fputs("Usage: reviewbot run [--config FILE] [--once] [-n] [--since DATE] [--verbose]\n"
 	      "\n"
 	      "The daemon: reads the configured sources, checks every patch, keeps\n"
 	      "everything in the database and replies with one review per series\n"
-	      "version.\n"
+	      "version.  A source read for the first time is read back to\n"
+	      "[policy] max_age, nothing older.\n"
 	      "\n"
 	      "  --config FILE   configuration (default: $REVIEWBOT_CONFIG, else\n"
 	      "                  /etc/reviewbot/reviewbot.conf)\n"
 	      "  --once          read what is there, review, deliver, and exit\n"
-	      "  -n              check the configuration and templates, print\n"
+	      "  -n              check the configuration and templates, say what\n"
+	      "                  each source's next start reads, print\n"
 	      "                  \"configuration OK\" or the first error, and exit\n"
+	      "  --since DATE    a backfill: read every source from DATE on\n"
+	      "                  (YYYY-MM-DD[ HH:MM[:SS]], UTC), read before or not;\n"
+	      "                  mail older than max_age is stored, not answered\n"
 	      "  --verbose       log every patch (level=debug)\n"
 	      "  --help          this text\n"
 	      "  --version       the version\n",
@@ -552,12 +558,22 @@ static void run_reload(struct session *s, const char *config_file,
 			  "kept", "the running configuration", NULL);
 		goto fail;
 	}
-	for (k = 0; k < cfg.nsources; k++, n++)
+	for (k = 0; k < cfg.nsources; k++, n++) {
 		if (source_session_init(&fresh[k], &cfg.sources[k], s->st, err, sizeof(err))) {
 			log_event(LOG_ERR, "reload-failed", "config", config_file,
 				  "error", err, "kept", "the running configuration", NULL);
 			goto fail;
 		}
+		/* a source new to the configuration starts as a first start
+		 * does; the others read on from their checkpoints */
+		if (source_session_plan(&fresh[k], cfg.max_age, 0, time(NULL)) < 0) {
+			log_event(LOG_ERR, "reload-failed", "config", config_file,
+				  "error", store_errmsg(s->st), "kept",
+				  "the running configuration", NULL);
+			n++;
+			goto fail;
+		}
+	}
 	if (strcmp(cfg.database, s->cfg.database))
 		log_event(LOG_WARN, "reload-partial", "database", s->cfg.database,
 			  "reason", "a new database takes a restart", NULL);
@@ -580,6 +596,30 @@ fail:
 	config_release(&cfg);
 }
 
+/*
+ * run -n: what each source's next start reads (a first start back to
+ * [policy] max_age, a --since backfill, or on from its checkpoint), from
+ * the database when there is one (opened read-only).
+ */
+static void describe_plans(const struct config *cfg, int64_t since)
+{
+	struct source_plan pl;
+	struct store *st = NULL;
+	char err[256], what[512];
+	size_t k;
+
+	if (cfg->database && access(cfg->database, F_OK) == 0 &&
+	    store_open_readonly(cfg->database, &st, err, sizeof(err)))
+		st = NULL;
+	for (k = 0; k < cfg->nsources; k++) {
+		if (source_plan(st, &cfg->sources[k], cfg->max_age, since, time(NULL), &pl) < 0)
+			continue;
+		source_plan_describe(&pl, what, sizeof(what));
+		printf("source \"%s\": %s\n", cfg->sources[k].name, what);
+	}
+	store_close(st);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct session s;
@@ -589,11 +629,14 @@ int cmd_run(int argc, char **argv)
 	struct source_session ss[CONFIG_MAX_SOURCES];
 	int woke[CONFIG_MAX_SOURCES];
 	size_t k, nss = 0;
+	char *since_arg = NULL;
+	int64_t since = 0;
 	int once = 0, check_only = 0, verbose = 0, help = 0, version = 0, nargs = 0;
 	int ret = 2, failures = 0, first, busy;
 	double t0 = now_secs();
 	const struct gl_opt opts[] = {
 		{ "config", GL_STRING, NULL, &config_file, NULL },
+		{ "since", GL_STRING, NULL, &since_arg, NULL },
 		{ "once", GL_SET, &once, NULL, NULL },
 		{ "n|check-config", GL_SET, &check_only, NULL, NULL },
 		{ "verbose|v", GL_SET, &verbose, NULL, NULL },
@@ -608,6 +651,11 @@ int cmd_run(int argc, char **argv)
 	if (cmd_parse("run", opts, argc, argv, args, &nargs, 0, &help, &version,
 		      run_usage, &ret))
 		goto out_args;
+	if (since_arg && source_parse_since(since_arg, &since)) {
+		fprintf(stderr, "reviewbot run: --since %s: not a date (YYYY-MM-DD[ HH:MM[:SS]], UTC)\n",
+			since_arg);
+		goto out_args;
+	}
 	if (!config_file)
 		config_file = cmd_default_config();
 	if (check_only) {
@@ -625,6 +673,7 @@ int cmd_run(int argc, char **argv)
 			goto out_args;
 		}
 		template_set_free(t);
+		describe_plans(&cfg, since);
 		config_release(&cfg);
 		printf("configuration OK\n");
 		ret = 0;
@@ -649,6 +698,10 @@ int cmd_run(int argc, char **argv)
 			goto out_sources;
 		}
 		nss++;
+		if (source_session_plan(&ss[k], s.cfg.max_age, since, time(NULL)) < 0) {
+			fprintf(stderr, "reviewbot run: database: %s\n", store_errmsg(s.st));
+			goto out_sources;
+		}
 	}
 	for (first = 1; !stop_requested; first = 0) {
 		if (reload_requested) {
@@ -673,6 +726,7 @@ out_sources:
 out_session:
 	session_close(&s);
 out_args:
+	free(since_arg);
 	free(config_file);
 	free(args);
 	return ret;

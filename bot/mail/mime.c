@@ -763,13 +763,14 @@ struct raw_field {
 	size_t len;
 };
 
-enum { RAW_DATE, RAW_MSGID, RAW_N };
+enum { RAW_DATE, RAW_MSGID, RAW_RECEIVED, RAW_N };
 
 /*
  * Checks MIME_MAX_HEADER on every top-level field and finds the raw
- * values libetpan does not keep: Date: (it keeps only the parsed date)
- * and Message-ID: (its typed value drops white space, "<a b@c>" would
- * come out as "ab@c").
+ * values libetpan does not keep: Date: (it keeps only the parsed date),
+ * Message-ID: (its typed value drops white space, "<a b@c>" would
+ * come out as "ab@c") and the first (topmost) Received: (a trace field
+ * it does not type).
  */
 static int header_scan(const char *raw, size_t hlen, struct raw_field *rf)
 {
@@ -809,6 +810,71 @@ static int header_scan(const char *raw, size_t hlen, struct raw_field *rf)
 			rf[k].len = e - vstart;
 		}
 	}
+	return MIME_OK;
+}
+
+#define DATE_TEXT_MAX	256	/* bytes of a date-time read from a field */
+
+int64_t mime_date(const char *v, size_t n)
+{
+	struct mailimf_date_time *dt = NULL;
+	char buf[DATE_TEXT_MAX + 1];
+	size_t i, idx = 0;
+	int64_t t = 0;
+
+	while (n && (*v == ' ' || *v == '\t'))
+		v++, n--;
+	if (!n || n > DATE_TEXT_MAX)
+		return 0;
+	for (i = 0; i < n; i++)
+		buf[i] = v[i] == '\r' || v[i] == '\n' || !v[i] ? ' ' : v[i];
+	buf[n] = '\0';
+	if (mailimf_date_time_parse(buf, n, &idx, &dt) == MAILIMF_NO_ERROR && dt) {
+		t = date_unix(dt);
+		mailimf_date_time_free(dt);
+	}
+	return t;
+}
+
+/* The date of a Received: value: what follows its last ';' (RFC 5322
+ * 3.6.7); 0 when there is none. */
+static int64_t received_date(const char *v, size_t n)
+{
+	const char *semi = n ? memrchr(v, ';', n) : NULL;
+
+	if (!semi)
+		return 0;
+	return mime_date(semi + 1, n - (size_t)(semi + 1 - v));
+}
+
+int mime_header_dates(const char *raw, size_t len, int64_t *date, int64_t *received)
+{
+	struct raw_field rf[RAW_N] = {
+		[RAW_DATE] = { "date", NULL, 0 },
+		[RAW_MSGID] = { "message-id", NULL, 0 },
+		[RAW_RECEIVED] = { "received", NULL, 0 },
+	};
+	size_t hlen;
+	int ret;
+
+	*date = *received = 0;
+	if (!raw)
+		return MIME_ERR_PARSE;
+	if (len >= 5 && !memcmp(raw, "From ", 5)) {
+		const char *nl = memchr(raw, '\n', len);
+		size_t i = nl ? (size_t)(nl - raw) + 1 : len;
+
+		raw += i;
+		len -= i;
+	}
+	hlen = header_len(raw, len);
+	ret = header_scan(raw, hlen, rf);
+	if (ret)
+		return ret;
+	if (rf[RAW_DATE].v)
+		*date = mime_date(rf[RAW_DATE].v, rf[RAW_DATE].len);
+	if (rf[RAW_RECEIVED].v)
+		*received = received_date(rf[RAW_RECEIVED].v, rf[RAW_RECEIVED].len);
 	return MIME_OK;
 }
 
@@ -1506,6 +1572,7 @@ int mime_parse_limits(const char *raw, size_t len, const struct mime_limits *lim
 	struct raw_field rf[RAW_N] = {
 		[RAW_DATE] = { "date", NULL, 0 },
 		[RAW_MSGID] = { "message-id", NULL, 0 },
+		[RAW_RECEIVED] = { "received", NULL, 0 },
 	};
 	size_t hlen, idx = 0, i;
 	int r, ret;
@@ -1569,6 +1636,8 @@ int mime_parse_limits(const char *raw, size_t len, const struct mime_limits *lim
 	fields(&c, mm->mm_data.mm_message.mm_fields);
 	if (rf[RAW_DATE].v && !c.err)
 		m->date_raw = hdr_plain(&c, rf[RAW_DATE].v, rf[RAW_DATE].len);
+	if (rf[RAW_RECEIVED].v)
+		m->received = received_date(rf[RAW_RECEIVED].v, rf[RAW_RECEIVED].len);
 	if (rf[RAW_MSGID].v && !c.err) {
 		char *v = hdr_plain(&c, rf[RAW_MSGID].v, rf[RAW_MSGID].len);
 

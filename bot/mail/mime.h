@@ -68,6 +68,10 @@ struct mime_mail {
 	struct mime_addr relay;
 	int64_t date;		/* Unix seconds, 0 when missing or bad */
 	char *date_raw;		/* the Date: header as sent, or NULL */
+	/* the date of the topmost Received: (the newest, added by the last
+	 * server that took the mail), 0 when there is none or it is bad:
+	 * bot/mail/maildate.h says what it is for */
+	int64_t received;
 	char *in_reply_to;	/* first Message-ID of In-Reply-To, or NULL */
 	char **refs;		/* References, oldest first (without <>) */
 	size_t nrefs;
@@ -140,6 +144,17 @@ const char *mime_strerror(int result);
 #define MIME_RELAY_DOMAIN	"kernel.org"
 #define MIME_RELAY_LOCAL	"devnull+"
 int mime_relay_devnull(const char *addr);
+
+/*
+ * The Date: and the topmost Received: date of raw[0, len) (0 each when
+ * missing or bad), from its header block alone: what mime_parse() would
+ * set as date and received, without decoding the mail.  0, or a
+ * negative MIME result (a field over MIME_MAX_HEADER).
+ */
+int mime_header_dates(const char *raw, size_t len, int64_t *date, int64_t *received);
+/* A date-time (RFC 5322 3.3) in v[0, n), folded or not, as Unix
+ * seconds; 0 when it is not one. */
+int64_t mime_date(const char *v, size_t n);
 
 /*
  * Extracts the first Message-ID from a header value ("<a@b> junk" → "a@b"),

@@ -10,13 +10,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <fcntl.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "source.h"
 #include "../log.h"
 #include "../mail/mailbox.h"
+#include "../mail/maildate.h"
 #include "../mail/mime.h"
 #include "../../checker/banned.h"
 
@@ -40,6 +43,10 @@ struct source_batch {
 	int64_t ids[SOURCE_BATCH];
 	struct mime_mail mails[SOURCE_BATCH];
 	struct pipeline_check checks[SOURCE_BATCH];
+	/* mails[i] is not message ids[i] any more: another copy of its
+	 * Message-ID, later in the batch, took its place (pipeline_add);
+	 * it is processed from what is stored */
+	unsigned char stale[SOURCE_BATCH];
 	/*
 	 * The checker threads, started at the first mail: each mail is
 	 * checked from the moment it is parsed, while the rest of the batch
@@ -53,6 +60,8 @@ struct source_batch {
 	int open;		/* a transaction is open */
 	struct pipeline_stats at_begin;	/* the counters when it opened */
 	uint64_t done;
+	int64_t floor;		/* mail dated before it is not stored (0: none) */
+	uint64_t older;		/* left out for the floor */
 };
 
 static int batch_begin(struct source_batch *b)
@@ -110,11 +119,25 @@ static int batch_offer(struct source_batch *b)
 	return 0;
 }
 
+/* Whether raw is older than the floor, by the date it is taken to have. */
+static int older_than_floor(const struct source_batch *b, const char *raw, size_t len)
+{
+	int64_t date, received;
+
+	if (b->floor <= 0 || mime_header_dates(raw, len, &date, &received) < 0)
+		return 0;	/* (a mail that cannot be read is stored, as always) */
+	return maildate_effective(date, received, b->now) < b->floor;
+}
+
 int source_batch_add(struct source_batch *b, const char *raw, size_t len)
 {
 	int64_t id = 0;
 	int ret;
 
+	if (older_than_floor(b, raw, len)) {
+		b->older++;
+		return SOURCE_OLDER;
+	}
 	ret = batch_begin(b);
 	if (ret)
 		return ret;
@@ -122,6 +145,12 @@ int source_batch_add(struct source_batch *b, const char *raw, size_t len)
 	if (ret < 0)
 		return ret;
 	if (ret == STORE_OK && b->mails[b->n].message_id) {
+		size_t k;
+
+		for (k = 0; k < b->n; k++)
+			if (b->ids[k] == id)
+				b->stale[k] = 1;
+		b->stale[b->n] = 0;
 		b->ids[b->n++] = id;
 		b->bytes += len;
 		if (!b->pool_tried) {
@@ -140,6 +169,30 @@ int source_batch_add(struct source_batch *b, const char *raw, size_t len)
 	}
 	b->done++;
 	return 0;
+}
+
+int source_has_archive_copy(struct store *st, const struct config_source *src,
+			    const char *mid)
+{
+	struct store_msg m;
+	const char *l = src ? src->list : NULL, *p;
+	size_t n = l ? strlen(l) : 0, k;
+	int has = 0;
+
+	memset(&m, 0, sizeof(m));
+	if (store_msg_find(st, mid, &m) != STORE_OK)
+		return 0;
+	if (!m.via_lists)
+		has = 1;
+	else if (m.via >= VIA_ARCHIVE && !l)
+		has = 1;
+	else if (m.via >= VIA_ARCHIVE)
+		for (p = m.via_lists; *p && !has; p += k + (p[k] ? 1 : 0)) {
+			k = strcspn(p, ",");
+			has = k == n && !strncasecmp(p, l, n);
+		}
+	store_msg_release(&m);
+	return has;
 }
 
 int source_batch_full(const struct source_batch *b)
@@ -175,7 +228,8 @@ static int flush_one(void *arg, size_t i)
 		return 1;
 	}
 	saved = *pipeline_stats(b->p);
-	ret = pipeline_process(b->p, b->ids[i], &b->mails[i], &b->checks[i], b->now);
+	ret = b->stale[i] ? pipeline_process(b->p, b->ids[i], NULL, NULL, b->now) :
+	      pipeline_process(b->p, b->ids[i], &b->mails[i], &b->checks[i], b->now);
 	if (f->batch) {
 		int r = store_savepoint_end(b->st, ret);
 
@@ -331,6 +385,120 @@ uint64_t source_batch_count(const struct source_batch *b)
 	return b->done;
 }
 
+void source_batch_set_floor(struct source_batch *b, int64_t floor)
+{
+	b->floor = floor > 0 ? floor : 0;
+}
+
+uint64_t source_batch_older(const struct source_batch *b)
+{
+	return b->older;
+}
+
+/* ---- the first start ------------------------------------------------------ */
+
+/* "YYYY-MM-DD hh:mm:ss UTC" of t. */
+static void utc_time(int64_t t, char *out, size_t outlen)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (!gmtime_r(&tt, &tm) || !strftime(out, outlen, "%Y-%m-%d %H:%M:%S UTC", &tm))
+		snprintf(out, outlen, "%" PRId64, t);
+}
+
+int source_parse_since(const char *s, int64_t *t)
+{
+	static const char *const fmts[] = {
+		"%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M",
+		"%Y-%m-%dT%H:%M", "%Y-%m-%d",
+	};
+	struct tm tm;
+	const char *end;
+	size_t i;
+	time_t v;
+
+	for (i = 0; s && i < sizeof(fmts) / sizeof(fmts[0]); i++) {
+		memset(&tm, 0, sizeof(tm));
+		end = strptime(s, fmts[i], &tm);
+		if (!end || *end || tm.tm_year < 70 || tm.tm_year > 8099)
+			continue;
+		v = timegm(&tm);
+		if (v == (time_t)-1 || v <= 0)
+			continue;
+		*t = (int64_t)v;
+		return 0;
+	}
+	return -1;
+}
+
+int source_plan(struct store *st, const struct config_source *src, int max_age,
+		int64_t since, int64_t now, struct source_plan *pl)
+{
+	char *cp = NULL;
+	int ret = STORE_DONE;
+
+	memset(pl, 0, sizeof(*pl));
+	pl->max_age = max_age;
+	if (st && src->name) {
+		ret = store_checkpoint_get(st, src->name, &cp);
+		if (ret < 0)
+			return ret;
+		free(cp);
+	}
+	pl->first = ret != STORE_OK;
+	if (since > 0) {
+		pl->since = 1;
+		pl->floor = since;
+	} else if (pl->first && max_age > 0) {
+		pl->floor = now - max_age;
+	}
+	return STORE_OK;
+}
+
+void source_plan_describe(const struct source_plan *pl, char *out, size_t outlen)
+{
+	char t[48];
+
+	utc_time(pl->floor, t, sizeof(t));
+	if (pl->since)
+		snprintf(out, outlen, "reads mail dated from %s on (--since; what the "
+			 "database holds is not fetched again), nothing older", t);
+	else if (pl->first && pl->floor)
+		snprintf(out, outlen, "first start: reads mail dated from %s on "
+			 "([policy] max_age = %d s), nothing older (run --since DATE "
+			 "reads older mail)", t, pl->max_age);
+	else if (pl->first)
+		snprintf(out, outlen, "first start: reads everything the source holds "
+			 "([policy] max_age = 0)");
+	else
+		snprintf(out, outlen, "reads on from where it stopped");
+}
+
+int source_session_plan(struct source_session *s, int max_age, int64_t since,
+			int64_t now)
+{
+	struct source_plan pl;
+	char what[512], t[48];
+	int ret;
+
+	s->floor = 0;
+	s->rewind = 0;
+	ret = source_plan(s->st, s->src, max_age, since, now, &pl);
+	if (ret < 0)
+		return ret;
+	if (!pl.first && !pl.since)
+		return STORE_OK;
+	s->floor = pl.floor;
+	s->rewind = pl.since;
+	source_plan_describe(&pl, what, sizeof(what));
+	if (pl.floor)
+		utc_time(pl.floor, t, sizeof(t));
+	log_event(LOG_INFO, pl.since ? "backfill" : "first-start", "source", s->src->name,
+		  "since", pl.floor ? t : "everything", "plan", what, NULL);
+	return STORE_OK;
+}
+
 /* ---- sessions ------------------------------------------------------------ */
 
 void source_session_close(struct source_session *s)
@@ -361,9 +529,23 @@ int source_session_poll(struct source_session *s, struct pipeline *p, int64_t no
 		return -1;
 	}
 	err[0] = '\0';
+	source_batch_set_floor(b, s->floor);
 	ret = s->ops->poll(s, b, err, sizeof(err));
+	if (source_batch_older(b)) {
+		char n[24], t[48];
+
+		snprintf(n, sizeof(n), "%" PRIu64, source_batch_older(b));
+		utc_time(b->floor, t, sizeof(t));
+		log_event(LOG_INFO, "older-not-read", "source", s->src->name, "not_read", n,
+			  "since", t, NULL);
+	}
 	source_batch_free(b);
 	s->last_poll = now;
+	/* --since rewinds once; the first start's floor holds until the
+	 * source has been read through */
+	s->rewind = 0;
+	if (!ret)
+		s->floor = 0;
 	if (!ret) {
 		if (s->failures)
 			log_event(LOG_INFO, "source-recovered", "source", s->src->name, NULL);

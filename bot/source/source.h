@@ -18,6 +18,20 @@
  * a re-scan after an IMAP UIDVALIDITY change, a rewritten mbox) is
  * recognised by its Message-ID and skipped.
  *
+ * The first start (source_plan): a source without a checkpoint reads
+ * what its archive holds back to [policy] max_age and nothing older (the
+ * floor, now - max_age; none when max_age is 0: the whole archive), the
+ * same on every source; `run --since DATE` sets the floor to DATE for
+ * the first poll of every source, read before or not (a backfill: what
+ * the store holds is not fetched again).  A mail is older than the floor
+ * when the date it is taken to have (bot/mail/maildate.h: its Date:, or
+ * its arrival when the Date: is implausible) is: source_batch_add() does
+ * not store it.  The drivers skip what their server's listing already
+ * shows to be older (the feed's times, IMAP SEARCH, the NNTP overview),
+ * never a mail the floor would keep.  Only public-inbox over HTTP keeps
+ * the floor afterwards (in its checkpoint, as its feed lists old mail
+ * again at every poll); the others read on from their checkpoint.
+ *
  * A session (struct source_session) is one configured source as the
  * daemon keeps it between cycles: its driver (by type and url scheme,
  * bot/source/source_drivers.c), the driver's connection, and the backoff after a
@@ -52,6 +66,17 @@ void source_batch_free(struct source_batch *b);
 /* Stores one raw message (a transaction opens on the first).  0, or a
  * negative store result. */
 int source_batch_add(struct source_batch *b, const char *raw, size_t len);
+/* (SOURCE_OLDER instead of 0 for a mail older than the batch's floor) */
+/*
+ * 1 when an archive source (src) need not fetch message mid: the stored
+ * copy of that Message-ID came from a list's archive through src's list
+ * already (schema 11), or was stored before schema 11, when a
+ * Message-ID was the message.  A copy mailed to the bot under that
+ * Message-ID is no reason to skip the archive's: that one takes its
+ * place (or, the same mail, says it came through the list).
+ */
+int source_has_archive_copy(struct store *st, const struct config_source *src,
+			    const char *mid);
 /* 1 when the batch should be flushed now. */
 int source_batch_full(const struct source_batch *b);
 /*
@@ -68,6 +93,13 @@ void source_batch_abort(struct source_batch *b);
 int source_batch_checkpoint(struct source_batch *b, char **value);
 /* Messages added so far (stored or already known). */
 uint64_t source_batch_count(const struct source_batch *b);
+/* Mail dated before floor (0: none) is not stored from now on:
+ * source_batch_add() returns SOURCE_OLDER for it. */
+void source_batch_set_floor(struct source_batch *b, int64_t floor);
+/* Messages left out for the floor so far. */
+uint64_t source_batch_older(const struct source_batch *b);
+
+#define SOURCE_OLDER	1	/* source_batch_add(): older than the floor, not stored */
 
 /* ---- sessions and drivers ---------------------------------------------- */
 
@@ -102,7 +134,39 @@ struct source_session {
 	int failures;		/* in a row */
 	int64_t next_try;	/* not before (backoff) */
 	int64_t last_poll;
+	/* the first start's floor (source_session_plan), until a poll
+	 * succeeds: mail dated before it is not read (0: none) */
+	int64_t floor;
+	/* run --since: the first poll reads from the floor even where the
+	 * checkpoint is past it */
+	int rewind;
 };
+
+/* What a source's next start reads (source_plan). */
+struct source_plan {
+	int first;		/* no checkpoint yet: a first start */
+	int since;		/* run --since DATE */
+	int64_t floor;		/* mail dated before it is not read (0: none) */
+	int max_age;		/* [policy] max_age the floor comes from */
+};
+
+/*
+ * The plan for src (st may be NULL: no database yet, a first start):
+ * since (run --since, 0: none) or now - max_age for a first start.
+ * 0, or a negative store result.
+ */
+int source_plan(struct store *st, const struct config_source *src, int max_age,
+		int64_t since, int64_t now, struct source_plan *pl);
+/* The plan in words, for run -n and the log ("first start: reads mail
+ * dated from ... on"). */
+void source_plan_describe(const struct source_plan *pl, char *out, size_t outlen);
+/* Sets the session's floor from its plan, and logs a first start or a
+ * backfill.  0, or a negative store result. */
+int source_session_plan(struct source_session *s, int max_age, int64_t since,
+			int64_t now);
+/* "YYYY-MM-DD", "YYYY-MM-DD HH:MM[:SS]" or "YYYY-MM-DDTHH:MM[:SS]",
+ * UTC, into *t; 0, or -1 when it is not one. */
+int source_parse_since(const char *s, int64_t *t);
 
 /* Picks the driver for src; 0, or -1 with err when there is none. */
 int source_session_init(struct source_session *s, const struct config_source *src,

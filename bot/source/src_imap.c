@@ -5,8 +5,9 @@
  *
  * url: imap://[USER@]HOST[:PORT][/MAILBOX] or imaps://..., USER and
  * MAILBOX percent-decoded, MAILBOX INBOX by default.  For public-inbox
- * the path names the inbox (NAME); its mailboxes NAME.0, NAME.1, ...
- * (one per slice) are found with LIST and read in order.
+ * the path names the inbox by its newsgroup (NAME); its mailboxes NAME.0,
+ * NAME.1, ... (slices of 50,000 messages, public-inbox's UID_SLICE) are
+ * found with LIST and read in order.
  *
  * Checkpoint: "UIDVALIDITY:LASTUID" for an imap source; for public-inbox
  * one "MAILBOX=UIDVALIDITY:LASTUID" per mailbox, joined by spaces.  A
@@ -14,6 +15,13 @@
  * knows the messages by Message-ID).  Messages are fetched with
  * BODY.PEEK[] (RFC 3501 6.4.5), so nothing is marked \Seen, in chunks
  * of at most FETCH_CHUNK messages and FETCH_BYTES bytes.
+ *
+ * The first start (source.h): what each mailbox holds from the floor on
+ * is found with UID SEARCH SENTSINCE (the Date:) and SINCE (the arrival),
+ * a day before the floor as both have a day's precision (RFC 3501
+ * 6.4.4): reading starts at the lowest UID either finds, and the floor
+ * decides on each mail read (source_batch_add).  A server that cannot
+ * search is read from its first message, the floor still deciding.
  *
  * TLS: libetpan built with GnuTLS does not verify the server's
  * certificate at all (mailstream_ssl_set_server_certicate() is "not
@@ -28,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -43,6 +52,8 @@
 #include "../../checker/banned.h"
 
 #define IMAP_TIMEOUT	60		/* seconds for any read or write */
+#define IMAP_IDLE_BOUND	30		/* seconds of wall time to enter or leave IDLE */
+#define IMAP_LINE_MAX	1024		/* bytes of a line read while idle (kept) */
 #define IMAP_MAX_NAME	255		/* bytes of user, host, mailbox */
 #define IMAP_MAX_BOXES	4096		/* public-inbox slices */
 #define IMAP_MAX_CHAIN	16		/* certificates */
@@ -68,6 +79,8 @@ struct imap_priv {
 	struct imap_url url;
 	mailimap *imap;
 	int idling;
+	unsigned idle_tag;		/* the IDLE command's tag number */
+	char tag[16];			/* the tag of the IDLE in progress */
 	uint32_t exists;		/* of the selected mailbox, when last read */
 	int poke[2];			/* always readable: "poll me now" */
 	struct imap_box *boxes;		/* the checkpoint, parsed */
@@ -371,12 +384,14 @@ static void tls_setup(struct mailstream_ssl_context *ctx, void *data)
 
 /* ---- connection -------------------------------------------------------------- */
 
+static int idle_done(struct imap_priv *ip);
+
 static void imap_drop(struct imap_priv *ip, int logout)
 {
 	if (!ip->imap)
 		return;
 	/* best effort: a dead server costs at most IMAP_TIMEOUT here */
-	if (logout && (!ip->idling || mailimap_idle_done(ip->imap) == MAILIMAP_NO_ERROR))
+	if (logout && (!ip->idling || !idle_done(ip)))
 		mailimap_logout(ip->imap);
 	mailimap_free(ip->imap);
 	ip->imap = NULL;
@@ -567,9 +582,73 @@ struct reader {
 	struct imap_box *box;
 	int multi;
 	int probe;		/* a missing mailbox is the end, not an error */
+	int64_t floor;		/* the first start's (source.h), 0: none */
+	int rewind;		/* run --since: from the floor, whatever the checkpoint */
 	char *err;
 	size_t errlen;
 };
+
+/*
+ * The lowest UID of the selected mailbox that UID SEARCH key finds, or
+ * 0 for none (into *lowest, kept when it is lower).  0, or -1 when the
+ * server refused the search.
+ */
+static int search_lowest(mailimap *imap, struct mailimap_search_key *key, uint32_t *lowest)
+{
+	clist *res = NULL;
+	clistiter *c;
+	uint32_t *u;
+	int r;
+
+	if (!key)
+		return -1;
+	r = mailimap_uid_search(imap, NULL, key, &res);
+	mailimap_search_key_free(key);
+	if (r != MAILIMAP_NO_ERROR)
+		return -1;
+	for (c = clist_begin(res); c; c = clist_next(c)) {
+		u = clist_content(c);
+		if (u && *u && (!*lowest || *u < *lowest))
+			*lowest = *u;
+	}
+	mailimap_search_result_free(res);
+	return 0;
+}
+
+/*
+ * Where the first start reads the selected mailbox from: the UID before
+ * the first mail SEARCH finds from a day before the floor on, or the
+ * last UID (uidnext - 1) when it finds none.  0 with *last set, or -1
+ * when the server cannot search (then everything is read).
+ */
+static int floor_last(struct reader *rd, uint32_t uidnext, uint32_t *last)
+{
+	time_t t = (time_t)(rd->floor - 86400);
+	struct tm tm;
+	uint32_t lowest = 0;
+	int i;
+
+	if (!gmtime_r(&t, &tm))
+		return -1;
+	for (i = 0; i < 2; i++) {
+		struct mailimap_date *d = mailimap_date_new(tm.tm_mday, tm.tm_mon + 1,
+							    tm.tm_year + 1900);
+
+		if (!d)
+			return -1;
+		if (search_lowest(rd->ip->imap, i ? mailimap_search_key_new_since(d)
+						  : mailimap_search_key_new_sentsince(d),
+				  &lowest))
+			return -1;
+	}
+	if (lowest)
+		*last = lowest - 1;
+	else if (uidnext)
+		*last = uidnext - 1;
+	else
+		return -1;
+	return 0;
+}
 
 static int flush(struct reader *rd)
 {
@@ -739,6 +818,21 @@ static int read_box(struct reader *rd, const char *name)
 	if (!si->sel_exists)
 		return 0;
 	uidnext = si->sel_uidnext;
+	/* a first start (nothing read here yet) or a backfill: from the floor */
+	if (rd->floor && (!rd->box->last || rd->rewind)) {
+		uint32_t last;
+
+		if (!floor_last(rd, uidnext, &last)) {
+			rd->box->last = last;
+		} else {
+			log_event(LOG_WARN, "search-failed", "source", rd->src->name,
+				  "mailbox", name, "reason",
+				  "UID SEARCH refused: every message is read, the floor decides",
+				  NULL);
+			if (rd->rewind)
+				rd->box->last = 0;
+		}
+	}
 	for (lo = rd->box->last + 1; lo && (!uidnext || lo < uidnext); ) {
 		/* uid windows: no list of a whole mailbox in memory */
 		hi = uidnext ? (uidnext - lo > w ? lo + w - 1 : uidnext - 1) : 0;
@@ -875,13 +969,12 @@ static int imap_poll(struct source_session *s, struct source_batch *b, char *err
 			return -1;
 		s->priv = ip;
 	}
-	if (ip->idling) {
-		ip->idling = 0;
-		if (mailimap_idle_done(ip->imap) != MAILIMAP_NO_ERROR) {
-			snprintf(err, errlen, "connection lost while idle: %s", imap_said(ip->imap));
-			imap_drop(ip, 0);
-			return -1;
-		}
+	if (ip->idling && idle_done(ip)) {
+		/* gone, or no answer to DONE within IMAP_IDLE_BOUND: the
+		 * next poll (after the backoff) reconnects and reads */
+		snprintf(err, errlen, "connection lost while idle: %s", imap_said(ip->imap));
+		imap_drop(ip, 0);
+		return -1;
 	}
 	if (!ip->imap && imap_connect(ip, s->src, err, errlen))
 		return -1;
@@ -895,6 +988,8 @@ static int imap_poll(struct source_session *s, struct source_batch *b, char *err
 	rd.b = b;
 	rd.src = s->src;
 	rd.multi = s->src->type == SRC_PUBLIC_INBOX;
+	rd.floor = s->floor;
+	rd.rewind = s->rewind;
 	rd.err = err;
 	rd.errlen = errlen;
 	cp_parse(ip, cp, rd.multi);
@@ -922,7 +1017,118 @@ static int poke(struct imap_priv *ip)
 }
 
 /*
- * IDLE (RFC 2177).  Without a connection (after a failure, once the
+ * IDLE (RFC 2177), bounded by wall time.  libetpan's mailimap_idle()
+ * (1.9.4) waits for the tagged answer to IDLE when untagged lines come
+ * before the continuation, as public-inbox sends "* N EXISTS" when mail
+ * arrived since the mailbox was selected: its 60 s read timeout is
+ * reset by each line the server sends ("* OK Still here" every minute),
+ * so it never returned.  Here IDLE and DONE are sent and their answers
+ * read line by line, each wait cut to what is left of IMAP_IDLE_BOUND:
+ * past it the connection is dropped and the daemon polls (which
+ * reconnects and fetches).  An EXISTS seen on the way means new mail.
+ */
+
+/* One line (CRLF dropped, cut at IMAP_LINE_MAX) before deadline: 0, or -1
+ * (the connection failed, or the time is up). */
+static int idle_line(struct imap_priv *ip, time_t deadline, char *line, size_t max)
+{
+	mailstream *ms = ip->imap->imap_stream;
+	mailstream_low *low = mailstream_get_low(ms);
+	time_t saved = mailstream_low_get_timeout(low), now;
+	size_t n = 0;
+	char c;
+	int ret = -1;
+
+	for (;;) {
+		now = time(NULL);
+		if (now >= deadline)
+			break;
+		/* a read waits no longer than what is left */
+		mailstream_low_set_timeout(low, deadline - now);
+		if (mailstream_read(ms, &c, 1) != 1)
+			break;
+		if (c == '\n') {
+			if (n && line[n - 1] == '\r')
+				n--;
+			line[n] = '\0';
+			ret = 0;
+			break;
+		}
+		if (n + 1 < max)
+			line[n++] = c;
+	}
+	mailstream_low_set_timeout(low, saved);
+	return ret;
+}
+
+/*
+ * Sends "TAG word" (IDLE or DONE: DONE is untagged) and reads until the
+ * continuation (want_cont) or the tagged answer: 0 when it came (an OK
+ * for the tagged answer), -1 when not within IMAP_IDLE_BOUND (*why
+ * says).  *exists is set when an EXISTS came on the way.
+ */
+static int idle_exchange(struct imap_priv *ip, const char *cmd, int want_cont,
+			 int *exists, const char **why)
+{
+	mailstream *ms = ip->imap->imap_stream;
+	time_t deadline = time(NULL) + IMAP_IDLE_BOUND;
+	char line[IMAP_LINE_MAX];
+	size_t tl = strlen(ip->tag);
+
+	*why = "the connection failed";
+	if (mailstream_write(ms, cmd, strlen(cmd)) != (ssize_t)strlen(cmd) ||
+	    mailstream_flush(ms) == -1)
+		return -1;
+	for (;;) {
+		if (idle_line(ip, deadline, line, sizeof(line))) {
+			if (time(NULL) >= deadline)
+				*why = "no answer within the bound";
+			return -1;
+		}
+		if (line[0] == '+' && want_cont)
+			return 0;
+		if (line[0] == '*') {
+			if (strstr(line, " EXISTS"))
+				*exists = 1;
+			continue;
+		}
+		if (!strncmp(line, ip->tag, tl) && line[tl] == ' ') {
+			if (!want_cont && !strncasecmp(line + tl + 1, "OK", 2))
+				return 0;
+			*why = want_cont ? "IDLE refused" : "DONE refused";
+			return -1;
+		}
+	}
+}
+
+/* Starts IDLE: 0, or -1 (logged; the connection is to be dropped). */
+static int idle_start(struct imap_priv *ip, const struct config_source *src, int *exists)
+{
+	char cmd[32];
+	const char *why;
+
+	snprintf(ip->tag, sizeof(ip->tag), "rb%u", ++ip->idle_tag);
+	snprintf(cmd, sizeof(cmd), "%s IDLE\r\n", ip->tag);
+	if (idle_exchange(ip, cmd, 1, exists, &why)) {
+		log_event(LOG_WARN, "idle-failed", "source", src->name, "reason", why, NULL);
+		return -1;
+	}
+	ip->idling = 1;
+	return 0;
+}
+
+/* Ends IDLE: 0, or -1 (the connection is to be dropped). */
+static int idle_done(struct imap_priv *ip)
+{
+	const char *why;
+	int exists = 0;
+
+	ip->idling = 0;
+	return idle_exchange(ip, "DONE\r\n", 0, &exists, &why);
+}
+
+/*
+ * The daemon's wait.  Without a connection (after a failure, once the
  * backoff is over) the answer is the poke fd: the daemon polls, which
  * reconnects.  Mail that came while the last poll ran (EXISTS grew) or
  * that libetpan already buffered also pokes, as no new EXISTS would wake
@@ -934,6 +1140,7 @@ static int imap_idle(struct source_session *s)
 {
 	struct imap_priv *ip = s->priv;
 	char err[256];
+	int exists = 0;
 
 	if (!ip) {
 		ip = priv_new(s->src, err, sizeof(err));
@@ -946,22 +1153,19 @@ static int imap_idle(struct source_session *s)
 	/* IDLE needs a selected mailbox (libetpan dereferences it) */
 	if (!mailimap_has_idle(ip->imap) || !ip->imap->imap_selection_info)
 		return -1;
-	if (ip->idling) {
-		ip->idling = 0;
-		if (mailimap_idle_done(ip->imap) != MAILIMAP_NO_ERROR) {
-			imap_drop(ip, 0);
-			return poke(ip);
-		}
+	if (ip->idling && idle_done(ip)) {
+		imap_drop(ip, 0);
+		return poke(ip);
 	}
 	if (ip->imap->imap_selection_info &&
 	    ip->imap->imap_selection_info->sel_exists != ip->exists)
 		return poke(ip);
-	if (mailimap_idle(ip->imap) != MAILIMAP_NO_ERROR) {
+	if (idle_start(ip, s->src, &exists)) {
 		imap_drop(ip, 0);
 		return poke(ip);
 	}
-	ip->idling = 1;
-	if (ip->imap->imap_stream->read_buffer_len)
+	/* mail came before the continuation, or is read already */
+	if (exists || ip->imap->imap_stream->read_buffer_len)
 		return poke(ip);
 	return mailimap_idle_get_fd(ip->imap);
 }

@@ -2,7 +2,8 @@
 /*
  * The local sources: mbox files (checkpoint: the byte offset after the
  * last message read) and maildirs (checkpoint: the newest delivery
- * time read; see read_maildir).
+ * time read; see read_maildir).  A first start reads them whole, the
+ * floor (source.h) deciding on each mail.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -219,6 +220,12 @@ static int local_poll(struct source_session *s, struct source_batch *b,
 	if (ret < 0) {
 		snprintf(err, errlen, "database: %s", store_strerror(ret));
 		return -1;
+	}
+	/* run --since: read from the start, the floor deciding (what the
+	 * store holds is recognised by Message-ID) */
+	if (s->rewind) {
+		free(cp);
+		cp = NULL;
 	}
 	if (src->type == SRC_MBOX) {
 		if (cp) {

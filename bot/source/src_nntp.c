@@ -12,6 +12,15 @@
  * MAILBOX_MAX_MESSAGE is skipped with a log line, as libetpan would read
  * it whole) and its Message-ID (one the store holds is not fetched).
  *
+ * The first start (source.h) reads from the first article at the floor:
+ * found by bisection over article numbers with the overview's dates
+ * (articles are numbered as they arrive, and their Date:s follow, but
+ * not strictly: each probe takes the median of NNTP_PROBE articles, and
+ * reading starts NNTP_FLOOR_MARGIN before the floor); an article whose
+ * overview date is before the floor is not fetched (the date a mail is
+ * taken to have is never after its Date:), and the floor decides on
+ * each one fetched.
+ *
  * libetpan's NNTP has no STARTTLS: starttls = true is refused for
  * nntp:// (use nntps://, port 563).
  */
@@ -27,6 +36,7 @@
 #include "../secret.h"
 #include "../log.h"
 #include "../mail/mailbox.h"
+#include "../mail/mime.h"
 #include "../../store/store.h"
 #include "../../checker/banned.h"
 
@@ -35,6 +45,8 @@
 #define NNTP_MAX_HOST		255
 #define NNTP_MAX_GROUP		255
 #define NNTP_MAX_USER		255
+#define NNTP_PROBE		15	/* articles whose median date a probe takes */
+#define NNTP_FLOOR_MARGIN	(7 * 86400)	/* dates out of order by up to a week */
 
 struct nntp_url {
 	int tls;
@@ -166,17 +178,6 @@ out:
 	return ret;
 }
 
-static int in_store(struct store *st, const char *mid)
-{
-	struct store_msg m;
-
-	memset(&m, 0, sizeof(m));
-	if (store_msg_find(st, mid, &m) == STORE_OK) {
-		store_msg_release(&m);
-		return 1;
-	}
-	return 0;
-}
 
 /* "<id>" from the overview, without the brackets (NULL: none). */
 static int overview_mid(const char *s, char *out, size_t outlen)
@@ -259,8 +260,15 @@ static int read_range(struct source_session *s, struct source_batch *b, uint32_t
 			continue;
 		}
 		if (!overview_mid(o->ovr_message_id, mid, sizeof(mid)) &&
-		    in_store(s->st, mid))
+		    source_has_archive_copy(s->st, s->src, mid))
 			continue;
+		/* older than the first start's floor by its Date: */
+		if (s->floor && o->ovr_date) {
+			int64_t d = mime_date(o->ovr_date, strlen(o->ovr_date));
+
+			if (d > 0 && d < s->floor)
+				continue;
+		}
 		art = NULL;
 		r = newsnntp_article(n->sess, o->ovr_article, &art, &len);
 		if (r == NEWSNNTP_ERROR_ARTICLE_NOT_FOUND ||
@@ -298,6 +306,72 @@ out:
 
 static int nntp_new(struct source_session *s, char *err, size_t errlen);
 
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * 1 when the articles from number at on are older than the floor less
+ * the margin (the median of the dates of up to NNTP_PROBE of them), 0
+ * when not or when none is there to say, -1 when the server failed.
+ */
+static int probe_old(struct nntp *n, uint32_t at, uint32_t high, int64_t floor)
+{
+	int64_t dates[NNTP_PROBE];
+	clist *ov = NULL;
+	clistiter *it;
+	size_t nd = 0;
+	uint32_t to = high - at >= NNTP_PROBE ? at + NNTP_PROBE - 1 : high;
+	int r;
+
+	r = newsnntp_xover_range(n->sess, at, to, &ov);
+	if (r == NEWSNNTP_ERROR_NO_ARTICLE_SELECTED ||
+	    r == NEWSNNTP_ERROR_INVALID_ARTICLE_NUMBER ||
+	    r == NEWSNNTP_ERROR_ARTICLE_NOT_FOUND)
+		return 0;
+	if (r != NEWSNNTP_NO_ERROR)
+		return -1;
+	for (it = clist_begin(ov); it && nd < NNTP_PROBE; it = clist_next(it)) {
+		struct newsnntp_xover_resp_item *o = clist_content(it);
+		int64_t d;
+
+		if (o && o->ovr_date && (d = mime_date(o->ovr_date, strlen(o->ovr_date))) > 0)
+			dates[nd++] = d;
+	}
+	newsnntp_xover_resp_list_free(ov);
+	if (!nd)
+		return 0;
+	qsort(dates, nd, sizeof(dates[0]), cmp_i64);
+	return dates[nd / 2] < floor - NNTP_FLOOR_MARGIN;
+}
+
+/* The first article to read for the floor: first..high+1 (past the end:
+ * none), or first when the server fails to say. */
+static uint32_t floor_article(struct source_session *s, uint32_t first, uint32_t high)
+{
+	struct nntp *n = s->priv;
+	uint64_t lo = first, hi = (uint64_t)high + 1, mid;
+	int r;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		r = probe_old(n, (uint32_t)mid, high, s->floor);
+		if (r < 0) {
+			log_event(LOG_WARN, "overview-failed", "source", s->src->name, "reason",
+				  "XOVER failed: every article is read, the floor decides", NULL);
+			return first;
+		}
+		if (r)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (uint32_t)lo;
+}
+
 static int nntp_poll(struct source_session *s, struct source_batch *b, char *err,
 		     size_t errlen)
 {
@@ -333,6 +407,15 @@ static int nntp_poll(struct source_session *s, struct source_batch *b, char *err
 		last = 0;
 	}
 	from = last + 1 > first ? last + 1 : first;
+	/* a first start (or a backfill): from the floor on */
+	if (s->floor && high && (!have || s->rewind)) {
+		from = floor_article(s, first, high);
+		if (from > high) {
+			/* nothing since the floor: read up to here */
+			ret = flush_at(b, n->u.group, high, err, errlen);
+			goto out;
+		}
+	}
 	if (!high || high < from) {
 		ret = 0;
 		goto out;

@@ -19,6 +19,16 @@
  *	x=MESSAGE-ID		(any number)
  *	etag=VALUE
  *	lm=VALUE
+ *	f=UNIXTIME		(the first start's floor, when there was one)
+ *
+ * The first start (no checkpoint, source.h) reads the archive from its
+ * floor on, as IMAP and NNTP do: the position starts PIHTTP_FLOOR_MARGIN
+ * before the floor (the feed's time is the mail's arrival, and the date
+ * a mail is taken to have may be up to a day after it) and the feed is
+ * paged forward from there; without a floor ([policy] max_age = 0) from
+ * the archive's start.  The floor stays in the checkpoint: every feed
+ * lists mail older than it again, and an entry whose time is more than
+ * the margin before it is never fetched.
  *
  * Every entry of a changed feed is looked up in the store, so a message
  * the store holds (read through another source, or before a crash) is not
@@ -50,6 +60,7 @@
 #include "source.h"
 #include "../log.h"
 #include "../mail/mailbox.h"
+#include "../mail/maildate.h"
 #include "../version.h"
 #include "../../checker/sbuf.h"
 #include "../../store/store.h"
@@ -65,6 +76,10 @@
 #define PIHTTP_TIMEOUT		60L		/* seconds, a whole transfer */
 #define PIHTTP_MAX_REDIRS	3L
 #define PIHTTP_MAX_PAGES	400		/* feed pages read in one poll */
+/* An entry this long before the floor is older than it, whatever its
+ * Date: (maildate.h: the date taken is at most a day after the arrival,
+ * which is the feed's time; a second day for the servers' clocks). */
+#define PIHTTP_FLOOR_MARGIN	(2 * MAILDATE_FUTURE_SKEW)
 
 struct pihttp {
 	CURL *curl;
@@ -99,6 +114,7 @@ struct pos {
 	struct midset skipped;	/* in the feed, not stored: gone or too large */
 	char etag[PIHTTP_MAX_VALIDATOR + 1];
 	char lastmod[PIHTTP_MAX_VALIDATOR + 1];
+	int64_t floor;		/* mail dated before it is not read (0: none) */
 };
 
 /* ---- the position -------------------------------------------------------- */
@@ -198,6 +214,10 @@ static int pos_parse(struct pos *p, const char *cp)
 			copy_validator(p->etag, cp + 5, n - 5);
 		} else if (n > 3 && !strncmp(cp, "lm=", 3)) {
 			copy_validator(p->lastmod, cp + 3, n - 3);
+		} else if (n > 2 && !strncmp(cp, "f=", 2)) {
+			t = strtoll(cp + 2, &end, 10);
+			if (end == cp + n && t > 0)
+				p->floor = t;
 		}
 		cp = nl ? nl + 1 : NULL;
 	}
@@ -219,6 +239,8 @@ static char *pos_format(const struct pos *p, int validators)
 		sbuf_addf(&sb, "etag=%s\n", p->etag);
 	if (validators && p->lastmod[0])
 		sbuf_addf(&sb, "lm=%s\n", p->lastmod);
+	if (p->floor)
+		sbuf_addf(&sb, "f=%" PRId64 "\n", p->floor);
 	if (sb.err) {
 		sbuf_release(&sb);
 		return NULL;
@@ -612,19 +634,6 @@ static void mid_escape(struct sbuf *sb, const char *mid)
 	}
 }
 
-static int in_store(struct store *st, const char *mid)
-{
-	struct store_msg m;
-	int ret;
-
-	memset(&m, 0, sizeof(m));
-	ret = store_msg_find(st, mid, &m);
-	if (ret == STORE_OK) {
-		store_msg_release(&m);
-		return 1;
-	}
-	return 0;
-}
 
 /*
  * Fetches one message into the batch.  0 when added, 1 when skipped with
@@ -689,7 +698,8 @@ static int fetch_message(struct source_session *s, struct source_batch *b,
 		ret = -1;
 		goto out;
 	}
-	ret = 0;
+	/* older than the floor: not stored, and not fetched again */
+	ret = ret == SOURCE_OLDER ? 1 : 0;
 out:
 	sbuf_release(&f.body);
 	sbuf_release(&url);
@@ -766,7 +776,9 @@ static int read_entries(struct source_session *s, struct source_batch *b,
 		 * late with an older time (its Received:/Date: is what the
 		 * feed shows): the store says.
 		 */
-		if (midset_has(&cur->skipped, e->mid) || in_store(s->st, e->mid))
+		if (midset_has(&cur->skipped, e->mid) ||
+		    source_has_archive_copy(s->st, s->src, e->mid) ||
+		    (cur->floor && e->updated < cur->floor - PIHTTP_FLOOR_MARGIN))
 			;
 		else if ((ret = fetch_message(s, b, e->mid, err, errlen)) < 0)
 			goto fail;
@@ -848,12 +860,13 @@ static int has_mid(const struct entry *ent, size_t n, const char *mid)
 }
 
 /*
- * More new mail than the feed's first page first[0, nfirst) holds: the
- * pages after the position old, oldest first, up to the first page.
+ * More new mail than the feed's first page first[0, nfirst) holds (or a
+ * first start, start): the pages after the position old, oldest first,
+ * up to the first page.
  */
 static int read_pages(struct source_session *s, struct source_batch *b,
 		      const struct pos *old, const struct entry *first, size_t nfirst,
-		      struct pos *cur, size_t *nnew, char *err, size_t errlen)
+		      int start, struct pos *cur, size_t *nnew, char *err, size_t errlen)
 {
 	int64_t since = old->t, oldest = first[0].updated;
 	int connected = 0, ignored = 0, done = 0, ret = 0, status;
@@ -913,7 +926,14 @@ static int read_pages(struct source_session *s, struct source_batch *b,
 	utc(old->t, from, sizeof(from));
 	utc(oldest, to, sizeof(to));
 	snprintf(np, sizeof(np), "%zu", page);
-	if (ignored)
+	if (ignored && start)
+		/* public-inbox answers ?t= with the first page when fewer
+		 * entries than a page follow the time: an archive that small
+		 * looks the same as a server that does not page */
+		log_event(LOG_INFO, "feed-first-page", "source", s->src->name, "from", from,
+			  "reason", "the feed's first page holds everything since the floor, "
+			  "or the server does not page (?t=)", NULL);
+	else if (ignored)
 		log_event(LOG_ERR, "feed-gap", "source", s->src->name, "from", from, "to", to,
 			  "reason",
 			  "more new mail than the feed holds and the feed cannot be paged (?t=): messages between these times may be missing",
@@ -937,7 +957,7 @@ static int pihttp_poll(struct source_session *s, struct source_batch *b, char *e
 	struct fetch f;
 	char *cpstr = NULL, nbuf[32];
 	size_t n = 0, i, nnew = 0;
-	int ret = -1, status, known = 0;
+	int ret = -1, status, known = 0, first;
 
 	memset(&old, 0, sizeof(old));
 	memset(&cur, 0, sizeof(cur));
@@ -958,6 +978,26 @@ static int pihttp_poll(struct source_session *s, struct source_batch *b, char *e
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
+	/*
+	 * A first start, or a --since backfill: the feed is paged from the
+	 * floor (less the margin), or from the archive's start without one;
+	 * the floor is kept (see the top).
+	 */
+	first = !cpstr || s->rewind;
+	if (s->floor)
+		old.floor = cur.floor = s->floor;
+	if (first) {
+		int64_t t = old.floor > PIHTTP_FLOOR_MARGIN ? old.floor - PIHTTP_FLOOR_MARGIN : 0;
+
+		midset_clear(&old.at);
+		midset_clear(&cur.at);
+		/* what an earlier floor left out may be read now */
+		midset_clear(&old.skipped);
+		old.t = cur.t = t;
+		/* (a 304 would hide what lies behind the old position) */
+		old.etag[0] = old.lastmod[0] = '\0';
+	}
+	source_batch_set_floor(b, cur.floor);
 	status = get_feed(s, -1, &old, &f, &ent, &n, err, errlen);
 	if (status < 0)
 		goto out;
@@ -989,9 +1029,10 @@ static int pihttp_poll(struct source_session *s, struct source_batch *b, char *e
 	for (i = 0; i < n; i++)
 		if (pos_past(&old, &ent[i]))
 			known++;
-	/* more new mail than the feed shows: the pages between first */
-	if (cpstr && n && !known &&
-	    read_pages(s, b, &old, ent, n, &cur, &nnew, err, errlen))
+	/* more new mail than the feed shows (or a first start): the pages
+	 * between first */
+	if ((cpstr || first) && n && !known &&
+	    read_pages(s, b, &old, ent, n, first, &cur, &nnew, err, errlen))
 		goto out;
 	if (read_entries(s, b, ent, n, &cur, &nnew, err, errlen))
 		goto out;

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <sys/random.h>
 #include <sys/types.h>
@@ -20,6 +21,7 @@
 
 #include "boot.h"
 #include "boot_int.h"
+#include "ctext.h"
 #include "sandbox.h"
 #include "../../checker/diff.h"
 #include "../../checker/banned.h"
@@ -939,17 +941,23 @@ static int ends_with(const char *s, const char *suf)
 	return n >= m && !strcmp(s + n - m, suf);
 }
 
-/*
- * Mail is hostile and the module is built on the host, then its console
- * output is quoted in a public review: a source that could pull a host
- * file into the module (.incbin, an #include by absolute path or with
- * "..") is not built at all.
- */
-static int source_is_safe(const char *t, size_t len)
+static int memcasefind(const char *h, size_t hl, const char *n)
+{
+	size_t nl = strlen(n), i;
+
+	for (i = 0; nl <= hl && i <= hl - nl; i++)
+		if (!strncasecmp(h + i, n, nl))
+			return 1;
+	return 0;
+}
+
+/* The checks of source_is_safe() on one text. */
+static int text_is_safe(const char *t, size_t len)
 {
 	const char *p, *e = t + len;
 
-	if (memfind(t, len, "incbin") || memfind(t, len, "#embed"))
+	/* the assembler takes its directives in any case: .INCBIN */
+	if (memcasefind(t, len, "incbin") || memfind(t, len, "#embed"))
 		return 0;
 	for (p = t; (p = memfind(p, (size_t)(e - p), "include")); p += 7) {
 		const char *q = p + 7, *end;
@@ -965,6 +973,28 @@ static int source_is_safe(const char *t, size_t len)
 			return 0;
 	}
 	return 1;
+}
+
+/*
+ * Mail is hostile and the module is built on the host, then its console
+ * output is quoted in a public review: a source that could pull a host
+ * file into the module (.incbin, an #include by absolute path or with
+ * "..") is not built at all.  The checks run on the text as written and
+ * on what the compiler makes of it (ctext.h): splices and comments gone,
+ * string literals decoded and joined, as an asm() statement hands them
+ * to the assembler (".in" "cbin" is .incbin).
+ */
+static int source_is_safe(const char *t, size_t len)
+{
+	struct ctext c;
+	int safe;
+
+	if (ctext_read(&c, t, len))
+		return 0;
+	safe = text_is_safe(t, len) && text_is_safe(c.code, c.ncode) &&
+	       !memcasefind(c.lit, c.nlit, "incbin");
+	ctext_release(&c);
+	return safe;
 }
 
 /* One part's diff of a file: d[part].files[file]. */

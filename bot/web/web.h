@@ -26,11 +26,21 @@
 #include "../../store/store.h"
 
 #define WEB_MAX_BODY	(16u << 20)	/* bytes of one answer */
-#define WEB_MAX_PARAMS	32		/* query parameters looked at */
+#define WEB_MAX_PARAMS	32		/* query parameters; more: 414 */
+#define WEB_MAX_PARAMS_TEXT "32"
 #define WEB_PAGE_ROWS	30		/* rows of a page's table */
 #define WEB_API_ROWS	100		/* rows of an API answer by default */
 #define WEB_API_MAX_ROWS 1000		/* ... at most */
-#define WEB_MAX_OFFSET	100000000	/* rows skipped at most */
+/*
+ * Paging: by key (after=ID, the last row of the page before), at any
+ * depth for the cost of the first page; by offset only this far, as an
+ * offset reads every row it skips (a page past the end of 2.7 million
+ * findings took 6 s, tests/bench/README.md).
+ */
+#define WEB_MAX_PAGE	10		/* ?page=N of the HTML pages at most */
+#define WEB_MAX_PAGE_TEXT "10"
+#define WEB_MAX_OFFSET	1000		/* rows an API offset skips at most */
+#define WEB_MAX_OFFSET_TEXT "1000"
 #define WEB_CHART_WEEKS	26		/* weeks the chart shows */
 
 struct web_ctx {

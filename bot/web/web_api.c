@@ -3,12 +3,16 @@
  * web_api: the JSON API under /api/v1/ (reviewbot(1) "JSON API" names
  * every field; they do not change within v1).  Each list is one object:
  *
- *   {"offset":0,"limit":100,"count":N,"next":URL|null,"findings":[...]}
+ *   {"offset":0,"after":null,"limit":100,"count":N,"next":URL|null,"findings":[...]}
  *
  * with "next" the same request for the following page while the page
- * is full.  Filters as for the search page (web_filters()); limit at
+ * is full: after=ID, the last row of this one (keyset paging: any depth
+ * costs what the first page does; offset skips WEB_MAX_OFFSET rows at
+ * most, as it reads every row it skips).  Filters as for the search page (web_filters()); limit at
  * most WEB_API_MAX_ROWS.  Errors are {"error":"..."} with a 4xx status.
  */
+#include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +75,7 @@ static void api_error(struct web_response *resp, int status, const char *msg)
 struct rows {
 	struct sbuf *b;
 	size_t n, max;
+	int64_t last;		/* the id of the last row of the page */
 	int mail;		/* reviews: the mail too */
 	struct store *st;
 	int failed;
@@ -112,6 +117,7 @@ static int finding_obj(void *arg, const struct store_query_row *q)
 
 	if (!sep(r))
 		return 0;
+	r->last = q->f.id;
 	mail_fields(b, q->date, q->message_id, q->subject, q->author_addr,
 		    q->author_name, q->list);
 	sbuf_addf(b, ",\"series_id\":%lld,\"version\":%d,\"version_minor\":%d,"
@@ -143,6 +149,7 @@ static int patch_obj(void *arg, const struct store_patch_row *p)
 
 	if (!sep(r))
 		return 0;
+	r->last = p->p.id;
 	mail_fields(b, p->date, p->message_id, p->p.subject, p->author_addr,
 		    p->author_name, p->list);
 	sbuf_addf(b, ",\"series_id\":%lld,\"version\":%d,\"version_minor\":%d,"
@@ -169,6 +176,7 @@ static int series_obj(void *arg, const struct store_series_row *s)
 
 	if (!sep(r))
 		return 0;
+	r->last = s->s.id;
 	sbuf_addf(b, "{\"series_id\":%lld,", (long long)s->s.id);
 	iso_time(b, "date", s->date);
 	sbuf_addch(b, ',');
@@ -217,33 +225,34 @@ static int series_obj(void *arg, const struct store_series_row *s)
 	return 0;
 }
 
-/* ?offset=N: 0 when absent; -1 when not a number in range */
-static long long offset_of(const struct web_request *req)
+/* ?NAME=N: 0 when absent; -1 when not a number from min to max */
+static long long number_of(const struct web_request *req, const char *name,
+			   long long min, long long max)
 {
-	const char *v = web_param(req, "offset");
+	const char *v = web_param(req, name);
 	char *e;
 	long long n;
 
-	if (!v || !*v)
+	if (!v)
 		return 0;
 	n = strtoll(v, &e, 10);
-	if (*e || n < 0 || n > WEB_MAX_OFFSET)
+	if (!*v || *e || n < min || n > max || n == LLONG_MAX)
 		return -1;
 	return n;
 }
 
-/* this request again at offset */
+/* this request again after row id (the offset and after it had dropped) */
 static void next_url(struct sbuf *b, const struct web_request *req, const char *path,
-		     size_t offset)
+		     int64_t after)
 {
 	struct sbuf u;
 	size_t i;
 
 	sbuf_init(&u, WEB_MAX_PATH * 8);
 	sbuf_addstr(&u, path);
-	sbuf_addf(&u, "?offset=%zu", offset);
+	sbuf_addf(&u, "?after=%lld", (long long)after);
 	for (i = 0; i < req->nparams; i++) {
-		if (!strcmp(req->params[i].key, "offset"))
+		if (!strcmp(req->params[i].key, "offset") || !strcmp(req->params[i].key, "after"))
 			continue;
 		sbuf_addch(&u, '&');
 		web_url_part(&u, req->params[i].key, 0);
@@ -262,9 +271,10 @@ static void api_index(struct web_response *resp)
 		  "\"series\":\"/api/v1/series\",\"reviews\":\"/api/v1/reviews\","
 		  "\"versions\":\"/api/v1/versions?series=MESSAGE-ID\"},"
 		  "\"filters\":[\"q\",\"author\",\"file\",\"list\",\"category\",\"type\",\"since\","
-		  "\"until\",\"series\"],\"paging\":{\"limit\":%d,\"max_limit\":%d,\"offset\":0},"
+		  "\"until\",\"series\"],\"paging\":{\"limit\":%d,\"max_limit\":%d,\"offset\":0,"
+		  "\"max_offset\":%d,\"after\":null},"
 		  "\"manual\":\"reviewbot(1), JSON API\"}\n",
-		  REVIEWBOT_VERSION, WEB_API_ROWS, WEB_API_MAX_ROWS);
+		  REVIEWBOT_VERSION, WEB_API_ROWS, WEB_API_MAX_ROWS, WEB_MAX_OFFSET);
 }
 
 static void api_versions(const struct web_ctx *ctx, const struct web_request *req,
@@ -340,7 +350,7 @@ void web_api(const struct web_ctx *ctx, const struct web_request *req,
 	struct qfilter f;
 	struct rows r;
 	char err[256], path[32];
-	long long offset;
+	long long offset, after;
 	size_t limit;
 	int ret;
 
@@ -358,9 +368,15 @@ void web_api(const struct web_ctx *ctx, const struct web_request *req,
 		api_error(resp, 400, err);
 		goto out;
 	}
-	offset = offset_of(req);
+	offset = number_of(req, "offset", 0, WEB_MAX_OFFSET);
 	if (offset < 0) {
-		api_error(resp, 400, "offset takes a number from 0 to 100000000");
+		api_error(resp, 400, "offset takes a number from 0 to " WEB_MAX_OFFSET_TEXT
+			  "; page on with next (after=)");
+		goto out;
+	}
+	after = number_of(req, "after", 1, INT64_MAX);
+	if (after < 0) {
+		api_error(resp, 400, "after takes the id a next link gives");
 		goto out;
 	}
 	if (f.limit > WEB_API_MAX_ROWS) {
@@ -373,6 +389,7 @@ void web_api(const struct web_ctx *ctx, const struct web_request *req,
 	q.publish = ctx->publish;
 	q.limit = limit + 1;
 	q.offset = (size_t)offset;
+	q.after = after;
 	q.newest_first = page == WEB_API_SERIES || page == WEB_API_REVIEWS;
 	memset(&r, 0, sizeof(r));
 	r.b = b;
@@ -381,7 +398,12 @@ void web_api(const struct web_ctx *ctx, const struct web_request *req,
 	r.mail = page == WEB_API_REVIEWS && web_param(req, "mail") &&
 		 !strcmp(web_param(req, "mail"), "1");
 	snprintf(path, sizeof(path), "/api/v1/%s", names[page]);
-	sbuf_addf(b, "{\"offset\":%lld,\"limit\":%zu,\"%s\":[", offset, limit, names[page]);
+	sbuf_addf(b, "{\"offset\":%lld,\"after\":", offset);
+	if (after)
+		sbuf_addf(b, "%lld", after);
+	else
+		sbuf_addstr(b, "null");
+	sbuf_addf(b, ",\"limit\":%zu,\"%s\":[", limit, names[page]);
 	if (page == WEB_API_FINDINGS)
 		ret = store_query_findings(ctx->st, &q, finding_obj, &r);
 	else if (page == WEB_API_PATCHES)
@@ -393,8 +415,8 @@ void web_api(const struct web_ctx *ctx, const struct web_request *req,
 		goto out;
 	}
 	sbuf_addf(b, "\n],\"count\":%zu,\"next\":", r.n > r.max ? r.max : r.n);
-	if (r.n > r.max)
-		next_url(b, req, path, (size_t)offset + limit);
+	if (r.n > r.max && r.last > 0)
+		next_url(b, req, path, r.last);
 	else
 		sbuf_addstr(b, "null");
 	sbuf_addstr(b, "}\n");

@@ -4,6 +4,7 @@
  * without JavaScript, readable on a phone (one column, tables that
  * scroll sideways).  Every text from mail goes through web_html().
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "../qfilter.h"
 #include "../version.h"
 #include "web.h"
+#include "web_cache.h"
 #include "../../checker/readiness.h"
 #include "../../checker/rules.h"
 #include "../../store/store_web.h"
@@ -43,8 +45,9 @@ static const char style[] =
 	".ok{color:#1e7b34}.concern{color:#b00020;font-weight:600}.na{color:#777}"
 	".new{color:#b00020}.still{color:#8a5a00}"
 	"ul.ready{list-style:none;padding:0;margin:.3em 0}"
-	".badge{display:inline-block;padding:0 .3em;margin:0 .15em .15em 0;"
-	"border:1px solid currentColor;border-radius:.3em;font-size:12px}"
+	".cl{white-space:nowrap;font-size:13px}"
+	".cl b{font-weight:normal;margin-right:.3em}.cl b.concern{font-weight:700}"
+	"td.d{white-space:nowrap}"
 	".chart svg{width:100%;height:auto;max-height:14em}"
 	".chart figcaption{font-size:13px}"
 	"figure{margin:.5em 0}"
@@ -60,9 +63,11 @@ static const char *const crit_label[CHK_CRIT__COUNT] = {
 	"security", "user-space interface", "affects others", "maintainer",
 	"compiles", "seems to work", "process",
 };
-static const char *const crit_short[CHK_CRIT__COUNT] = {
-	"security", "uapi", "others", "maintainer", "compiles", "works", "process",
-};
+/* a series table's checklist: a letter each, on one line */
+static const char crit_letter[CHK_CRIT__COUNT] = { 'S', 'U', 'O', 'M', 'C', 'W', 'P' };
+#define CHECKLIST_KEY "S security, U user-space interface, O affects others, " \
+	"M maintainer, C compiles, W seems to work, P process: &#10003; nothing found, " \
+	"! concern, ? not checked"
 
 /* ---- pieces ------------------------------------------------------------- */
 
@@ -88,7 +93,7 @@ static void head(struct sbuf *b, const char *title, const char *search)
 		    "<form action=\"/search\" method=\"get\" role=\"search\">"
 		    "<input name=\"q\" aria-label=\"query\" value=\"");
 	web_html(b, search ? search : "");
-	sbuf_addstr(b, "\" placeholder=\"category:uapi file:drivers/leds/* since:30d\">"
+	sbuf_addstr(b, "\" placeholder=\"category:uapi file:drivers/*\">"
 		    "<button>Search</button></form></header>\n<main>\n");
 }
 
@@ -207,8 +212,9 @@ static int collect_rule(void *arg, const struct store_query_row *r)
 /*
  * The "Merge readiness" block of a review mail (templates/review.txt):
  * "  label:   value" lines after it, up to a blank line.  Each label
- * known sets that criterion's state from its value's first word (ok,
- * concern; anything else is not checked).  0 when no line was found (a
+ * known sets that criterion's state from its value's first words (ok
+ * or "no ...": nothing found; concern or "fixes ...": a concern; anything
+ * else is not checked).  0 when no line was found (a
  * template without the block): the findings' readiness stays.
  */
 static int checklist_from_mail(const char *body, struct checklist *cl)
@@ -234,9 +240,13 @@ static int checklist_from_mail(const char *body, struct checklist *cl)
 			if ((size_t)(colon - p) != strlen(crit_label[c]) ||
 			    memcmp(p, crit_label[c], (size_t)(colon - p)))
 				continue;
-			cl->rd.crit[c].state = !strncmp(v, "ok", 2) ? CHK_READY_OK :
-				!strncmp(v, "concern", 7) ? CHK_READY_CONCERN :
-				CHK_READY_NOT_CHECKED;
+			/* "ok" and "no <finding> ..." found nothing; "concern"
+			 * and "fixes a security bug" want a look; the rest
+			 * ("not checked", "pending") was not checked */
+			cl->rd.crit[c].state = !strncmp(v, "ok", 2) || !strncmp(v, "no ", 3) ?
+				CHK_READY_OK :
+				!strncmp(v, "concern", 7) || !strncmp(v, "fixes ", 6) ?
+				CHK_READY_CONCERN : CHK_READY_NOT_CHECKED;
 			cl->rd.crit[c].n = 0;
 			snprintf(cl->said[c], sizeof(cl->said[c]), "%.*s", (int)(nl - v), v);
 			found = 1;
@@ -337,17 +347,24 @@ static void checklist_full(struct sbuf *b, const struct checklist *cl)
 		    "<p class=\"meta\">From the stored findings (no review mail to read).</p>\n");
 }
 
-static void checklist_badges(struct sbuf *b, const struct checklist *cl)
+/*
+ * A series table's checklist: the six criteria as letters on one line
+ * ("S&#10003; U! O&#10003; M&#10003; C? W?"), each with its words as a
+ * title; six badges a row, stacked, showed a dozen series a screen.
+ */
+static void checklist_line(struct sbuf *b, const struct checklist *cl)
 {
 	int c;
 
+	sbuf_addstr(b, "<span class=\"cl\">");
 	for (c = 0; c < CHK_CRIT__COUNT; c++) {
 		enum chk_ready s = cl->rd.crit[c].state;
 
-		sbuf_addf(b, "<span class=\"badge %s\" title=\"%s: %s\">%s%s</span>",
-			  state_class(s), crit_label[c], chk_ready_name(s), crit_short[c],
-			  s == CHK_READY_OK ? " &#10003;" : s == CHK_READY_CONCERN ? " !" : " ?");
+		sbuf_addf(b, "<b class=\"%s\" title=\"%s: %s\">%c%s</b>",
+			  state_class(s), crit_label[c], chk_ready_name(s), crit_letter[c],
+			  s == CHK_READY_OK ? "&#10003;" : s == CHK_READY_CONCERN ? "!" : "?");
 	}
+	sbuf_addstr(b, "</span>");
 }
 
 /* ---- tables ---------------------------------------------------------------- */
@@ -357,6 +374,7 @@ struct series_table {
 	struct sbuf *b;
 	size_t rows, max;
 	int failed;
+	int64_t last;		/* the last series shown */
 };
 
 static int series_tr(void *arg, const struct store_series_row *r)
@@ -369,9 +387,10 @@ static int series_tr(void *arg, const struct store_series_row *r)
 
 	if (++t->rows > t->max)
 		return 0;	/* one more than shown: there is a next page */
+	t->last = r->s.id;
 	fmt_time(r->date, 0, date, sizeof(date));
 	subject_version_tag(r->s.version, r->s.version_minor, ver, sizeof(ver));
-	sbuf_addf(b, "<tr><td>%s</td><td>", date);
+	sbuf_addf(b, "<tr><td class=\"d\">%s</td><td>", date);
 	link_msg(b, r->msgid, r->s.subject ? r->s.subject : "(no subject)");
 	sbuf_addstr(b, " <span class=\"meta\">");
 	sbuf_addf(b, "%s%ld/%d</span></td><td>", ver, r->patches, r->s.total);
@@ -382,7 +401,7 @@ static int series_tr(void *arg, const struct store_series_row *r)
 		chk_readiness_release(&cl.rd);
 		return STORE_ERR;
 	}
-	checklist_badges(b, &cl);
+	checklist_line(b, &cl);
 	chk_readiness_release(&cl.rd);
 	sbuf_addstr(b, "</td>");
 	for (c = 0; c < STORE_NCATEGORIES; c++)
@@ -400,19 +419,38 @@ static int series_tr(void *arg, const struct store_series_row *r)
 	return 0;
 }
 
-/* The series of q (newest first), page by page; 0 or a store error. */
-static int series_table(const struct web_ctx *ctx, struct sbuf *b, struct store_query *q,
-			size_t page, size_t *shown, int *more)
+/*
+ * Where a table's page starts: ?after=ID, the last row of the page
+ * before (keyset paging: a page deep in the history costs what the
+ * first does), or ?page=N for the first WEB_MAX_PAGE pages (links made
+ * before; an offset reads every row it skips, so no deeper).
+ */
+struct paging {
+	size_t page;
+	int64_t after;
+	int64_t last;		/* out: the last row shown */
+	int more;		/* out: there is a next page */
+};
+
+static int paging_first(const struct paging *pg)
 {
-	struct series_table t = { ctx, b, 0, WEB_PAGE_ROWS, 0 };
+	return !pg->page && !pg->after;
+}
+
+/* The series of q (newest first), the page pg says; 0 or a store error. */
+static int series_table(const struct web_ctx *ctx, struct sbuf *b, struct store_query *q,
+			struct paging *pg, size_t *shown)
+{
+	struct series_table t = { ctx, b, 0, WEB_PAGE_ROWS, 0, 0 };
 	int ret, c;
 
 	q->publish = ctx->publish;
 	q->newest_first = 1;
 	q->limit = WEB_PAGE_ROWS + 1;
-	q->offset = page * WEB_PAGE_ROWS;
+	q->offset = pg->after ? 0 : pg->page * WEB_PAGE_ROWS;
+	q->after = pg->after;
 	sbuf_addstr(b, "<div class=\"scroll\"><table><thead><tr><th>date</th><th>series</th>"
-		    "<th>author</th><th>checklist</th>");
+		    "<th>author</th><th title=\"" CHECKLIST_KEY "\">checklist</th>");
 	for (c = 0; c < STORE_NCATEGORIES; c++)
 		sbuf_addf(b, "<th title=\"findings: %s\">%.4s</th>", store_categories[c],
 			  store_categories[c]);
@@ -420,7 +458,8 @@ static int series_table(const struct web_ctx *ctx, struct sbuf *b, struct store_
 	ret = store_web_series(ctx->st, q, 0, series_tr, &t);
 	sbuf_addstr(b, "</tbody></table></div>\n");
 	*shown = t.rows > t.max ? t.max : t.rows;
-	*more = t.rows > t.max;
+	pg->more = t.rows > t.max;
+	pg->last = t.last;
 	return ret < 0 ? ret : 0;
 }
 
@@ -428,6 +467,7 @@ struct finding_table {
 	struct sbuf *b;
 	size_t rows, max;
 	int with_where;		/* the patch and author columns */
+	int64_t last;		/* the last finding shown */
 };
 
 static int finding_tr(void *arg, const struct store_query_row *r)
@@ -438,6 +478,7 @@ static int finding_tr(void *arg, const struct store_query_row *r)
 
 	if (++t->rows > t->max)
 		return 0;
+	t->last = r->f.id;
 	sbuf_addstr(b, "<tr>");
 	if (t->with_where) {
 		fmt_time(r->date, 0, date, sizeof(date));
@@ -460,21 +501,23 @@ static int finding_tr(void *arg, const struct store_query_row *r)
 }
 
 static int finding_table(const struct web_ctx *ctx, struct sbuf *b, struct store_query *q,
-			 size_t page, int *more)
+			 struct paging *pg)
 {
-	struct finding_table t = { b, 0, WEB_PAGE_ROWS * 2, 1 };
+	struct finding_table t = { b, 0, WEB_PAGE_ROWS * 2, 1, 0 };
 	int ret;
 
 	q->publish = ctx->publish;
 	q->newest_first = 1;
 	q->limit = t.max + 1;
-	q->offset = page * t.max;
+	q->offset = pg->after ? 0 : pg->page * t.max;
+	q->after = pg->after;
 	sbuf_addstr(b, "<div class=\"scroll\"><table><thead><tr><th>date</th><th>patch</th>"
 		    "<th>author</th><th>category</th><th>type</th><th>where</th>"
 		    "<th>message</th></tr></thead><tbody>\n");
 	ret = store_query_findings(ctx->st, q, finding_tr, &t);
 	sbuf_addstr(b, "</tbody></table></div>\n");
-	*more = t.rows > t.max;
+	pg->more = t.rows > t.max;
+	pg->last = t.last;
 	return ret < 0 ? ret : 0;
 }
 
@@ -515,47 +558,138 @@ static int count_list(const struct web_ctx *ctx, struct sbuf *b, struct store_qu
 	return ret < 0 ? ret : 0;
 }
 
-/* ?page=N (0 when absent or bad; capped) */
-static size_t page_of(const struct web_request *req)
+/* ---- what the first pages count, kept a while (web_cache.h) ----------------- */
+
+/* the cache key of what names: the publish rule (as a hash) and names */
+static void cache_key(const struct web_ctx *ctx, const char *what, const char *names,
+		      char *key, size_t keylen)
 {
-	const char *v = web_param(req, "page");
+	uint64_t h = 0xcbf29ce484222325ULL;
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)(ctx->publish ? ctx->publish : ""); *p; p++)
+		h = (h ^ *p) * 0x100000001b3ULL;
+	snprintf(key, keylen, "%s %016llx %s", what, (unsigned long long)h, names);
+}
+
+/* web_chart() of q (a list's or every list's: nothing else set), kept */
+static int chart_kept(const struct web_ctx *ctx, const struct store_query *q, struct sbuf *b)
+{
+	char key[WEB_CACHE_MAX_KEY + 1];
+	struct sbuf tmp;
+	int ret;
+
+	cache_key(ctx, "chart", q->list ? q->list : "", key, sizeof(key));
+	if (web_cache_get(key, b))
+		return 0;
+	sbuf_init(&tmp, WEB_MAX_BODY);
+	ret = web_chart(ctx->st, q, &tmp);
+	if (ret >= 0 && !tmp.err)
+		web_cache_put(key, tmp.buf, tmp.len);
+	sbuf_add(b, tmp.buf, tmp.len);
+	sbuf_release(&tmp);
+	return ret;
+}
+
+/* count_list() of a file's or folder's findings (glob) by type, kept */
+static int types_kept(const struct web_ctx *ctx, const char *glob, size_t limit,
+		      struct sbuf *b)
+{
+	char key[WEB_CACHE_MAX_KEY + 1];
+	struct store_query q;
+	struct sbuf tmp;
+	int ret, keep = strlen(glob) < WEB_CACHE_MAX_KEY - 32;
+
+	cache_key(ctx, "types", glob, key, sizeof(key));
+	if (keep && web_cache_get(key, b))
+		return 0;
+	memset(&q, 0, sizeof(q));
+	q.file_glob = glob;
+	sbuf_init(&tmp, WEB_MAX_BODY);
+	ret = count_list(ctx, &tmp, &q, COUNT_TYPE, limit);
+	if (ret >= 0 && !tmp.err && keep)
+		web_cache_put(key, tmp.buf, tmp.len);
+	sbuf_add(b, tmp.buf, tmp.len);
+	sbuf_release(&tmp);
+	return ret;
+}
+
+/*
+ * ?page=N and ?after=ID into pg: 0 when absent (and a page that is no
+ * number, as before); -1 for a page past WEB_MAX_PAGE or an after that
+ * is no row id (400: the next-page links say after=).
+ */
+static int paging_of(const struct web_request *req, struct paging *pg)
+{
+	const char *v = web_param(req, "page"), *a = web_param(req, "after");
 	char *e;
 	long long n;
 
+	memset(pg, 0, sizeof(*pg));
+	if (a) {
+		n = strtoll(a, &e, 10);
+		if (!*a || *e || n <= 0 || n == LLONG_MAX)
+			return -1;
+		pg->after = n;
+	}
 	if (!v || !*v)
 		return 0;
 	n = strtoll(v, &e, 10);
-	if (*e || n < 0 || n > WEB_MAX_OFFSET / (WEB_PAGE_ROWS * 2))
+	if (*e || n < 0)
 		return 0;
-	return (size_t)n;
+	if (n > WEB_MAX_PAGE)
+		return -1;
+	pg->page = (size_t)n;
+	return 0;
 }
 
-/* links to the pages before and after, keeping the other parameters */
-static void pager(struct sbuf *b, const struct web_request *req, const char *base,
-		  size_t page, int more)
+static void bad_paging(struct web_response *resp)
 {
-	size_t i, k;
+	error_page(resp, 400, "Bad request",
+		   "Pages are reached with their next-page links (after=); page takes a"
+		   " number up to " WEB_MAX_PAGE_TEXT ".");
+}
 
-	if (!page && !more)
+/* base with the request's parameters but page and after, and after=ID
+ * first when ID > 0 (an attribute value: & as &amp;) */
+static void page_url(struct sbuf *b, const struct web_request *req, const char *base,
+		     int64_t after)
+{
+	size_t i;
+	int first = 1;
+
+	sbuf_addstr(b, base);
+	if (after > 0) {
+		sbuf_addf(b, "?after=%lld", (long long)after);
+		first = 0;
+	}
+	for (i = 0; i < req->nparams; i++) {
+		if (!strcmp(req->params[i].key, "page") || !strcmp(req->params[i].key, "after"))
+			continue;
+		sbuf_addstr(b, first ? "?" : "&amp;");
+		first = 0;
+		web_url_part(b, req->params[i].key, 0);
+		sbuf_addch(b, '=');
+		web_url_part(b, req->params[i].value, 0);
+	}
+}
+
+/* links to the first page and the one after, keeping the other parameters */
+static void pager(struct sbuf *b, const struct web_request *req, const char *base,
+		  const struct paging *pg)
+{
+	if (paging_first(pg) && !pg->more)
 		return;
 	sbuf_addstr(b, "<nav class=\"pages\">");
-	for (k = 0; k < 2; k++) {
-		if (k == 0 && !page)
-			continue;
-		if (k == 1 && !more)
-			continue;
+	if (!paging_first(pg)) {
 		sbuf_addstr(b, "<a href=\"");
-		sbuf_addstr(b, base);
-		sbuf_addf(b, "?page=%zu", k ? page + 1 : page - 1);
-		for (i = 0; i < req->nparams; i++) {
-			if (!strcmp(req->params[i].key, "page"))
-				continue;
-			sbuf_addstr(b, "&amp;");
-			web_url_part(b, req->params[i].key, 0);
-			sbuf_addch(b, '=');
-			web_url_part(b, req->params[i].value, 0);
-		}
-		sbuf_addstr(b, k ? "\">next page &rarr;</a>" : "\">&larr; previous page</a> ");
+		page_url(b, req, base, 0);
+		sbuf_addstr(b, "\">&larr; newest</a> ");
+	}
+	if (pg->more && pg->last > 0) {
+		sbuf_addstr(b, "<a href=\"");
+		page_url(b, req, base, pg->last);
+		sbuf_addstr(b, "\">next page &rarr;</a>");
 	}
 	sbuf_addstr(b, "</nav>\n");
 }
@@ -596,9 +730,13 @@ static void page_front(const struct web_ctx *ctx, const struct web_request *req,
 	struct sbuf *b = &resp->body;
 	struct lists_nav ln = { b, list, 0 };
 	struct store_query q;
-	size_t page = page_of(req), shown;
-	int more;
+	struct paging pg;
+	size_t shown;
 
+	if (paging_of(req, &pg)) {
+		bad_paging(resp);
+		return;
+	}
 	head(b, list ? list : "Patch reviews", list ? "" : NULL);
 	if (list) {
 		sbuf_addstr(b, "<h1>");
@@ -614,16 +752,19 @@ static void page_front(const struct web_ctx *ctx, const struct web_request *req,
 			sbuf_addstr(b, " &middot; <a href=\"/\">all lists</a>");
 		sbuf_addstr(b, "</p>\n");
 	}
-	sbuf_addstr(b, "<h2>Findings per week</h2>\n");
+	/* the chart on the first page only: a later one is its table */
+	if (paging_first(&pg)) {
+		sbuf_addstr(b, "<h2>Findings per week</h2>\n");
+		memset(&q, 0, sizeof(q));
+		q.list = list;
+		q.publish = ctx->publish;
+		if (chart_kept(ctx, &q, b) < 0)
+			goto fail;
+	}
+	sbuf_addstr(b, paging_first(&pg) ? "<h2>Latest series</h2>\n" : "<h2>Series</h2>\n");
 	memset(&q, 0, sizeof(q));
 	q.list = list;
-	q.publish = ctx->publish;
-	if (web_chart(ctx->st, &q, b) < 0)
-		goto fail;
-	sbuf_addstr(b, "<h2>Latest series</h2>\n");
-	memset(&q, 0, sizeof(q));
-	q.list = list;
-	if (series_table(ctx, b, &q, page, &shown, &more) < 0)
+	if (series_table(ctx, b, &q, &pg, &shown) < 0)
 		goto fail;
 	if (!shown)
 		sbuf_addstr(b, "<p class=\"none\">No series yet.</p>\n");
@@ -634,10 +775,10 @@ static void page_front(const struct web_ctx *ctx, const struct web_request *req,
 		sbuf_addstr(&base, "/l/");
 		web_url_part(&base, list, 0);
 		sbuf_addch(&base, '/');
-		pager(b, req, base.buf, page, more);
+		pager(b, req, base.buf, &pg);
 		sbuf_release(&base);
 	} else {
-		pager(b, req, "/", page, more);
+		pager(b, req, "/", &pg);
 	}
 	foot(b);
 	return;
@@ -1132,19 +1273,23 @@ static void page_author(const struct web_ctx *ctx, const struct web_request *req
 {
 	struct sbuf *b = &resp->body;
 	struct store_query q;
-	size_t page = page_of(req), shown;
-	int more;
+	struct paging pg;
+	size_t shown;
 	struct sbuf base;
 
+	if (paging_of(req, &pg)) {
+		bad_paging(resp);
+		return;
+	}
 	head(b, req->route.arg, NULL);
 	sbuf_addstr(b, "<h1>");
 	web_html(b, req->route.arg);
 	sbuf_addstr(b, "</h1>\n<h2>Series</h2>\n");
 	memset(&q, 0, sizeof(q));
 	q.author = req->route.arg;
-	if (series_table(ctx, b, &q, page, &shown, &more) < 0)
+	if (series_table(ctx, b, &q, &pg, &shown) < 0)
 		goto fail;
-	if (!shown && !page) {
+	if (!shown && paging_first(&pg)) {
 		not_here(resp);
 		return;
 	}
@@ -1152,8 +1297,13 @@ static void page_author(const struct web_ctx *ctx, const struct web_request *req
 	sbuf_addstr(&base, "/a/");
 	web_url_part(&base, req->route.arg, 0);
 	sbuf_addch(&base, '/');
-	pager(b, req, base.buf, page, more);
+	pager(b, req, base.buf, &pg);
 	sbuf_release(&base);
+	/* the counts on the first page only: a later one is its table */
+	if (!paging_first(&pg)) {
+		foot(b);
+		return;
+	}
 	sbuf_addstr(b, "<h2>Findings by category</h2>\n");
 	memset(&q, 0, sizeof(q));
 	q.author = req->route.arg;
@@ -1190,9 +1340,12 @@ static void page_file(const struct web_ctx *ctx, const struct web_request *req,
 	struct sbuf *b = &resp->body;
 	struct store_query q;
 	struct sbuf glob, base;
-	size_t page = page_of(req);
-	int more;
+	struct paging pg;
 
+	if (paging_of(req, &pg)) {
+		bad_paging(resp);
+		return;
+	}
 	sbuf_init(&glob, WEB_MAX_ARG * 4 + 8);
 	sbuf_init(&base, WEB_MAX_PATH + 16);
 	glob_of(&glob, req->route.arg, req->route.dir);
@@ -1200,21 +1353,22 @@ static void page_file(const struct web_ctx *ctx, const struct web_request *req,
 	sbuf_addstr(b, "<h1><code>");
 	web_html(b, req->route.arg);
 	sbuf_addstr(b, req->route.dir ? "/</code></h1>\n" : "</code></h1>\n");
-	sbuf_addstr(b, "<h2>Findings by type</h2>\n");
-	memset(&q, 0, sizeof(q));
-	q.file_glob = glob.buf;
-	if (count_list(ctx, b, &q, COUNT_TYPE, 20) < 0)
-		goto fail;
+	/* the counts on the first page only: a later one is its table */
+	if (paging_first(&pg)) {
+		sbuf_addstr(b, "<h2>Findings by type</h2>\n");
+		if (types_kept(ctx, glob.buf, 20, b) < 0)
+			goto fail;
+	}
 	sbuf_addstr(b, "<h2>Findings, newest first</h2>\n");
 	memset(&q, 0, sizeof(q));
 	q.file_glob = glob.buf;
-	if (finding_table(ctx, b, &q, page, &more) < 0)
+	if (finding_table(ctx, b, &q, &pg) < 0)
 		goto fail;
 	sbuf_addstr(&base, "/f/");
 	web_url_part(&base, req->route.arg, 1);
 	if (req->route.dir)
 		sbuf_addch(&base, '/');
-	pager(b, req, base.buf, page, more);
+	pager(b, req, base.buf, &pg);
 	foot(b);
 	goto out;
 fail:
@@ -1237,8 +1391,9 @@ static void search_help(struct sbuf *b)
 		    "<li><code>since:30d</code>, <code>until:2026-11-30</code> dates, or a time"
 		    " ago (d, w, h)</li>\n"
 		    "<li><code>series:MESSAGE-ID</code> the series a message belongs to</li>\n"
-		    "</ul>\n<p>Example: <a href=\"/search?q=category%3Auapi%20since%3A30d\">"
-		    "<code>category:uapi since:30d</code></a></p>\n");
+		    "</ul>\n<p>Example: <a href=\"/search?q=category%3Auapi%20file%3Adrivers%2F%2A\">"
+		    "<code>category:uapi file:drivers/*</code></a> (<code>since:30d</code>"
+		    " counts back from today: nothing in an older archive)</p>\n");
 }
 
 static void page_search(const struct web_ctx *ctx, const struct web_request *req,
@@ -1249,9 +1404,13 @@ static void page_search(const struct web_ctx *ctx, const struct web_request *req
 	struct store_query q;
 	struct qfilter f;
 	char err[256];
-	size_t page = page_of(req), shown;
-	int more;
+	struct paging pg;
+	size_t shown;
 
+	if (paging_of(req, &pg)) {
+		bad_paging(resp);
+		return;
+	}
 	qfilter_init(&f);
 	sbuf_init(&words, QFILTER_MAX_TEXT * 2);
 	if (web_filters(ctx, req, &f, err, sizeof(err))) {
@@ -1281,30 +1440,34 @@ static void page_search(const struct web_ctx *ctx, const struct web_request *req
 	sbuf_addstr(b, "\">findings</a>, <a href=\"/api/v1/series?q=");
 	web_url_part(b, words.buf, 0);
 	sbuf_addstr(b, "\">series</a></p>\n");
-	memset(&q, 0, sizeof(q));
-	qfilter_apply(&f, &q);
-	q.publish = ctx->publish;
-	sbuf_addstr(b, "<h2>Findings per week</h2>\n");
-	if (web_chart(ctx->st, &q, b) < 0)
-		goto fail;
-	if (!page) {
+	/* the chart and the series on the first page only: a later one is
+	 * the findings' table */
+	if (paging_first(&pg)) {
+		struct paging first = { 0, 0, 0, 0 };
+
+		memset(&q, 0, sizeof(q));
+		qfilter_apply(&f, &q);
+		q.publish = ctx->publish;
+		sbuf_addstr(b, "<h2>Findings per week</h2>\n");
+		if (web_chart(ctx->st, &q, b) < 0)
+			goto fail;
 		sbuf_addstr(b, "<h2>Series</h2>\n");
 		memset(&q, 0, sizeof(q));
 		qfilter_apply(&f, &q);
-		if (series_table(ctx, b, &q, 0, &shown, &more) < 0)
+		if (series_table(ctx, b, &q, &first, &shown) < 0)
 			goto fail;
 		if (!shown)
 			sbuf_addstr(b, "<p>None.</p>\n");
-		else if (more)
+		else if (first.more)
 			sbuf_addf(b, "<p class=\"meta\">The %d newest; the API lists them all.</p>\n",
 				  WEB_PAGE_ROWS);
 	}
 	sbuf_addstr(b, "<h2>Findings, newest first</h2>\n");
 	memset(&q, 0, sizeof(q));
 	qfilter_apply(&f, &q);
-	if (finding_table(ctx, b, &q, page, &more) < 0)
+	if (finding_table(ctx, b, &q, &pg) < 0)
 		goto fail;
-	pager(b, req, "/search", page, more);
+	pager(b, req, "/search", &pg);
 	foot(b);
 	goto out;
 fail:

@@ -40,11 +40,13 @@ struct pool {
 };
 
 /*
- * The deadline of a request: a connection has [web] timeout seconds
- * from its opening to send its request line and headers.  libmicrohttpd
- * times out an idle connection only, so a client trickling a byte now
- * and then would keep its slot; this table and the watchdog in
- * web_serve() cut it off.  Each connection's socket is dup()ed when it
+ * The deadline of a request: a connection has [web] idle_timeout
+ * seconds from its opening to send its request line, and [web] timeout
+ * to send its headers too.  libmicrohttpd times out an idle connection
+ * only, so a client trickling a byte now and then would keep its slot,
+ * and clients holding connections open without a word would keep them
+ * all ([web] max_per_address bounds those of one address); this table
+ * and the watchdog in web_serve() cut them off.  Each connection's socket is dup()ed when it
  * opens and the copy closed when it closes, so the watchdog's
  * shutdown() always reaches that socket and never a later one that got
  * the same number.  Every answer says "Connection: close": one request
@@ -53,9 +55,14 @@ struct pool {
 struct conn_slot {
 	int used;
 	int fd;			/* our dup() of the connection's socket */
+	int line;		/* its request line came */
 	int answered;		/* 1: the request came; 2: cut off */
 	double started;		/* CLOCK_MONOTONIC, seconds */
 };
+
+/* a connection whose request was refused before libmicrohttpd read its
+ * parameters (uri_seen()): the request's context, never answered again */
+static char refused_early;
 
 struct server {
 	const struct web_server_opts *o;
@@ -65,6 +72,11 @@ struct server {
 	struct conn_slot *conns;
 	size_t nconns;
 	long cut;		/* slow clients cut off */
+	long idle;		/* of which sent no request line */
+	/* mhd_log()'s counts, under cmu */
+	long limited;		/* connections closed at a limit */
+	long log_lines, log_suppressed;
+	double log_window;	/* when the current window began */
 };
 
 static struct store *pool_get(struct pool *p, int *slot)
@@ -259,6 +271,7 @@ static void conn_notify(void *cls, struct MHD_Connection *c, void **socket_conte
 			if (sv->conns[i].fd < 0)
 				break;	/* untracked: the idle timeout still holds */
 			sv->conns[i].used = 1;
+			sv->conns[i].line = 0;
 			sv->conns[i].answered = 0;
 			sv->conns[i].started = now_ms() / 1e3;
 			*socket_context = &sv->conns[i];
@@ -284,29 +297,115 @@ static void conn_answered(struct server *sv, struct MHD_Connection *c)
 		return;
 	pthread_mutex_lock(&sv->cmu);
 	if (slot->used && !slot->answered)
-		slot->answered = 1;
+		slot->line = slot->answered = 1;
 	pthread_mutex_unlock(&sv->cmu);
 }
 
-/* cuts off the connections past their deadline; how many */
-static long conn_watchdog(struct server *sv)
+/* cuts off the connections past their deadline; how many (*idle: of
+ * them, those that never sent a request line) */
+static long conn_watchdog(struct server *sv, long *idle)
 {
 	double now = now_ms() / 1e3, limit = (double)sv->o->cfg->web_timeout;
+	double first = (double)sv->o->cfg->web_idle_timeout;
 	long n = 0;
 	size_t i;
 
+	*idle = 0;
 	pthread_mutex_lock(&sv->cmu);
 	for (i = 0; i < sv->nconns; i++) {
 		struct conn_slot *k = &sv->conns[i];
 
-		if (k->used && !k->answered && now - k->started > limit) {
+		if (!k->used || k->answered)
+			continue;
+		if (now - k->started > limit || (!k->line && now - k->started > first)) {
 			shutdown(k->fd, SHUT_RDWR);
 			k->answered = 2;
+			*idle += !k->line;
 			n++;
 		}
 	}
 	pthread_mutex_unlock(&sv->cmu);
 	return n;
+}
+
+/* the parameters of a request-target as libmicrohttpd will split them:
+ * one per '&'-separated piece after the '?' */
+static size_t count_params(const char *uri)
+{
+	const char *q = strchr(uri, '?');
+	size_t n;
+
+	if (!q || !q[1])
+		return 0;
+	for (n = 1, q++; *q; q++)
+		n += *q == '&';
+	return n;
+}
+
+/*
+ * Answers 414 on the connection's socket itself and ends it.
+ * libmicrohttpd 0.9.75 (Debian 12) keeps each parameter in the
+ * connection's 16 KiB memory pool before any handler runs, and when
+ * that runs out (about 300 of them) its own 431 does not fit either:
+ * the client got no answer at all.  Nothing has been sent on the
+ * connection yet (its request line just came), and the answer is far
+ * smaller than an empty socket buffer.
+ */
+static void refuse_params(struct MHD_Connection *c)
+{
+	static const char body[] = "reviewbot serve: a request has at most "
+				   WEB_MAX_PARAMS_TEXT " query parameters\n";
+	const union MHD_ConnectionInfo *ci;
+	char answer[1024];
+	int n;
+
+	ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+	if (!ci)
+		return;
+	n = snprintf(answer, sizeof(answer),
+		     "HTTP/1.1 414 URI Too Long\r\n"
+		     "Connection: close\r\n"
+		     "Content-Type: text/plain; charset=utf-8\r\n"
+		     "Content-Length: %zu\r\n"
+		     "Cache-Control: no-store\r\n"
+		     "Content-Security-Policy: %s\r\n"
+		     "X-Content-Type-Options: nosniff\r\n"
+		     "Referrer-Policy: no-referrer\r\n"
+		     "X-Frame-Options: DENY\r\n"
+		     "\r\n%s", sizeof(body) - 1, csp, body);
+	if (n > 0 && (size_t)n < sizeof(answer))
+		(void)!send(ci->connect_fd, answer, (size_t)n, MSG_NOSIGNAL | MSG_DONTWAIT);
+	shutdown(ci->connect_fd, SHUT_WR);
+}
+
+/*
+ * The request line came (libmicrohttpd's URI log callback, called
+ * before it reads the parameters): the connection is no longer idle;
+ * a request with more than WEB_MAX_PARAMS parameters is answered 414
+ * here, before they are read.  The return value is the request's
+ * context in handle().
+ */
+static void *uri_seen(void *cls, const char *uri, struct MHD_Connection *c)
+{
+	struct server *sv = cls;
+	const union MHD_ConnectionInfo *ci;
+	struct conn_slot *slot;
+
+	ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+	slot = ci ? ci->socket_context : NULL;
+	if (slot) {
+		pthread_mutex_lock(&sv->cmu);
+		if (slot->used)
+			slot->line = 1;
+		pthread_mutex_unlock(&sv->cmu);
+	}
+	if (count_params(uri) <= WEB_MAX_PARAMS)
+		return NULL;
+	refuse_params(c);
+	if (sv->o->verbose)
+		log_event(LOG_INFO, "http", "status", "414", "reason", "too many parameters",
+			  NULL);
+	return &refused_early;
 }
 
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,
@@ -329,7 +428,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	(void)version;
 	(void)upload_data;
 	(void)upload_data_size;
-	(void)req_cls;
+	if (*req_cls == &refused_early)
+		return MHD_NO;	/* answered already: close */
 	conn_answered(sv, c);
 	head = !strcmp(method, MHD_HTTP_METHOD_HEAD);
 	if (strcmp(method, MHD_HTTP_METHOD_GET) && !head) {
@@ -387,17 +487,67 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	return ret;
 }
 
+/*
+ * libmicrohttpd's messages.  It says one for each connection it closes
+ * at [web] max_connections or max_per_address: those are counted and
+ * logged once a turn of the watchdog (event=http-limited); of the others
+ * at most WEB_LOG_BURST a WEB_LOG_WINDOW seconds are logged, the rest
+ * counted (event=http-error-suppressed): a client cannot fill the log.
+ */
+#define WEB_LOG_BURST	20
+#define WEB_LOG_WINDOW	10
+
 static void mhd_log(void *cls, const char *fmt, va_list ap)
 {
+	struct server *sv = cls;
 	char line[512];
 	size_t n;
+	int show = 1;
+	double now = now_ms() / 1e3;
 
-	(void)cls;
 	vsnprintf(line, sizeof(line), fmt, ap);
 	n = strlen(line);
 	while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
 		line[--n] = '\0';
-	log_event(LOG_WARN, "http-error", "error", line, NULL);
+	pthread_mutex_lock(&sv->cmu);
+	if (strstr(line, "connection limit")) {
+		sv->limited++;
+		show = 0;
+	} else {
+		if (now - sv->log_window > WEB_LOG_WINDOW) {
+			sv->log_window = now;
+			sv->log_lines = 0;
+		}
+		if (++sv->log_lines > WEB_LOG_BURST) {
+			sv->log_suppressed++;
+			show = 0;
+		}
+	}
+	pthread_mutex_unlock(&sv->cmu);
+	if (show)
+		log_event(LOG_WARN, "http-error", "error", line, NULL);
+}
+
+/* the counts mhd_log() kept, logged and reset */
+static void log_counts(struct server *sv)
+{
+	long limited, suppressed;
+	char n[24];
+
+	pthread_mutex_lock(&sv->cmu);
+	limited = sv->limited;
+	suppressed = sv->log_suppressed;
+	sv->limited = sv->log_suppressed = 0;
+	pthread_mutex_unlock(&sv->cmu);
+	if (limited) {
+		snprintf(n, sizeof(n), "%ld", limited);
+		log_event(LOG_INFO, "http-limited", "connections", n,
+			  "reason", "max_connections or max_per_address", NULL);
+	}
+	if (suppressed) {
+		snprintf(n, sizeof(n), "%ld", suppressed);
+		log_event(LOG_WARN, "http-error-suppressed", "lines", n, NULL);
+	}
 }
 
 /* ---- the server --------------------------------------------------------------- */
@@ -408,6 +558,7 @@ int web_serve(int fd, const struct web_server_opts *o,
 	struct server sv;
 	struct MHD_Daemon *d = NULL;
 	int i, threads, ret = -1;
+	double counted = 0;
 
 	memset(&sv, 0, sizeof(sv));
 	sv.o = o;
@@ -437,11 +588,14 @@ int web_serve(int fd, const struct web_server_opts *o,
 	d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL |
 			     MHD_USE_ERROR_LOG,
 			     0, NULL, NULL, handle, &sv,
-			     MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
+			     MHD_OPTION_EXTERNAL_LOGGER, mhd_log, &sv,
 			     MHD_OPTION_LISTEN_SOCKET, (MHD_socket)fd,
 			     MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)threads,
 			     MHD_OPTION_CONNECTION_LIMIT,
 			     (unsigned int)o->cfg->web_max_connections,
+			     MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+			     (unsigned int)o->cfg->web_max_per_address,
+			     MHD_OPTION_URI_LOG_CALLBACK, uri_seen, &sv,
 			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)o->cfg->web_timeout,
 			     MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)WEB_MEMORY_LIMIT,
 			     MHD_OPTION_UNESCAPE_CALLBACK, no_unescape, NULL,
@@ -453,24 +607,38 @@ int web_serve(int fd, const struct web_server_opts *o,
 	}
 	while (!*stop) {
 		struct timespec ts = { 0, WEB_STOP_POLL_MS * 1000000L };
-		long cut;
+		long cut, idle;
 
 		nanosleep(&ts, NULL);
-		cut = conn_watchdog(&sv);
-		if (cut) {
+		if (now_ms() / 1e3 - counted >= WEB_LOG_WINDOW) {
+			log_counts(&sv);
+			counted = now_ms() / 1e3;
+		}
+		cut = conn_watchdog(&sv, &idle);
+		if (cut > idle) {
 			char n[24], t[24];
 
-			sv.cut += cut;
-			snprintf(n, sizeof(n), "%ld", cut);
+			sv.cut += cut - idle;
+			snprintf(n, sizeof(n), "%ld", cut - idle);
 			snprintf(t, sizeof(t), "%d", o->cfg->web_timeout);
 			log_event(LOG_INFO, "http-slow-client", "connections", n,
 				  "timeout", t, NULL);
+		}
+		if (idle) {
+			char n[24], t[24];
+
+			sv.idle += idle;
+			snprintf(n, sizeof(n), "%ld", idle);
+			snprintf(t, sizeof(t), "%d", o->cfg->web_idle_timeout);
+			log_event(LOG_INFO, "http-idle-client", "connections", n,
+				  "idle_timeout", t, NULL);
 		}
 	}
 	ret = 0;
 out:
 	if (d)
 		MHD_stop_daemon(d);
+	log_counts(&sv);
 	for (i = 0; i < sv.pool.n; i++)
 		store_close(sv.pool.st[i]);
 	free(sv.publish);

@@ -8,12 +8,15 @@
 # findings.  Measured: the database's size and the time to make it; each
 # page and API endpoint alone (one client) and under load (BENCH_CLIENTS
 # clients at once, BENCH_LOAD requests of each kind mixed, p50/p95 per
-# kind, a kind slower than 1 s alone twice only); reviewbot query
+# kind, a kind slower than 1 s alone twice only), p50/p95 alone of
+# BENCH_ALONE requests of each kind, pages deep in the history by key
+# (after=) and past the end by number, and 40 next-page links followed
+# from the first page of a few listings; reviewbot query
 # with typical filters.  A measurement, not a
 # test: it exits 0 whatever the figures.
 #
 # Env: CORPUS, REVIEWBOT, BENCH_COPIES (4), BENCH_PATCHES (200000),
-# BENCH_FINDINGS (2000000), BENCH_CLIENTS (32), BENCH_LOAD (40),
+# BENCH_FINDINGS (2000000), BENCH_CLIENTS (32), BENCH_LOAD (40), BENCH_ALONE (20),
 # BENCH_THREADS ([web] threads, 2), BENCH_RAW (1: copy the raw mail too,
 # as a real database holds it; 0: a smaller database).
 set -eu
@@ -26,6 +29,7 @@ npatches=${BENCH_PATCHES:-200000}
 nfindings=${BENCH_FINDINGS:-2000000}
 clients=${BENCH_CLIENTS:-32}
 load=${BENCH_LOAD:-40}
+alone=${BENCH_ALONE:-20}
 threads=${BENCH_THREADS:-2}
 work=$repo/build/bench/serve
 rm -rf "$work"
@@ -67,6 +71,8 @@ cat >"$work/rb.conf" <<EOF
 [web]
 	threads = $threads
 	max_connections = 256
+	# the clients all come from 127.0.0.1
+	max_per_address = 0
 	timeout = 60
 EOF
 t0=$(now)
@@ -109,6 +115,11 @@ authors = pick('SELECT s.author_addr FROM patches p JOIN series s ON s.id = p.se
                ' WHERE p.id = ?')
 files = pick('SELECT f.file FROM findings f WHERE f.patch_id = ? AND f.file IS NOT NULL')
 series = pick('SELECT series_id FROM patches WHERE id = ?')
+# rows to page after: anywhere in the decade, and near its oldest end
+fids = pick('SELECT min(f.id) FROM findings f WHERE f.patch_id = ?')
+pids = [r.randint(1, n) for _ in range(8)]
+sids = pick('SELECT series_id FROM patches WHERE id = ?')
+oldest = [c.execute('SELECT min(id) + 3 FROM series').fetchone()[0]]
 kinds = [
     ('front page /', ['/']),
     ('list page /l/LIST/', ['/l/bench.lists.example.org/']),
@@ -128,6 +139,25 @@ kinds = [
     ('api series category=uapi', ['/api/v1/series?category=uapi']),
     ('api reviews', ['/api/v1/reviews']),
     ('api versions series=', ['/api/v1/versions?series=%s' % q(m, safe='@') for m in msgs]),
+    # deeper pages: by key (after=, the next-page links), anywhere in
+    # the history; past the end by number (refused now)
+    ('front page after=', ['/?after=%d' % s for s in sids]),
+    ('front page after= (oldest)', ['/?after=%d' % s for s in oldest]),
+    ('front page ?page=100000', ['/?page=100000']),
+    ('front page ?page=10', ['/?page=10']),
+    ('author page after=', ['/a/%s/?after=%d' % (q(a, safe='@'), s)
+                            for a, s in zip(authors, sids)]),
+    ('file page after=', ['/f/%s?after=%d' % (q(f), i) for f, i in zip(files, fids)]),
+    ('dir page after=', ['/f/drivers/?after=%d' % i for i in fids]),
+    ('dir page ?page=100000', ['/f/drivers/?page=100000']),
+    ('search security after=', ['/search?q=category:security&after=%d' % i for i in fids]),
+    ('search security ?page=100000', ['/search?q=category:security&page=100000']),
+    ('api findings after=', ['/api/v1/findings?after=%d' % i for i in fids]),
+    ('api findings offset=1000', ['/api/v1/findings?offset=1000']),
+    ('api findings offset=100000000', ['/api/v1/findings?offset=100000000']),
+    ('api patches after=', ['/api/v1/patches?after=%d' % i for i in pids]),
+    ('api series after=', ['/api/v1/series?after=%d' % s for s in sids]),
+    ('api reviews after=', ['/api/v1/reviews?after=%d' % s for s in sids]),
 ]
 with open(sys.argv[2], 'w') as o:
     for k, us in kinds:
@@ -135,12 +165,14 @@ with open(sys.argv[2], 'w') as o:
             o.write('%s\t%s\n' % (k, u))
 PY
 
-# alone (one client, two URLs of each kind, or one twice), then under
-# load: BENCH_LOAD requests of every kind, shuffled,
+# next-page links followed from the first page, 40 pages each; alone
+# (one client, BENCH_ALONE requests of each kind over its URLs), then
+# under load: BENCH_LOAD requests of every kind, shuffled,
 # BENCH_CLIENTS at once, one connection each as browsers and scripts come
-python3 - "http://127.0.0.1:$port" "$work/urls" "$clients" "$load" <<'PY'
+python3 - "http://127.0.0.1:$port" "$work/urls" "$clients" "$load" "$alone" <<'PY'
 import collections, random, sys, threading, time, urllib.request
 base, path, clients, load = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+ALONE = int(sys.argv[5])
 kinds = collections.OrderedDict()
 for line in open(path):
     k, u = line.rstrip('\n').split('\t')
@@ -161,14 +193,46 @@ def pct(v, p):
     v = sorted(v)
     return v[min(len(v) - 1, int(round(p / 100 * (len(v) - 1))))]
 
-print('%-30s %9s %9s %9s' % ('ALONE (1 client)', 'BYTES', 'P50_MS', 'MAX_MS'))
+def follow(u, hops):
+    """p50, p95 and max of hops pages, each the next link of the one before"""
+    import html, json, re
+    ms = []
+    for _ in range(hops):
+        t = time.monotonic()
+        try:
+            with urllib.request.urlopen(base + u, timeout=300) as r:
+                body = r.read().decode('utf-8', 'replace')
+        except Exception:
+            break
+        ms.append((time.monotonic() - t) * 1000)
+        if u.startswith('/api/'):
+            nxt = json.loads(body).get('next')
+        else:
+            m = re.search(r'<a href="([^"]*)">next page', body)
+            nxt = html.unescape(m.group(1)) if m else None
+        if not nxt:
+            break
+        u = nxt
+    return ms
+
+print('%-30s %9s %9s %9s %9s' % ('NEXT LINKS FOLLOWED', 'PAGES', 'P50_MS', 'P95_MS', 'MAX_MS'))
+for start in ('/', '/f/drivers/', '/search?q=category:security', '/api/v1/findings',
+              '/api/v1/series'):
+    ms = follow(start, 40)
+    print('%-30s %9d %9.1f %9.1f %9.1f' % (start[:30], len(ms), pct(ms, 50), pct(ms, 95),
+                                          max(ms)))
+sys.stdout.flush()
+
+print('%-30s %9s %5s %9s %9s %9s' % ('ALONE (1 client)', 'BYTES', 'CODE', 'P50_MS',
+                                     'P95_MS', 'MAX_MS'))
 alone = {}
 for k, us in kinds.items():
-    res = [get(u) for u in (us[:2] if len(us) > 1 else us * 2)]
+    res = [get(us[i % len(us)]) for i in range(ALONE)]
     ms = [r[0] for r in res]
     alone[k] = pct(ms, 50)
-    print('%-30s %9d %9.1f %9.1f' % (k, max(r[1] for r in res), pct(ms, 50), max(ms)))
-sys.stdout.flush()
+    print('%-30s %9d %5s %9.1f %9.1f %9.1f' % (k, max(r[1] for r in res),
+          '/'.join(sorted({str(r[2]) for r in res})), pct(ms, 50), pct(ms, 95), max(ms)))
+    sys.stdout.flush()
 
 # a kind slower than a second alone gets SLOW requests under load, not
 # BENCH_LOAD: enough to see it, without the run taking an hour

@@ -31,7 +31,7 @@ trap 'rm -rf "$W"' EXIT
 mkdir -p "$W/bin"
 CFLAGS="-std=c11 -D_GNU_SOURCE -Wall -Wextra -Wformat=2 -Wno-format-nonliteral -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wpointer-arith -Wvla -Werror -g"
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
-cc $CFLAGS $SAN -o "$W/boot_run" tests/boot/boot_run.c bot/stage/boot.c bot/stage/boot_tree.c bot/stage/sandbox.c checker/diff.c checker/sbuf.c || exit 1
+cc $CFLAGS $SAN -o "$W/boot_run" tests/boot/boot_run.c bot/stage/boot.c bot/stage/boot_tree.c bot/stage/ctext.c bot/stage/sandbox.c checker/diff.c checker/sbuf.c || exit 1
 
 # Host tools a careless stage would call record their calls (host_guard.sh).
 . tests/boot/host_guard.sh
@@ -174,6 +174,7 @@ if [ -x "$rb" ]; then
 [policy]
 	review_clean = true	# every review mailed, whatever it finds
 	max_age = 0	# the mail carries fixed dates (2026)
+	list_wait = 0	# mailed in, not the list's copies: answered at once
 CONF
 	s=$(date +%s)
 	PATH="$W/bin:$PATH" "$rb" run --once --config "$W/rb.conf" > "$W/e2e.out" 2>&1

@@ -99,6 +99,7 @@ cat > "$W/rb.conf" <<CONF
 	review_clean = true	# every review mailed, whatever it finds
 	max_age = 0	# the mail carries fixed dates (2026)
 	series_wait = 0
+	list_wait = 0	# mailed in, not the list's copies: answered at once
 	author_replies_per_hour = 0
 	list_replies_per_hour = 0
 	max_replies_per_hour = 0

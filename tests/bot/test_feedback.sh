@@ -76,9 +76,10 @@ mail() {
 
 # patch DIR LIST MSGID FROM SUBJECT: a patch with an unchecked
 # copy_from_user() (security), trailing white space (a style ERROR) and
-# a long line (a nit)
+# a long line (a nit), as LIST delivers it
 patch() {
 	mail "$1" "$3" <<EOF
+List-Id: <${2/@/.}>
 From: ${4%%@*} <$4>
 To: $2
 Subject: [PATCH] $5

@@ -40,6 +40,7 @@ for i in range(40):
         'Date: Tue, 10 Nov 2026 12:00:00 +0000\nMessage-ID: <cmd%d@example.net>\n\noptout\n'
         % (i, i, bot, i))
 put(40, 'patch', 'From: Dev <dev@example.com>\nTo: linux-leds@vger.kernel.org\n'
+    'List-Id: <linux-leds.vger.kernel.org>\n'
     'Subject: [PATCH] leds: x: add a helper\nDate: Tue, 10 Nov 2026 12:00:00 +0000\n'
     'Message-ID: <patch@example.com>\n\nAdd a helper.\n\n---\n'
     '--- a/drivers/leds/x.c\n+++ b/drivers/leds/x.c\n@@ -1,1 +1,2 @@\n int a;\n+int b ;\n')

@@ -30,6 +30,7 @@ for d in ('new', 'cur', 'tmp'):
 for i in range(n):
     with open(os.path.join(box, 'new', '%d.%04d.f%d:2,' % (1800000000 + i, i, i)), 'w') as f:
         f.write('From: Dev %d <dev%d@example.com>\nTo: l@example.org\n'
+                'List-Id: <l.example.org>\n'
                 'Subject: [PATCH] misc: f%d: add a helper\n'
                 'Date: Tue, 10 Nov 2026 12:00:00 +0000\nMessage-ID: <f%d@example.com>\n\n'
                 'Add a helper.\n%s\n\n---\n--- a/drivers/misc/f%d.c\n+++ b/drivers/misc/f%d.c\n'

@@ -84,6 +84,9 @@ $user_line
 	max_age = 0	# the mail carries fixed dates (2026)
 	series_wait = 600
 	review_clean = true	# every reviewed series mailed: the headers are checked
+	# these are mailed in, not the list's copies: answered at once
+	# (privately; tests/bot/test_squat.sh tests the wait)
+	list_wait = 0
 	max_replies_per_hour = 0
 	author_replies_per_hour = 0
 	list_replies_per_hour = 0

@@ -44,7 +44,8 @@ def put(name, data):
         f.write(data)
 
 def mail(mid, subject, body, frm='Dev <dev@example.com>', extra=''):
-    return ('From: %s\nTo: linux-leds@vger.kernel.org\nSubject: %s\n'
+    return ('From: %s\nTo: linux-leds@vger.kernel.org\nList-Id: <linux-leds.vger.kernel.org>\n'
+            'Subject: %s\n'
             'Date: Tue, 10 Nov 2026 12:00:00 +0000\nMessage-ID: <%s@example.com>\n%s'
             '\n' % (frm, subject, mid, extra)).encode() + body
 

@@ -54,12 +54,13 @@ mail() {
 }
 
 # patch MSGID FROM SUBJECT [IN-REPLY-TO]: a one-patch mail missing its
-# Signed-off-by (so its review has something to say)
+# Signed-off-by (so its review has something to say), the list's copy
 patch() {
 	local irt=""
 	[ -n "${4:-}" ] && irt="In-Reply-To: <$4>
 References: <$4>"
 	mail "$1" <<EOF
+List-Id: <linux-leds.vger.kernel.org>
 From: ${2%%@*} <$2>
 To: $LIST
 Subject: [PATCH] $3
@@ -399,6 +400,7 @@ check "a patch with such headers (to the bot too) is reviewed, not a command" \
 
 # ---- Reviewbot: skip -----------------------------------------------------
 mail "cover@erin" <<EOF
+List-Id: <linux-leds.vger.kernel.org>
 From: Erin <erin@example.com>
 To: $LIST
 Subject: [PATCH 0/1] leds: x: a series

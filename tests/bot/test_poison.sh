@@ -45,6 +45,7 @@ for d in ('new', 'cur', 'tmp'):
     os.makedirs(os.path.join(box, d), exist_ok=True)
 def patch(mid, line):
     return ('From: Dev %s <dev-%s@example.com>\nTo: linux-leds@vger.kernel.org\n'
+            'List-Id: <linux-leds.vger.kernel.org>\n'
             'Subject: [PATCH] leds: %s: add a helper\nDate: Tue, 10 Nov 2026 12:00:00 +0000\n'
             'Message-ID: <%s@example.com>\n\nAdd a helper.\n\n'
             'Signed-off-by: Dev %s <dev-%s@example.com>\n---\n'

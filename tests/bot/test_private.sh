@@ -66,12 +66,15 @@ mail() {
 # patch MSGID TO SUBJECT FILE [IRT]: a patch by ann with a finding (no
 # Signed-off-by, an unchecked copy_from_user) in FILE
 patch() {
-	local irt=""
+	local irt="" to="To: $2"
 	[ -n "${5:-}" ] && irt="In-Reply-To: <$5>
 References: <$5>"
+	# what went to the list comes through it: its List-Id (RFC 2919)
+	[ "$2" = "$LIST" ] && to="To: $2
+List-Id: <${LIST/@/.}>"
 	mail "$1" <<EOF
 From: Ann <ann@example.com>
-To: $2
+$to
 Subject: $3
 Date: Mon, 02 Nov 2026 10:00:00 +0000
 Message-ID: <$1>
@@ -112,6 +115,7 @@ PY
 mail "c0@ann" <<EOF
 From: Ann <ann@example.com>
 To: $LIST
+List-Id: <${LIST/@/.}>
 Subject: [PATCH 0/2] leds: x: two parts
 Date: Mon, 02 Nov 2026 10:00:00 +0000
 Message-ID: <c0@ann>

@@ -85,15 +85,23 @@ n_mail=0
 # remail BOX SRC MSGID [python statements on m, the email.message]: a
 # corpus mail, its Message-ID set (and what the statements change), as
 # a new mail of maildir BOX
+# (it is the list's copy: it carries the box's list's List-Id, RFC 2919)
 remail() {
+	local lid
 	n_mail=$((n_mail + 1))
-	/usr/bin/python3 - "$2" "$3" "$tmp/$1/new/$(printf '%04d' $n_mail).$3" "${4:-}" <<'PY'
+	case $1 in
+	leds) lid=$LIST ;;
+	*) lid=stable@vger.kernel.org ;;
+	esac
+	/usr/bin/python3 - "$2" "$3" "$tmp/$1/new/$(printf '%04d' $n_mail).$3" "${4:-}" "${lid/@/.}" <<'PY'
 import email, email.policy, sys
-src, msgid, out, code = sys.argv[1:5]
+src, msgid, out, code, lid = sys.argv[1:6]
 m = email.message_from_bytes(open(src, 'rb').read(), policy=email.policy.compat32)
 del m['Message-ID']
 del m['Message-Id']
 m['Message-ID'] = '<%s>' % msgid
+del m['List-Id']
+m['List-Id'] = '<%s>' % lid
 def body(f):
     m.set_payload(f(m.get_payload(decode=True).decode('utf-8', 'replace')), 'utf-8')
 def header(name, value):
@@ -148,6 +156,9 @@ flat() { tr '\n' ' ' | sed 's/  */ /g'; }
 # page MSGID: the web page of MSGID into $tmp/page; its HTTP status
 page() {
 	local port st
+	# emptied first: serve_port must not read the port of the server
+	# before, which the new one's redirection empties only once it runs
+	: >"$tmp/serve.log"
 	"$rb" serve --config "$tmp/rb.conf" --listen 127.0.0.1:0 >"$tmp/serve.log" 2>&1 &
 	serve_pid=$!
 	port=$(serve_port "$tmp/serve.log")

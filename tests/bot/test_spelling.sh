@@ -24,6 +24,7 @@ mkdir -p "$tmp/list/new" "$tmp/list/cur" "$tmp/list/tmp"
 # kernel words codespell takes for typos, and one real typo, in the
 # commit message and on an added line
 cat >"$tmp/list/new/0001.typo" <<MAIL
+List-Id: <linux-leds.vger.kernel.org>
 From: Jane Dev <jane@example.com>
 To: $LIST
 Subject: [PATCH] leds: x: read the brightness

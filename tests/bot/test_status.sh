@@ -66,7 +66,7 @@ line() { grep -qxF -- "$1" "$tmp/out"; }
 # the archive: two versions of the LED series with cover letters, the
 # ioctl patch, the clean patch, a reviewer's reply: 4 series versions
 check "database line" "line 'database: $tmp/db/reviewbot.db'"
-check "schema 12" "line 'schema: 12'"
+check "schema 13" "line 'schema: 13'"
 check "messages per state" \
 	"line 'messages: 10 (new 0, patch 7, cover 2, reply 1, command 0, skipped 0, bad 0)'"
 check "series: 4 reviewed, none open" \
@@ -91,7 +91,7 @@ check "status --database --json exits 0" "[ $st -eq 0 ]"
 /usr/bin/python3 - "$tmp/json" >"$tmp/jcheck" 2>&1 <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["schema"] == 12, d
+assert d["schema"] == 13, d
 m = d["messages"]
 assert (m["total"], m["patch"], m["cover"], m["reply"], m["new"]) == (10, 7, 2, 1, 0), m
 s = d["series"]
@@ -137,17 +137,26 @@ check "an incomplete series within series_wait is open and waiting" \
 grep -qx 'series: 1 (open 1, waiting 1, reviewed 0, skipped 0)' "$tmp/out2" || \
 	cat "$tmp/out2" "$tmp/run2.out"
 
-# [policy] max_age (default 3 days): the archive, dated November 2026,
-# is a backlog: stored and checked, nothing sent; a mail of today and
-# an old command beside it (refused, issue 33: a backdated command was
-# carried out unanswered, so its victim never learnt of it)
+# [policy] max_age (default 3 days) at a first start: the archive, dated
+# November 2026, is older: not read; a patch of today is read and mailed.
+# A patch that came in November 2026 (its Received:) dated 2085 is as old
+# as the archive, not new.  Then a backfill (--since) reads the rest:
+# stored and checked, answered by no one; the old command in it is
+# refused, not carried out (issue 33: a backdated command was carried out
+# unanswered, so its victim never learnt of it).
 sed -e "s|$tmp/db/reviewbot.db|$tmp/db/age.db|" -e "s|$tmp/db/outbox|$tmp/db/age-out|" \
 	-e '/max_age = 0/d' -e "s|$tmp/db/empty|$tmp/db/agebox|" "$tmp/rb.conf" >"$tmp/age.conf"
+# the agebox source has no list of its own: its mail came to the bot
+# directly, answered at once (tests/bot/test_squat.sh tests list_wait)
+printf '\tlist_wait = 0\n' >>"$tmp/age.conf"
 mkdir -p "$tmp/db/agebox/new" "$tmp/db/agebox/cur" "$tmp/db/agebox/tmp"
 now=$(date -R)
-cat >"$tmp/db/agebox/new/1.fresh" <<MAIL
+# (maildir names begin with the delivery time: the old ones are old)
+t0=$(date +%s)
+cat >"$tmp/db/agebox/new/$t0.fresh" <<MAIL
 From: Fay <fay@example.com>
 To: linux-leds@vger.kernel.org
+List-Id: <linux-leds.vger.kernel.org>
 Subject: [PATCH] leds: fresh
 Date: $now
 Message-ID: <fresh@example.com>
@@ -162,7 +171,7 @@ diff --git a/drivers/leds/leds-x.c b/drivers/leds/leds-x.c
 +int b;
  int c;
 MAIL
-cat >"$tmp/db/agebox/new/2.oldcmd" <<MAIL
+cat >"$tmp/db/agebox/new/1793613600.oldcmd" <<MAIL
 From: Gil <gil@example.com>
 To: reviewbot@example.org
 Subject: stop
@@ -171,24 +180,76 @@ Message-ID: <oldcmd@example.com>
 
 optout
 MAIL
+cat >"$tmp/db/agebox/new/1793696400.future" <<MAIL
+Received: from mail.example.com by lists.example.org; Tue, 03 Nov 2026 09:00:00 +0000
+From: Hal <hal@example.com>
+To: linux-leds@vger.kernel.org
+Subject: [PATCH] leds: from the future
+Date: Fri, 08 Jun 2085 10:00:00 +0000
+Message-ID: <future@example.com>
+
+No sign-off.
+---
+diff --git a/drivers/leds/leds-y.c b/drivers/leds/leds-y.c
+--- a/drivers/leds/leds-y.c
++++ b/drivers/leds/leds-y.c
+@@ -1,2 +1,3 @@
+ int a;
++int b;
+ int c;
+MAIL
+[ "$(id -u)" = 0 ] && chown -R nobody "$tmp/db"
+"$rb" run -n --config "$tmp/age.conf" >"$tmp/age-n.out" 2>&1
+check "run -n says what a first start reads: back to max_age" \
+	"grep -q '^source \"leds\": first start: reads mail dated from .* on (\\[policy\\] max_age = 259200 s), nothing older' '$tmp/age-n.out' &&
+	 grep -qx 'configuration OK' '$tmp/age-n.out' || { cat '$tmp/age-n.out'; false; }"
+"$rb" run --once --config "$tmp/age.conf" >"$tmp/age.out" 2>&1; st=$?
+"$rb" status --config "$tmp/age.conf" >"$tmp/out3" 2>&1
+check "first start: only mail younger than max_age is read, and mailed" \
+	"[ $st -eq 0 ] && [ \$(ls '$tmp/db/age-out/new' | wc -l) -eq 1 ] &&
+	 grep -q 'In-Reply-To: <fresh@example.com>' '$tmp/db/age-out/new/'* &&
+	 grep -qx 'series: 1 (open 0, waiting 0, reviewed 1, skipped 0)' '$tmp/out3' || { cat '$tmp/out3' '$tmp/age.out'; false; }"
+check "... the log says from when, and how many older mails were not read (the 2085 one too)" \
+	"grep -q 'level=info event=first-start source=leds since=\"20' '$tmp/age.out' &&
+	 grep -q 'level=info event=older-not-read source=leds not_read=10 ' '$tmp/age.out' &&
+	 grep -q 'level=info event=older-not-read source=later not_read=2 ' '$tmp/age.out' || { cat '$tmp/age.out'; false; }"
+"$rb" run -n --config "$tmp/age.conf" >"$tmp/age-n.out" 2>&1
+check "... run -n then: each source reads on from where it stopped" \
+	"[ \$(grep -c 'reads on from where it stopped' '$tmp/age-n.out') -eq 2 ] || { cat '$tmp/age-n.out'; false; }"
+# after the first start: a 2019 patch dated 2085 arriving now is read
+# (no floor any more) and checked, and answered by no one: it is of 2019
+sed -e 's/^Received: .*/Received: from mail.example.com by lists.example.org; Sat, 01 Jun 2019 09:00:00 +0000/' \
+    -e 's/future@example.com/future-2019@example.com/' -e 's/from the future/from 2019/' \
+    "$tmp/db/agebox/new/1793696400.future" >"$tmp/4.future"
+mv "$tmp/4.future" "$tmp/db/agebox/new/$((t0 + 1)).future"
 [ "$(id -u)" = 0 ] && chown -R nobody "$tmp/db"
 "$rb" run --once --config "$tmp/age.conf" >"$tmp/age.out" 2>&1; st=$?
 "$rb" status --config "$tmp/age.conf" >"$tmp/out3" 2>&1
-check "max_age: the backlog is stored and reviewed, only today's patch is mailed" \
+check "a 2019 patch dated 2085 is as old as 2019: checked, not mailed" \
 	"[ $st -eq 0 ] && [ \$(ls '$tmp/db/age-out/new' | wc -l) -eq 1 ] &&
-	 grep -q 'In-Reply-To: <fresh@example.com>' '$tmp/db/age-out/new/'* &&
-	 grep -qx 'series: 5 (open 0, waiting 0, reviewed 5, skipped 0)' '$tmp/out3'"
+	 grep -qx 'series: 2 (open 0, waiting 0, reviewed 2, skipped 0)' '$tmp/out3' &&
+	 grep -q 'level=info event=too-old not_sent=1 max_age=259200' '$tmp/age.out' || { cat '$tmp/out3' '$tmp/age.out'; false; }"
+"$rb" run -n --config "$tmp/age.conf" --since 2026-11-01 >"$tmp/age-n.out" 2>&1
+check "... and with --since, a backfill from that date" \
+	"grep -q '^source \"leds\": reads mail dated from 2026-11-01 00:00:00 UTC on (--since' '$tmp/age-n.out' || { cat '$tmp/age-n.out'; false; }"
+"$rb" run --once --config "$tmp/age.conf" --since 2026-11-01 >"$tmp/age.out" 2>&1; st=$?
+"$rb" status --config "$tmp/age.conf" >"$tmp/out3" 2>&1
+check "backfill: the archive is stored and reviewed, nothing more is mailed (the 2085 patch is old)" \
+	"[ $st -eq 0 ] && [ \$(ls '$tmp/db/age-out/new' | wc -l) -eq 1 ] &&
+	 grep -q 'level=info event=backfill source=leds since=\"2026-11-01 00:00:00 UTC\"' '$tmp/age.out' &&
+	 grep -qx 'series: 7 (open 0, waiting 0, reviewed 7, skipped 0)' '$tmp/out3' || { cat '$tmp/out3' '$tmp/age.out'; false; }"
 check "... the old command is refused, not carried out, logged and counted" \
 	"grep -qx 'opt-outs: 0' '$tmp/out3' && grep -q 'event=command-refused msgid=oldcmd@example.com command=optout .*reason=\"its Date: is older than \\[policy\\] max_age\"' '$tmp/age.out' &&
-	 grep -qx 'commands: 0 pending confirmation, 1 refused' '$tmp/out3'"
-check "... status counts the 4 reviews not sent for their age" \
-	"grep -qx 'replies: 5 (pending 0, due 0, held by cap 0, sent 1, failed 0, suppressed 4 (4 too old: \\[policy\\] max_age))' '$tmp/out3' || { cat '$tmp/out3'; false; }"
+	 grep -qx 'commands: 0 pending confirmation, 1 refused' '$tmp/out3' || { cat '$tmp/out3' '$tmp/age.out'; false; }"
+# the refused command queues no answer: 6 replies too old, all reviews
+check "... status counts the 6 replies not sent for their age" \
+	"grep -qx 'replies: 7 (pending 0, due 0, held by cap 0, sent 1, failed 0, suppressed 6 (6 too old: \\[policy\\] max_age))' '$tmp/out3' || { cat '$tmp/out3'; false; }"
 check "... the log and the summary line say so" \
-	"grep -q 'level=info event=too-old not_sent=4 max_age=259200' '$tmp/age.out' &&
-	 grep -q ', 4 too old to answer (\\[policy\\] max_age);' '$tmp/age.out' || { cat '$tmp/age.out'; false; }"
+	"grep -q 'level=info event=too-old not_sent=5 max_age=259200' '$tmp/age.out' &&
+	 grep -q ', 5 too old to answer (\\[policy\\] max_age);' '$tmp/age.out' || { cat '$tmp/age.out'; false; }"
 "$rb" status --database "$tmp/db/age.db" --json >"$tmp/json3"
 check "... and --json as replies.too_old" \
-	"/usr/bin/python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))[\"replies\"]; sys.exit(not (r[\"too_old\"] == 4 and r[\"held\"] == 0))' '$tmp/json3'"
+	"/usr/bin/python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))[\"replies\"]; sys.exit(not (r[\"too_old\"] == 6 and r[\"held\"] == 0))' '$tmp/json3'"
 
 "$rb" status --help | grep -q -- '--json'
 check "status --help" "[ $? -eq 0 ]"

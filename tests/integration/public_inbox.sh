@@ -26,7 +26,8 @@
 #                         to conditional requests: see the app below)
 #
 # Everything (PI_CONFIG, HOME for git, the archive, logs) stays under $IT.
-# The IMAP mailboxes are per epoch: inbox.test.0 holds the first ~1 GB.
+# The IMAP mailboxes are slices of 50,000 messages each (public-inbox's
+# UID_SLICE): inbox.test.0 holds the first 50,000, inbox.test.1 the next.
 #
 # netd notices new mail by itself: an HTTP request, a NNTP GROUP or an IMAP
 # SELECT/NOOP after pi_deliver returns sees it (measured: no SIGHUP needed);

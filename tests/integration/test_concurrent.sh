@@ -22,6 +22,7 @@ for d in ('new', 'cur', 'tmp'):
 for i in range(n):
     with open(os.path.join(box, 'new', '%d.%04d.k%d:2,' % (1800000000 + i, i, i)), 'w') as f:
         f.write('From: Dev %d <dev%d@example.com>\nTo: linux-conc@vger.example.org\n'
+                'List-Id: <linux-conc.vger.example.org>\n'
                 'Subject: [PATCH] misc: k%d: add a helper\n'
                 'Date: Tue, 10 Nov 2026 12:00:00 +0000\nMessage-ID: <k%d@example.com>\n\n'
                 'Add a helper.\n\nSigned-off-by: Dev %d <dev%d@example.com>\n---\n'

@@ -58,6 +58,7 @@ for f in names:
     i += 1
     hdr = ('From: Author %d <author%d@example.com>\n'
            'To: linux-crash@vger.example.org\n'
+           'List-Id: <linux-crash.vger.example.org>\n'
            'Subject: [PATCH] %s\n'
            'Date: Tue, 10 Nov 2026 12:00:00 +0000\n'
            'Message-ID: <crash-%04d@example.com>\n'

@@ -28,6 +28,8 @@ out = sys.argv[2]
 for m in mailbox.mbox(sys.argv[1]):
     mid = m['Message-ID']
     if 'joe@example.com' in mid:
+        # the copy linux-staging delivers into the mailbox the bot reads
+        m['List-Id'] = '<linux-staging.lists.linux.dev>'
         open(out + '/joe1.eml', 'w').write(m.as_string())
         m.replace_header('Message-ID', '<20261110120000.999-1-joe@example.com>')
         m.replace_header('Subject', '[PATCH] staging: acme: read the sensor twice')

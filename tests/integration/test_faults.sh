@@ -23,6 +23,7 @@ cp -r "$repo/templates" "$IT/tpl"
 # mkpatch ID: a one-patch mail with Message-ID <ID@example.com> in $IT/mail/ID
 mkpatch() {
 	cat >"$IT/mail/$1" <<EOF
+List-Id: <linux-faults.vger.example.org>
 From: Dev $1 <dev-$1@example.com>
 To: linux-faults@vger.example.org
 Subject: [PATCH] misc: add the $1 helper

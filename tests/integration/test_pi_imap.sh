@@ -71,4 +71,45 @@ wait $d; st=$?
 check "the daemon in IDLE reviews a patch delivered meanwhile, and stops cleanly" \
 	"[ $alive -eq 1 ] && [ $st -eq 0 ] && [ \$(reviews) -eq 6 ] || { cat '$IT/daemon.err'; false; }"
 
+# Mail that arrives between a fetch and the next IDLE: public-inbox then
+# answers IDLE with "* N EXISTS" before "+ idling", and libetpan's
+# mailimap_idle() waited there for good (its read timeout is reset by
+# every line the server sends, "* OK Still here" each minute; seen in a
+# replay of a real list).  Here each review's delivery (a sendmail) puts
+# the next patch into the archive, so every patch lands in that window:
+# all are read and reviewed, none waits.
+mkdir -p "$IT/queue" "$IT/sent" "$IT/db2"
+for i in 1 2 3 4 5 6; do
+	sed -e "s/pi-imap-1@example.com/pi-window-$i@example.com/" \
+	    -e "s/fix typo over imap/fix typo in the window $i/" \
+	    -e "s/^From: .*/From: Dev W$i <devw$i@example.com>/" \
+	    -e "0,/^Subject:/s//Cc: $PI_ADDRESS\n&/" "$IT/p1.eml" >"$IT/queue/$i.eml"
+done
+cat >"$IT/sendmail" <<EOF
+#!/bin/bash
+n=\$(ls "$IT/sent" | wc -l)
+cat >"$IT/sent/\$n.mail"
+next=\$(ls "$IT/queue" | sort -n | head -1)
+if [ -n "\$next" ]; then
+	ORIGINAL_RECIPIENT=$PI_ADDRESS public-inbox-mda <"$IT/queue/\$next" >>"$IT/sm-mda.log" 2>&1
+	rm -f "$IT/queue/\$next"
+fi
+exit 0
+EOF
+chmod +x "$IT/sendmail"
+sed -e "s|$IT/db/rb.db|$IT/db2/rb.db|" -e 's/dry_run = true/dry_run = false/' \
+    -e 's/type = maildir/type = sendmail/' -e "s|path = $IT/out\$|path = $IT/sendmail|" \
+    "$IT/rb.conf" >"$IT/window.conf"
+"$rb" run --config "$IT/window.conf" >"$IT/window.out" 2>"$IT/window.err" &
+d=$!
+IT_PIDS+=($d)
+# the example's 4 reviews, the 2 patches above and the 6 queued: 12
+for _ in $(seq 600); do [ "$(ls "$IT/sent" | wc -l)" -ge 12 ] && break; sleep 0.1; done
+sent=$(ls "$IT/sent" | wc -l)
+kill -TERM $d 2>/dev/null
+wait $d
+echo "# mail arriving between a fetch and the next IDLE: $sent of 12 reviews sent within 60 s"
+check "patches arriving between a fetch and the next IDLE (EXISTS before the continuation): all reviewed at once" \
+	"[ $sent -eq 12 ] && [ -z \"\$(ls '$IT/queue')\" ] || { tail -20 '$IT/window.err'; false; }"
+
 it_done

@@ -69,6 +69,7 @@ mkpatch() {
 	{
 		printf 'From: Ann Author <ann@example.com>\n'
 		printf 'To: linux-kernel@vger.kernel.org\n'
+		printf 'List-Id: <linux-kernel.vger.kernel.org>\n'
 		printf 'Subject: [PATCH] %s\n' "$4"
 		printf 'Date: Thu, 03 Dec 2026 10:00:00 +0000\n'
 		printf 'Message-ID: <%s@example.com>\n\n' "$1"
@@ -207,8 +208,13 @@ start_daemon "$IT/rb1.conf" "$IT/d1"
 d1=$daemon
 sleep 1
 t1=$(date +%s.%N)
-for f in "$IT/stages-clean.eml" "$repo/tests/build/0002-error.patch" \
-	 "$IT/stages-oops.eml" "$repo/tests/build/0004-noapply.patch"; do
+# the build suite's patches, as the list delivers them (its List-Id)
+for f in 0002-error 0004-noapply; do
+	{ printf 'List-Id: <linux-kernel.vger.kernel.org>\n'; cat "$repo/tests/build/$f.patch"; } \
+		>"$IT/$f.eml"
+done
+for f in "$IT/stages-clean.eml" "$IT/0002-error.eml" \
+	 "$IT/stages-oops.eml" "$IT/0004-noapply.eml"; do
 	dc_save "$f"
 done
 check "four series saved into the IMAP mailbox get four reviews by SMTP" \

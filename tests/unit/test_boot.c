@@ -419,6 +419,103 @@ static void test_boot__series_new_module_without_qemu_says_so(void **state)
 	free(r);
 }
 
+/* The note boot_series() gives a new module made of these added lines, without QEMU. */
+static void boot_note_of(const char *lines, char *note, size_t size)
+{
+	char patch[2048];
+	struct boot_patch p = { 1, patch, 0 };
+	struct boot_opts o;
+	struct boot_series_result *r = calloc(1, sizeof(*r));
+	char *old = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+	const char *s;
+	int n = 2;
+
+	assert_non_null(r);
+	for (s = lines; *s; s++)
+		n += *s == '\n';
+	snprintf(patch, sizeof(patch),
+		 "diff --git a/drivers/misc/x.c b/drivers/misc/x.c\n"
+		 "new file mode 100644\n"
+		 "--- /dev/null\n"
+		 "+++ b/drivers/misc/x.c\n"
+		 "@@ -0,0 +1,%d @@\n"
+		 "%s"
+		 "+module_init(x);\n"
+		 "+MODULE_LICENSE(\"GPL\");\n", n, lines);
+	p.len = strlen(patch);
+	memset(&o, 0, sizeof(o));
+	o.kernel = "/nonexistent/vmlinuz";
+	o.headers = "/nonexistent/headers";
+	o.work = "/nonexistent/work";
+	setenv("PATH", "/nonexistent", 1);
+	assert_int_equal(boot_series(&o, &p, 1, r), 0);
+	if (old)
+		setenv("PATH", old, 1);
+	free(old);
+	assert_int_equal(r->verdict, BOOT_NOT_CHECKED);
+	snprintf(note, size, "%s", r->note);
+	free(r);
+}
+
+/*
+ * The assembler reads what the compiler made of the literals: joined,
+ * escapes decoded, lines spliced, comments gone, directives in any case
+ * (issue 33 item 8).
+ */
+static void test_boot__series_incbin_the_compiler_joins_is_not_built(void **state)
+{
+	static const char *const bad[] = {
+		"+asm(\".in\" \"cbin \\\"/etc/shadow\\\"\");\n",
+		"+asm(\".in\"\n+    \"cbin \\\"/etc/shadow\\\"\");\n",
+		"+asm(\".in\" /* x */ \"cbin \\\"/etc/shadow\\\"\");\n",
+		"+asm(\".in\" // x\n+    \"cbin \\\"/etc/shadow\\\"\");\n",
+		"+asm(\".in\" R\"x(cbin \"/etc/shadow\")x\");\n",
+		"+asm(\".inc\\x62in \\\"/etc/shadow\\\"\");\n",
+		"+asm(\".inc\\142in \\\"/etc/shadow\\\"\");\n",
+		"+asm(\".inc\\\n+bin \\\"/etc/shadow\\\"\");\n",
+		"+asm(\".inc\\  \n+bin \\\"/etc/shadow\\\"\");\n",
+		"+asm(\".INCBIN \\\"/etc/shadow\\\"\");\n",
+		"+#include /* x */ \"/etc/passwd\"\n",
+		"+#include \"\\\n+/etc/passwd\"\n",
+	};
+	size_t i, nfail = 0;
+	char note[512];
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		boot_note_of(bad[i], note, sizeof(note));
+		if (!strstr(note, "outside its folder")) {
+			print_error("case %zu built: %s (%s)\n", i, bad[i], note);
+			nfail++;
+		}
+	}
+	assert_int_equal(nfail, 0);
+}
+
+/* Literals, comments and quotes that do not make an .incbin are built. */
+static void test_boot__series_literals_that_make_no_incbin_are_built(void **state)
+{
+	static const char *const good[] = {
+		"+static const char s[] = \"in\" \"c\" \"\\n\" \"bin\";\n",
+		"+static const char s[] = \"inc\";\n+static int bin;\n",
+		"+static const char q = '\"', t[] = \"in\"; static const char u[] = \"cbin\";\n",
+		"+/* \"in */ static const char s[] = \"cbin\";\n",
+		"+static const char s[] = R\"(in\" \")\" \"cbin\";\n",
+	};
+	size_t i, nfail = 0;
+	char note[512];
+
+	(void)state;
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		boot_note_of(good[i], note, sizeof(note));
+		if (!strstr(note, "no qemu-system-x86_64")) {
+			print_error("case %zu refused: %s (%s)\n", i, good[i], note);
+			nfail++;
+		}
+	}
+	assert_int_equal(nfail, 0);
+}
+
 static void test_boot__series_module_reading_host_files_is_not_built(void **state)
 {
 	static const char *const bad[] = {
@@ -938,6 +1035,8 @@ int main(void)
 		cmocka_unit_test(test_boot__series_without_new_module_is_not_checked),
 		cmocka_unit_test(test_boot__series_new_module_without_qemu_says_so),
 		cmocka_unit_test(test_boot__series_module_reading_host_files_is_not_built),
+		cmocka_unit_test(test_boot__series_incbin_the_compiler_joins_is_not_built),
+		cmocka_unit_test(test_boot__series_literals_that_make_no_incbin_are_built),
 		cmocka_unit_test(test_boot__unknown_symbol_is_not_checked),
 		cmocka_unit_test(test_boot__apply_at_exact_position),
 		cmocka_unit_test(test_boot__apply_finds_moved_lines_at_an_offset),

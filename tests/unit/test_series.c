@@ -80,8 +80,8 @@ static struct arrival arrive_full(struct fx *fx, const char *msgid, const char *
 	struct mime_mail m;
 	struct store_msg row;
 	struct subject sj;
-	char buf[1024], xbuf[256], *v[16], *x[4], *tok, *save = NULL;
-	size_t n = 0, nx = 0;
+	char buf[1024], xbuf[256], *v[16], *x[4], *tok, *save = NULL, *raw;
+	size_t n = 0, nx = 0, rawlen;
 
 	memset(&m, 0, sizeof(m));
 	memset(&row, 0, sizeof(row));
@@ -113,7 +113,14 @@ static struct arrival arrive_full(struct fx *fx, const char *msgid, const char *
 	row.list = (char *)"list@example.org";
 	row.in_reply_to = m.in_reply_to;
 	row.date = date;
-	assert_int_equal(store_msg_add(fx->st, &row, "x", 1, &a.msg), STORE_OK);
+	/* the raw mail, read again for the files a series changes */
+	rawlen = strlen(m.body) + strlen(msgid) + strlen(from) + strlen(subject) + 64;
+	raw = malloc(rawlen);
+	assert_non_null(raw);
+	snprintf(raw, rawlen, "Message-ID: <%s>\nFrom: %s\nSubject: %s\n\n%s", msgid, from,
+		 subject, m.body);
+	assert_int_equal(store_msg_add(fx->st, &row, raw, strlen(raw), &a.msg), STORE_OK);
+	free(raw);
 	subject_parse(subject, strlen(subject), &sj);
 	assert_true(sj.kind == SUBJ_PATCH || sj.kind == SUBJ_COVER);
 	fx->now += 10;
@@ -612,6 +619,276 @@ static void test_series__extra_part_under_the_cover_joins(void **state)
 	assert_int_equal(q1.series, c.series);
 }
 
+/* ---- linking versions: only the author's own series ----------------- */
+
+static const char diff_ab[] =
+	"Signed-off-by: A Developer <dev@x.org>\n---\n"
+	"diff --git a/drivers/hwmon/foo.c b/drivers/hwmon/foo.c\n+int a;\n"
+	"diff --git a/Documentation/hwmon/foo.rst b/Documentation/hwmon/foo.rst\n+x\n";
+static const char diff_c[] =
+	"Signed-off-by: A Developer <dev@x.org>\n---\n"
+	"diff --git a/drivers/hwmon/bar.c b/drivers/hwmon/bar.c\n+int b;\n";
+
+/* A stranger's cover letter copying the victim's b4 change-id (or
+ * linking the victim's v1) is no next version of it: the victim's v1
+ * page showed the attacker's "v2 (fixed)" */
+static void test_series__a_strangers_change_id_or_link_is_no_version(void **state)
+{
+	struct fx *fx = *state;
+	struct arrival v1, p1, a2, l2, r2, own2;
+	struct store_series s;
+
+	v1 = arrive(fx, "20261101.1-1-dev@x.org", "dev@x.org", "[PATCH 0/1] hwmon: add foo",
+		    NULL, "intro\n---\nchange-id: 20261101-foo-0123\n");
+	p1 = arrive(fx, "v1p1@x", "dev@x.org", "[PATCH 1/1] hwmon: add foo",
+		    "20261101.1-1-dev@x.org", diff_ab);
+	assert_int_equal(p1.series, v1.series);
+	a2 = arrive(fx, "a2@evil", "mallory@evil.org", "[PATCH v2 0/1] hwmon: add foo (fixed)",
+		    NULL, "intro\n---\nchange-id: 20261101-foo-0123\n");
+	s = get(fx, a2.series);
+	assert_int_equal(series_link_prev(fx->st, &s, "intro\n---\nchange-id: 20261101-foo-0123\n"),
+			 STORE_OK);
+	assert_int_equal(s.prev_id, 0);
+	store_series_release(&s);
+	l2 = arrive(fx, "l2@evil", "mallory@evil.org", "[PATCH v2 0/1] hwmon: foo, fixed",
+		    NULL, NULL);
+	s = get(fx, l2.series);
+	assert_int_equal(series_link_prev(fx->st, &s,
+		"Changes in v2:\n- everything\n- Link to v1: https://lore.kernel.org/r/20261101.1-1-dev@x.org\n"),
+		STORE_OK);
+	assert_int_equal(s.prev_id, 0);
+	store_series_release(&s);
+	/* a stranger's "[PATCH v2 1/1]" in reply to the victim's patch
+	 * replaces nothing of it */
+	r2 = arrive(fx, "r2@evil", "mallory@evil.org", "[PATCH v2 1/1] hwmon: add foo",
+		    "20261101.1-1-dev@x.org v1p1@x", diff_ab);
+	s = get(fx, r2.series);
+	assert_int_equal(s.prev_id, 0);
+	store_series_release(&s);
+	/* the author's own v2 with that change-id is one */
+	own2 = arrive(fx, "own2@x", "dev@x.org", "[PATCH v2 0/1] hwmon: (foo) a new name",
+		      NULL, "intro\n---\nchange-id: 20261101-foo-0123\n");
+	s = get(fx, own2.series);
+	assert_int_equal(series_link_prev(fx->st, &s, NULL), STORE_OK);
+	assert_int_equal(s.prev_id, v1.series);
+	store_series_release(&s);
+}
+
+/* A v2 whose subject changed, without change-id or link: the same
+ * author's earlier series changing the same files is its v1, not the
+ * author's other series nor a stranger's on the same files */
+static void test_series__same_author_same_files_is_the_previous_version(void **state)
+{
+	struct fx *fx = *state;
+	struct arrival v1, other, stranger, v2;
+	struct store_series s;
+
+	v1 = arrive(fx, "v1@x", "dev@x.org", "[PATCH] hwmon: add a driver for the FOO-1", NULL,
+		    diff_ab);
+	other = arrive(fx, "o1@x", "dev@x.org", "[PATCH] hwmon: bar: fix a typo", NULL, diff_c);
+	stranger = arrive(fx, "s1@y", "someone@y.org", "[PATCH] hwmon: foo: tweak", NULL, diff_ab);
+	(void)other;
+	(void)stranger;
+	v2 = arrive(fx, "v2@x", "dev@x.org", "[PATCH v2] hwmon: (foo) new driver for FOO-1 chips",
+		    NULL, diff_ab);
+	s = get(fx, v2.series);
+	assert_int_equal(series_link_prev(fx->st, &s, diff_ab), STORE_OK);
+	assert_int_equal(s.prev_id, v1.series);
+	store_series_release(&s);
+}
+
+/* "Changes since v1" in a v3's cover: of the author's earlier series on
+ * those files, the v1 */
+static void test_series__changes_since_names_the_version(void **state)
+{
+	struct fx *fx = *state;
+	struct arrival a1, b2, c3, c3p;
+	struct store_series s;
+
+	a1 = arrive(fx, "a1@x", "dev@x.org", "[PATCH] hwmon: foo: first try", NULL, diff_ab);
+	b2 = arrive(fx, "b2@x", "dev@x.org", "[PATCH v2] hwmon: foo: unrelated cleanup", NULL,
+		    diff_ab);
+	(void)b2;
+	c3 = arrive(fx, "c3@x", "dev@x.org", "[PATCH v3 0/1] hwmon: foo: third name", NULL, NULL);
+	c3p = arrive(fx, "c3p@x", "dev@x.org", "[PATCH v3 1/1] hwmon: foo: third name", "c3@x",
+		     diff_ab);
+	assert_int_equal(c3p.series, c3.series);
+	s = get(fx, c3.series);
+	assert_int_equal(series_link_prev(fx->st, &s, "Changes since v1:\n- all of it\n"), STORE_OK);
+	assert_int_equal(s.prev_id, a1.series);
+	store_series_release(&s);
+	assert_int_equal(series_changes_since("v2 -> v3:\n- x\n", 3), 2);
+	assert_int_equal(series_changes_since("Changes in v4:\n- x\n", 4), 3);
+	assert_int_equal(series_changes_since("Changes from V2\n", 5), 2);
+	assert_int_equal(series_changes_since("since v7 nothing\n", 3), 0);
+	assert_int_equal(series_changes_since("no history\n", 3), 0);
+}
+
+/* ---- the same mails in any order: the same series -------------------- */
+
+struct mail_def {
+	const char *msgid, *subject, *refs;
+};
+
+/*
+ * A describes the series each mail of set[0, n) is in (its version and
+ * the first Message-ID of that series, in set order), and each series'
+ * previous version, as one string.
+ */
+static void describe(struct fx *fx, const struct mail_def *set, size_t n,
+		     const int64_t *series, char *out, size_t outlen)
+{
+	size_t i, j, o = 0;
+	struct store_series s, ps;
+
+	out[0] = '\0';
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < n && series[j] != series[i]; j++)
+			;
+		s = get(fx, series[i]);
+		o += (size_t)snprintf(out + o, outlen - o, "%s:v%d@%s", set[i].msgid, s.version,
+				      set[j].msgid);
+		if (s.prev_id) {
+			ps = get(fx, s.prev_id);
+			o += (size_t)snprintf(out + o, outlen - o, "<v%d:%s", ps.version,
+					      ps.subject);
+			store_series_release(&ps);
+		}
+		o += (size_t)snprintf(out + o, outlen - o, " ");
+		store_series_release(&s);
+		assert_true(o < outlen);
+	}
+}
+
+/* Feeds set[order[0..n)] into a fresh store; describe()s the result. */
+static void feed(struct fx *fx, const struct mail_def *set, const size_t *order, size_t n,
+		 char *out, size_t outlen)
+{
+	int64_t series[16];
+	struct arrival a;
+	char err[256];
+	size_t i;
+
+	assert_true(n <= 16);
+	store_close(fx->st);
+	unlink(fx->path);
+	assert_int_equal(store_open(fx->path, &fx->st, err, sizeof(err)), STORE_OK);
+	for (i = 0; i < n; i++) {
+		const struct mail_def *d = &set[order[i]];
+
+		a = arrive(fx, d->msgid, "dev@x.org", d->subject, d->refs,
+			   strstr(d->subject, " 0/") ? NULL : diff_ab);
+		assert_int_equal(a.ret, STORE_OK);
+		series[order[i]] = a.series;
+	}
+	describe(fx, set, n, series, out, outlen);
+}
+
+static void check_orders(struct fx *fx, const struct mail_def *set, size_t n,
+			 const size_t orders[][16], size_t norders)
+{
+	char first[2048], other[2048];
+	size_t k;
+
+	feed(fx, set, orders[0], n, first, sizeof(first));
+	for (k = 1; k < norders; k++) {
+		feed(fx, set, orders[k], n, other, sizeof(other));
+		if (strcmp(first, other))
+			fail_msg("order %zu gives\n  %s\nand order 0\n  %s", k, other, first);
+	}
+}
+
+/*
+ * A v2 whose Message-IDs the sender's provider rewrote: its parts reply
+ * to the ids git send-email gave (c2-orig), which no mail carries, and
+ * one part lacks the "v2".  Read over NNTP (the archive's order) and
+ * over HTTP (its Received: times, which put the untagged part first),
+ * it was assembled differently: one v2 series of three, or a "v1" of
+ * the untagged part and a v2 of the other two; and the cover letters
+ * (unthreaded, their Message-IDs rewritten too) joined their parts only
+ * when they came last.
+ */
+static void test_series__rewritten_ids_and_mixed_tags_in_any_order(void **state)
+{
+	static const struct mail_def set[] = {
+		{ "R1-c@mail.example", "[PATCH 0/3] hwmon: (foo) add bar", NULL },
+		{ "R1-1@mail.example", "[PATCH 1/3] hwmon: (foo) one", "c1-orig@host" },
+		{ "R1-2@mail.example", "[PATCH 2/3] hwmon: (foo) two", "c1-orig@host" },
+		{ "R1-3@mail.example", "[PATCH 3/3] hwmon: (foo) three", "c1-orig@host" },
+		{ "R2-c@mail.example", "[PATCH v2 0/3] hwmon: (foo) add bar", NULL },
+		{ "R2-1@mail.example", "[PATCH v2 1/3] hwmon: (foo) one", "c2-orig@host" },
+		{ "R2-2@mail.example", "[PATCH 2/3] hwmon: (foo) two", "c2-orig@host" },
+		{ "R2-3@mail.example", "[PATCH v2 3/3] hwmon: (foo) three", "c2-orig@host" },
+	};
+	static const size_t orders[][16] = {
+		{ 0, 1, 2, 3, 4, 5, 6, 7 },	/* NNTP: the archive's order */
+		{ 0, 2, 1, 3, 4, 6, 5, 7 },	/* HTTP: by Received: time */
+		{ 4, 6, 7, 5, 0, 3, 2, 1 },
+		{ 7, 6, 5, 4, 3, 2, 1, 0 },
+	};
+	struct fx *fx = *state;
+	char out[2048];
+
+	check_orders(fx, set, 8, orders, 4);
+	/* and it is one v1 and one v2 series, each with its cover letter */
+	feed(fx, set, orders[1], 8, out, sizeof(out));
+	assert_string_equal(out,
+		"R1-c@mail.example:v1@R1-c@mail.example R1-1@mail.example:v1@R1-c@mail.example "
+		"R1-2@mail.example:v1@R1-c@mail.example R1-3@mail.example:v1@R1-c@mail.example "
+		"R2-c@mail.example:v2@R2-c@mail.example R2-1@mail.example:v2@R2-c@mail.example "
+		"R2-2@mail.example:v2@R2-c@mail.example R2-3@mail.example:v2@R2-c@mail.example ");
+}
+
+/* "[PATCH 1/2]" and "[PATCH v2 2/2]" in reply to it (Patchwork's
+ * bugs-mixed-versions) read the other way round: still two series, the
+ * second a v2 of the first */
+static void test_series__mixed_versions_in_any_order(void **state)
+{
+	static const struct mail_def set[] = {
+		{ "a1@x", "[PATCH 1/2] a", NULL },
+		{ "b2@x", "[PATCH v2 2/2] b", "a1@x" },
+	};
+	static const size_t orders[][16] = { { 0, 1 }, { 1, 0 } };
+	struct fx *fx = *state;
+	char out[512];
+
+	check_orders(fx, set, 2, orders, 2);
+	feed(fx, set, orders[1], 2, out, sizeof(out));
+	assert_string_equal(out, "a1@x:v1@a1@x b2@x:v2@b2@x<v1:a ");
+}
+
+/* A cover letter that forgot its "v2", sent with its "[PATCH v2 N/2]"
+ * parts: one v2 series in either order; a v1's cover letter of days
+ * before, which a v2 sent with --in-reply-to answers, stays v1's */
+static void test_series__cover_without_its_version_in_any_order(void **state)
+{
+	static const struct mail_def set[] = {
+		{ "c@x", "[PATCH 0/2] leds: foo", NULL },
+		{ "p1@x", "[PATCH v2 1/2] leds: foo: a", "c@x" },
+		{ "p2@x", "[PATCH v2 2/2] leds: foo: b", "c@x" },
+	};
+	static const size_t orders[][16] = { { 0, 1, 2 }, { 1, 2, 0 }, { 2, 0, 1 } };
+	struct fx *fx = *state;
+	struct arrival c1, q1;
+	struct store_series s;
+	char out[512];
+	int64_t t = 1795000000;
+
+	check_orders(fx, set, 3, orders, 3);
+	feed(fx, set, orders[1], 3, out, sizeof(out));
+	assert_string_equal(out, "c@x:v2@c@x p1@x:v2@c@x p2@x:v2@c@x ");
+
+	c1 = arrive_full(fx, "old-c@x", "dev@x.org", "[PATCH 0/2] leds: bar", NULL, NULL, NULL,
+			 NULL, t);
+	q1 = arrive_full(fx, "new-p1@x", "dev@x.org", "[PATCH v2 1/2] leds: bar: a", "old-c@x",
+			 NULL, NULL, diff_ab, t + 5 * 86400);
+	assert_true(q1.series != c1.series);
+	s = get(fx, q1.series);
+	assert_int_equal(s.version, 2);
+	assert_int_equal(s.prev_id, c1.series);
+	store_series_release(&s);
+}
+
 static void test_series__change_id_parsing(void **state)
 {
 	char out[64];
@@ -652,6 +929,12 @@ int main(void)
 		T(test_series__unthreaded_parts_by_prefix_and_date),
 		T(test_series__part_one_alone_and_late_parts),
 		T(test_series__extra_part_under_the_cover_joins),
+		T(test_series__a_strangers_change_id_or_link_is_no_version),
+		T(test_series__same_author_same_files_is_the_previous_version),
+		T(test_series__changes_since_names_the_version),
+		T(test_series__rewritten_ids_and_mixed_tags_in_any_order),
+		T(test_series__mixed_versions_in_any_order),
+		T(test_series__cover_without_its_version_in_any_order),
 		cmocka_unit_test(test_series__change_id_parsing),
 #undef T
 	};

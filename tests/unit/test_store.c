@@ -36,7 +36,7 @@ static void test_store__open_empty_is_current_version_and_mode_0600(void **state
 	struct stat sb;
 
 	assert_int_equal(store_schema_version(fx->st), STORE_SCHEMA_VERSION);
-	assert_int_equal(STORE_SCHEMA_VERSION, 12);
+	assert_int_equal(STORE_SCHEMA_VERSION, 13);
 	assert_int_equal(stat(fx->path, &sb), 0);
 	assert_int_equal(sb.st_mode & 0777, 0600);
 	/* SQLite gives the WAL the database file's mode */
@@ -539,23 +539,28 @@ static void test_store__series_find_and_previous_versions(void **state)
 			 STORE_DONE);
 
 	/* by change-id: v2.1 follows v2, v2 follows v1 */
-	assert_int_equal(store_series_find_prev_by_change_id(fx->st, cid, 2, 1,
+	assert_int_equal(store_series_find_prev_by_change_id(fx->st, cid, "l", "a@x", 2, 1,
 							     s21, &s), STORE_OK);
 	assert_int_equal(s.id, s2);
 	store_series_release(&s);
-	assert_int_equal(store_series_find_prev_by_change_id(fx->st, cid, 2, 0,
+	assert_int_equal(store_series_find_prev_by_change_id(fx->st, cid, "l", "a@x", 2, 0,
 							     s2, &s), STORE_OK);
 	assert_int_equal(s.id, s1);
 	store_series_release(&s);
-	assert_int_equal(store_series_find_prev_by_change_id(fx->st, cid, 3, 0,
+	assert_int_equal(store_series_find_prev_by_change_id(fx->st, cid, "l", "a@x", 3, 0,
 							     s3, &s), STORE_OK);
 	assert_int_equal(s.id, s21);
 	assert_int_equal(s.version_minor, 1);
 	store_series_release(&s);
-	assert_int_equal(store_series_find_prev_by_change_id(fx->st, cid, 1, 0,
+	assert_int_equal(store_series_find_prev_by_change_id(fx->st, cid, "l", "a@x", 1, 0,
 							     s1, &s), STORE_DONE);
-	assert_int_equal(store_series_find_prev_by_change_id(fx->st, "nope", 5, 0,
+	assert_int_equal(store_series_find_prev_by_change_id(fx->st, "nope", "l", "a@x", 5, 0,
 							     0, &s), STORE_DONE);
+	/* a change-id copied by someone else, or to another list, links nothing */
+	assert_int_equal(store_series_find_prev_by_change_id(fx->st, cid, "l", "b@x", 3, 0,
+							     s3, &s), STORE_DONE);
+	assert_int_equal(store_series_find_prev_by_change_id(fx->st, cid, "m", "a@x", 3, 0,
+							     s3, &s), STORE_DONE);
 
 	/* by subject: list and author must match too */
 	assert_int_equal(store_series_find_prev_by_subject(fx->st, "l", "a@x", subj,
@@ -898,6 +903,143 @@ static void test_store__migration_from_v9_stores_published_and_authors(void **st
 	sqlite3_close(db);
 }
 
+/* Schema 13 keeps every message, its copy's hash not known yet, how it
+ * came not known (NULL: its review goes where it used to), no copy. */
+static void test_store__migration_from_v12_knows_copies(void **state)
+{
+	struct fx *fx = *state;
+	struct store_msg m;
+	long long n = -1;
+	int64_t id;
+	char err[256];
+
+	assert_int_equal(store_open_at_version(fx->path, 12, &fx->st, err,
+					       sizeof(err)), STORE_OK);
+	id = add_msg(fx->st, "old@x", "a@x", "Ann", 100);
+	store_close(fx->st);
+	fx->st = NULL;
+	assert_int_equal(store_open(fx->path, &fx->st, err, sizeof(err)), STORE_OK);
+	assert_int_equal(store_schema_version(fx->st), STORE_SCHEMA_VERSION);
+	assert_int_equal(store_msg_get(fx->st, id, &m), STORE_OK);
+	assert_string_equal(m.message_id, "old@x");
+	assert_null(m.hash);
+	assert_int_equal(m.via, VIA_DIRECT);
+	assert_null(m.via_lists);
+	store_msg_release(&m);
+	assert_int_equal(store_msg_copy_count(fx->st, id, &n), STORE_OK);
+	assert_int_equal(n, 0);
+}
+
+static int64_t one_int(struct store *st, const char *path, const char *sql)
+{
+	sqlite3 *db;
+	sqlite3_stmt *q;
+	int64_t v = -1;
+
+	(void)st;
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &q, NULL), SQLITE_OK);
+	if (sqlite3_step(q) == SQLITE_ROW)
+		v = sqlite3_column_int64(q, 0);
+	sqlite3_finalize(q);
+	sqlite3_close(db);
+	return v;
+}
+
+/*
+ * The copies of a Message-ID: the same mail again gains the better way
+ * it came; one that differs is kept aside; one that came a better way
+ * takes the row's place, new again, and what the old one made is undone:
+ * its patch and findings, its series' reference; its series, left
+ * empty, is put aside, its unsent review gone.
+ */
+static void test_store__copies_merge_keep_and_replace(void **state)
+{
+	struct fx *fx = *state;
+	struct store_msg first = {
+		.message_id = (char *)"v1@vic", .source = (char *)"box",
+		.list = (char *)"l@x", .from_addr = (char *)"vic@x",
+		.subject = (char *)"[PATCH] squat", .date = 100, .received = 101,
+		.hash = (char *)"aaaa", .via = VIA_DIRECT, .via_lists = (char *)"",
+	};
+	struct store_msg same = first, other = first, list = first, m;
+	struct store_review rv = { 0 };
+	struct store_reply rp = { 0 };
+	int64_t id, id2, s, p, rid, rvid;
+	long long n;
+
+	assert_int_equal(store_msg_add(fx->st, &first, "raw1", 4, &id), STORE_OK);
+	/* the same mail through the list: merged */
+	same.source = (char *)"lore";
+	same.via = VIA_ARCHIVE;
+	same.via_lists = (char *)"l@x";
+	assert_int_equal(store_msg_add(fx->st, &same, "raw1+", 5, &id2), STORE_DUP);
+	assert_int_equal(id2, id);
+	assert_int_equal(store_msg_merge_copy(fx->st, id, &same, "l.x"), STORE_OK);
+	assert_int_equal(store_msg_get(fx->st, id, &m), STORE_OK);
+	assert_int_equal(m.via, VIA_ARCHIVE);
+	assert_string_equal(m.via_lists, "l@x");
+	assert_string_equal(m.source, "lore");
+	store_msg_release(&m);
+	/* a worse copy that differs: kept aside once */
+	other.hash = (char *)"bbbb";
+	other.source = (char *)"box";
+	assert_int_equal(store_msg_copy_add(fx->st, id, &other, "raw2", 4, "came first"), STORE_OK);
+	assert_int_equal(store_msg_copy_add(fx->st, id, &other, "raw2", 4, "came first"), STORE_DUP);
+	assert_int_equal(store_msg_copy_count(fx->st, id, &n), STORE_OK);
+	assert_int_equal(n, 1);
+
+	/* it was processed: a patch, a finding, a reference, a review not sent */
+	s = add_series(fx->st, "l@x", "vic@x", "v1@vic", 1, 0, 1, NULL, "squat", 100);
+	assert_int_equal(store_msg_set_series(fx->st, id, s), STORE_OK);
+	assert_int_equal(store_msg_set_state(fx->st, id, MSG_PATCH, NULL), STORE_OK);
+	p = add_patch(fx->st, s, id, 1);
+	add_finding(fx->st, p, "SPACING", "style", "a.c", 3);
+	assert_int_equal(store_series_ref_add(fx->st, s, "v1@vic", 1), STORE_OK);
+	rp.message_id = (char *)"review-1@bot";
+	rp.series_id = s;
+	rp.kind = (char *)"review";
+	assert_int_equal(store_reply_add(fx->st, &rp, &rid), STORE_OK);
+	rv.series_id = s;
+	rv.reply_id = rid;
+	assert_int_equal(store_review_add(fx->st, &rv, &rvid), STORE_OK);
+	assert_int_equal(store_series_set_state(fx->st, s, SERIES_REVIEWED, 200), STORE_OK);
+
+	/* a better copy that differs takes the place */
+	list.hash = (char *)"cccc";
+	list.subject = (char *)"[PATCH] the real one";
+	list.via = VIA_ARCHIVE + 1;	/* better than the row's now */
+	list.via_lists = (char *)"l@x";
+	assert_int_equal(store_msg_replace(fx->st, id, "aaaa", &list, "raw3", 4, "replaced"),
+			 STORE_OK);
+	assert_int_equal(store_msg_get(fx->st, id, &m), STORE_OK);
+	assert_int_equal(m.state, MSG_NEW);
+	assert_int_equal(m.series_id, 0);
+	assert_string_equal(m.subject, "[PATCH] the real one");
+	assert_string_equal(m.hash, "cccc");
+	store_msg_release(&m);
+	{
+		void *raw;
+		size_t len;
+
+		assert_int_equal(store_msg_raw(fx->st, id, &raw, &len), STORE_OK);
+		assert_int_equal(len, 4);
+		assert_memory_equal(raw, "raw3", 4);
+		free(raw);
+	}
+	assert_int_equal(store_msg_copy_count(fx->st, id, &n), STORE_OK);
+	assert_int_equal(n, 2);
+	assert_int_equal(one_int(fx->st, fx->path, "SELECT count(*) FROM patches"), 0);
+	assert_int_equal(one_int(fx->st, fx->path, "SELECT count(*) FROM findings"), 0);
+	assert_int_equal(one_int(fx->st, fx->path, "SELECT count(*) FROM series_refs"), 0);
+	assert_int_equal(one_int(fx->st, fx->path, "SELECT count(*) FROM reviews"), 0);
+	assert_int_equal(one_int(fx->st, fx->path, "SELECT count(*) FROM replies"), 0);
+	assert_int_equal(one_int(fx->st, fx->path, "SELECT state FROM series"), SERIES_SKIPPED);
+	assert_int_equal(one_int(fx->st, fx->path,
+				 "SELECT count(*) FROM message_copies WHERE hash = 'aaaa'"
+				 " AND reason = 'replaced' AND raw = CAST('raw1' AS BLOB)"), 1);
+}
+
 /* A Message-ID names every series that holds it or whose mails name
  * it, of one list and author: own ones first, then the newest. */
 static void test_store__series_refs_by_list_author_own_first(void **state)
@@ -990,22 +1132,39 @@ static void test_store__series_find_unthreaded_by_prefix_and_date(void **state)
 	add_patch(fx->st, s1, m1, 1);
 
 	assert_int_equal(store_series_find_unthreaded(fx->st, "l", "a@x", "net", 1, 0, 2, 2,
-						      0, 5600, 1200, &s), STORE_OK);
+						      0, 5600, 1200, 0, &s), STORE_OK);
 	assert_int_equal(s.id, s1);
 	store_series_release(&s);
 	/* another tag, none, the part already there, too far in time */
 	assert_int_equal(store_series_find_unthreaded(fx->st, "l", "a@x", "net-next", 1, 0,
-						      2, 2, 0, 5600, 1200, &s), STORE_DONE);
+						      2, 2, 0, 5600, 1200, 0, &s), STORE_DONE);
 	assert_int_equal(store_series_find_unthreaded(fx->st, "l", "a@x", NULL, 1, 0,
-						      2, 2, 0, 5600, 1200, &s), STORE_DONE);
+						      2, 2, 0, 5600, 1200, 0, &s), STORE_DONE);
 	assert_int_equal(store_series_find_unthreaded(fx->st, "l", "a@x", "net", 1, 0,
-						      2, 1, 0, 5600, 1200, &s), STORE_DONE);
+						      2, 1, 0, 5600, 1200, 0, &s), STORE_DONE);
 	assert_int_equal(store_series_find_unthreaded(fx->st, "l", "a@x", "net", 1, 0,
-						      2, 2, 0, 6300, 1200, &s), STORE_DONE);
+						      2, 2, 0, 6300, 1200, 0, &s), STORE_DONE);
 	/* no date on the mail: any */
 	assert_int_equal(store_series_find_unthreaded(fx->st, "l", "a@x", "net", 1, 0,
-						      2, 2, 0, 0, 1200, &s), STORE_OK);
+						      2, 2, 0, 0, 1200, 0, &s), STORE_OK);
 	store_series_release(&s);
+	/* for a threaded mail: a series of unthreaded mails only */
+	assert_int_equal(store_series_find_unthreaded(fx->st, "l", "a@x", "net", 1, 0,
+						      2, 2, 0, 0, 1200, 1, &s), STORE_OK);
+	store_series_release(&s);
+	{
+		struct store_msg t = {
+			.message_id = (char *)"p3@x", .from_addr = (char *)"a@x",
+			.subject = (char *)"[PATCH 3/3] x", .date = 5000,
+			.in_reply_to = (char *)"elsewhere@x",
+		};
+		int64_t tid = 0;
+
+		assert_int_equal(store_msg_add(fx->st, &t, "raw", 3, &tid), STORE_OK);
+		assert_int_equal(store_msg_set_series(fx->st, tid, s1), STORE_OK);
+	}
+	assert_int_equal(store_series_find_unthreaded(fx->st, "l", "a@x", "net", 1, 0,
+						      2, 2, 0, 0, 1200, 1, &s), STORE_DONE);
 }
 
 /* A crash between a claim and the end of its work leaves the attempt
@@ -1193,6 +1352,7 @@ int main(void)
 		TD(test_store__migration_from_v9_stores_published_and_authors),
 		TD(test_store__migration_from_v10_keeps_tokens_adds_pending),
 		TD(test_store__migration_from_v11_lets_an_entry_share_its_number),
+		TD(test_store__migration_from_v12_knows_copies),
 		TD(test_store__open_existing_makes_nothing),
 		TD(test_store__newer_schema_is_refused_untouched),
 		TD(test_store__not_a_database_is_an_error),
@@ -1200,6 +1360,7 @@ int main(void)
 		T(test_store__savepoints_keep_or_undo_one_part),
 		T(test_store__second_writer_gets_busy_after_timeout),
 		T(test_store__msg_add_dup_get_find_raw),
+		T(test_store__copies_merge_keep_and_replace),
 		T(test_store__msg_received_defaults_to_now_and_empty_raw),
 		T(test_store__msg_limits_are_range_errors),
 		T(test_store__msg_state_reason_series_and_counts),

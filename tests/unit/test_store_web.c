@@ -292,6 +292,168 @@ static void test_store_web__series_rows_are_published_ones_newest_first(void **s
 	assert_int_equal(r.n, 6);
 }
 
+/* ---- keyset paging ------------------------------------------------------- */
+
+#define KS_MAX	512
+
+struct ks_rows {
+	int64_t id[KS_MAX];
+	size_t n;
+};
+
+static int ks_finding(void *arg, const struct store_query_row *r)
+{
+	struct ks_rows *k = arg;
+
+	if (k->n < KS_MAX)
+		k->id[k->n++] = r->f.id;
+	return 0;
+}
+
+static int ks_patch(void *arg, const struct store_patch_row *r)
+{
+	struct ks_rows *k = arg;
+
+	if (k->n < KS_MAX)
+		k->id[k->n++] = r->p.id;
+	return 0;
+}
+
+static int ks_series(void *arg, const struct store_series_row *r)
+{
+	struct ks_rows *k = arg;
+
+	if (k->n < KS_MAX)
+		k->id[k->n++] = r->s.id;
+	return 0;
+}
+
+/* kind 0 findings, 1 patches, 2 series: every row of q, page after page
+ * of size rows (each after the last one of the page before) */
+static void ks_read(struct store *st, int kind, struct store_query q, size_t size,
+		    struct ks_rows *out)
+{
+	struct ks_rows page;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	q.limit = size;
+	q.after = 0;
+	for (;;) {
+		memset(&page, 0, sizeof(page));
+		ret = kind == 0 ? store_query_findings(st, &q, ks_finding, &page) :
+		      kind == 1 ? store_query_patches(st, &q, ks_patch, &page) :
+		      store_web_series(st, &q, 0, ks_series, &page);
+		assert_int_equal(ret, STORE_OK);
+		assert_true(out->n + page.n <= KS_MAX);
+		memcpy(out->id + out->n, page.id, page.n * sizeof(page.id[0]));
+		out->n += page.n;
+		if (page.n < size)
+			break;
+		q.after = page.id[page.n - 1];
+	}
+}
+
+/*
+ * Pages by key (store_query.after) are the rows that one statement
+ * without a limit gives, in its order, whatever the shape: findings and
+ * patches newest or oldest first (ties of date, findings in the commit
+ * message, several a line), published or not, driven by an author or a
+ * file or walking the dates; series either way.  An id that is not there
+ * gives nothing.
+ */
+static void test_store_web__keyset_pages_read_every_row_once_in_order(void **state)
+{
+	struct fx *fx = *state;
+	static const char *const files[] = { "drivers/a.c", NULL, "drivers/b.c" };
+	struct ks_rows all, paged;
+	struct store_query q;
+	int64_t m, s, p;
+	int i, j, kind, shape, newest;
+	size_t size;
+	char msgid[32], from[32];
+
+	for (i = 0; i < 24; i++) {
+		snprintf(msgid, sizeof(msgid), "k%d@x", i);
+		snprintf(from, sizeof(from), "dev%d@example.org", i % 3);
+		/* dates in threes: rows of one date ordered by their mail */
+		m = add_msg(fx->st, msgid, from, "Dev", 1793613600 + (i / 3) * 86400);
+		assert_int_equal(store_msg_set_rcpt(fx->st, m, LIST, NULL), STORE_OK);
+		s = add_series(fx->st, LIST, from, msgid, 1, 0, 1, NULL, "x", 1793613600);
+		assert_int_equal(store_msg_set_series(fx->st, m, s), STORE_OK);
+		p = add_patch(fx->st, s, m, 1);
+		for (j = 0; j < 5; j++)
+			add_finding(fx->st, p, j % 2 ? "LONG_LINE" : "SPACING", "style",
+				    files[(i + j) % 3], j < 4 ? 7 : 3);
+	}
+	for (kind = 0; kind < 3; kind++)
+		for (shape = 0; shape < 4; shape++)
+			for (newest = 0; newest < 2; newest++)
+				for (size = 1; size <= 7; size += 3) {
+					memset(&q, 0, sizeof(q));
+					q.newest_first = newest;
+					q.publish = shape & 1 ? LISTS : NULL;
+					if (shape == 2)
+						q.author = "dev1";
+					if (shape == 3)
+						q.file_glob = "drivers/*";
+					ks_read(fx->st, kind, q, 1000, &all);
+					assert_true(all.n > 3);
+					ks_read(fx->st, kind, q, size, &paged);
+					if (paged.n != all.n ||
+					    memcmp(paged.id, all.id, all.n * sizeof(all.id[0])))
+						fail_msg("kind %d shape %d newest %d size %zu: %zu rows"
+							 " paged, %zu in one", kind, shape, newest, size,
+							 paged.n, all.n);
+				}
+	memset(&q, 0, sizeof(q));
+	q.after = 999999;
+	memset(&paged, 0, sizeof(paged));
+	assert_int_equal(store_query_findings(fx->st, &q, ks_finding, &paged), STORE_OK);
+	assert_int_equal(paged.n, 0);
+}
+
+/* A page after a finding or a patch that may not be published is a page
+ * after one that is not there: its date does not show through. */
+static void test_store_web__keyset_after_a_private_row_is_after_none(void **state)
+{
+	struct fx *fx = *state;
+	struct ks_rows rows;
+	struct store_query q;
+	struct wfx w;
+	int64_t priv_finding;
+	sqlite3 *db;
+	sqlite3_stmt *s;
+
+	web_data(fx->st, &w);
+	assert_int_equal(sqlite3_open(fx->path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT id FROM findings WHERE patch_id = ?1",
+					    -1, &s, NULL), SQLITE_OK);
+	sqlite3_bind_int64(s, 1, w.p[PRIV]);
+	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+	priv_finding = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	sqlite3_close(db);
+	memset(&q, 0, sizeof(q));
+	q.after = priv_finding;
+	q.newest_first = 1;
+	memset(&rows, 0, sizeof(rows));
+	assert_int_equal(store_query_findings(fx->st, &q, ks_finding, &rows), STORE_OK);
+	assert_true(rows.n > 0);	/* the operator pages after it */
+	q.publish = LISTS;
+	memset(&rows, 0, sizeof(rows));
+	assert_int_equal(store_query_findings(fx->st, &q, ks_finding, &rows), STORE_OK);
+	assert_int_equal(rows.n, 0);
+	q.after = w.p[PRIV];
+	memset(&rows, 0, sizeof(rows));
+	assert_int_equal(store_query_patches(fx->st, &q, ks_patch, &rows), STORE_OK);
+	assert_int_equal(rows.n, 0);
+	q.after = w.p[PUB2];	/* a published one: the rows after it */
+	memset(&rows, 0, sizeof(rows));
+	assert_int_equal(store_query_patches(fx->st, &q, ks_patch, &rows), STORE_OK);
+	assert_true(rows.n > 0);
+}
+
 static void test_store_web__versions_count_fixed_new_still(void **state)
 {
 	struct fx *fx = *state;
@@ -618,6 +780,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_store_web__publish_hides_private_mail_and_opted_out_authors, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_store_web__query_lists_offsets_and_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_store_web__series_rows_are_published_ones_newest_first, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_store_web__keyset_pages_read_every_row_once_in_order, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_store_web__keyset_after_a_private_row_is_after_none, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_store_web__versions_count_fixed_new_still, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_store_web__weeks_start_on_monday_and_counts_group, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_store_web__readonly_handle_cannot_write, setup, teardown),

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * A hostile module (reviewbot's QEMU load test): it pulls a file of the
- * build host into itself in two ways a text check does not see (.incbin
- * split across string literals, and #include of a macro) and prints it
- * at load.  The test replaces @SECRET@ with the path of a secret file.
- * In the sandbox the file is not there: the module does not build.
+ * build host into itself in two ways (.incbin split across string
+ * literals, which boot_series()'s text check refuses since issue 33 but
+ * boot_module(), the build itself, does not look for; and #include of a
+ * macro, which no text check sees) and prints it at load.  The test
+ * replaces @SECRET@ with the path of a secret file.  In the sandbox the
+ * file is not there: the module does not build.
  */
 #include <linux/init.h>
 #include <linux/module.h>
