@@ -97,6 +97,7 @@ struct rv_process {
 	int nsect;
 	int maint_known;	/* some MAINTAINERS text was read */
 	int uapi_uncovered;	/* new uapi headers no pattern covers */
+	int driver_uncovered;	/* a new driver file no pattern covers */
 	struct rv_alias *aliases;	/* .mailmap: the patch's, the tree's */
 	size_t naliases;
 	int nalias_lines;
@@ -763,10 +764,14 @@ static void scan_files(struct eng *e, struct rv_process *st)
 			st->nshared++;
 		/* new files an entry of the patch's or the tree's MAINTAINERS
 		 * covers need no MAINTAINERS change */
-		if (f->is_new && !MQ(e, "^tools/testing/", f->path) &&
+		/* (Documentation/ABI/ entries are found by their What:, not
+		 * by an F: pattern) */
+		if (f->is_new && !MQ(e, "^(?:tools/testing/|Documentation/ABI/)", f->path) &&
 		    (!st->maint_known || !maint_covers(e, st, f->path))) {
 			f->uncovered = 1;
 			st->nnew++;
+			if (is_driver(e, f->path))
+				st->driver_uncovered = 1;
 			if (MQ(e, "^(?:arch/[^/]+/)?include/uapi/", f->path))
 				st->uapi_uncovered++;
 		}
@@ -810,7 +815,7 @@ static void report_maintainers(struct eng *e, struct rv_process *st, const char 
 				(st->nnew > 1 ? "uapi headers" : "uapi header") :
 				"files, a uapi header among them,",
 				files, how, where));
-	else if (st->new_kconfig && st->new_driver_files)
+	else if (st->new_kconfig && st->new_driver_files && st->driver_uncovered)
 		WARN(e, R_NEW_FILE_NO_MAINTAINERS,
 		     eng_printf(e, "New driver files (%s) %s: a new driver needs an entry naming an active maintainer and its files\n%s",
 				files, how, where));
