@@ -1259,6 +1259,7 @@ static void check_removed(struct eng *e, struct rv_uapi *st)
 		{ "\\.procname\\s*=\\s*\"([^\"]+)\"", "\\.procname\\b", "sysctl" },
 		{ "^-\\s*#\\s*define\\s+(\\w+)\\s+_IO(?:WR|R|W)?\\s*\\(", "#\\s*define\\b", "ioctl command" },
 		{ "\\b(?:module|core)_param(?:_\\w+)?\\s*\\(\\s*(\\w+)", FAM_PARAM, "module parameter" },
+		{ "\\bled_trigger_register_simple\\s*\\(\\s*\"([^\"]+)\"", "\\bled_trigger_register", "LED trigger" },
 	};
 	const char *raw = e->rawline;
 	size_t i;
@@ -1877,7 +1878,7 @@ static void check_led_trigger(struct eng *e, struct rv_uapi *st)
 static void check_c(struct eng *e, struct rv_uapi *st)
 {
 	const char *line = e->line;
-	long mstart = macro_start(e, e->linenr - 1, '+');
+	long mstart = macro_start(e, e->linenr - 1, '+'), old;
 	char *a, *b;
 
 	check_ioctl(e, st, mstart);
@@ -1911,9 +1912,14 @@ static void check_c(struct eng *e, struct rv_uapi *st)
 	if (M(e, "\\b(proc_(?:create\\w*|mkdir\\w*|symlink))\\s*\\(\\s*([^,)]*)", line)) {
 		a = eng_cap(e, 1);
 		b = trim(e, raw_cap(e, 2));
-		if (!existed(e, st, FAM_PROC, b))
+		old = existed(e, st, FAM_PROC, b);
+		if (!old)
 			report(e, SEV_WARNING, R_UAPI_PROCFS,
 			       eng_printf(e, "new procfs entry %s from %s(): /proc files are user-space ABI that cannot be removed once tools read them, and new driver or device information belongs in sysfs, not /proc",
+					  cut_words(e, b, 80), a));
+		else if (MQ(e, "_write$", a) && !MQ(e, "\\bproc_create\\w*_write\\s*\\(", e->rawlines[old - 1]))
+			report(e, SEV_WARNING, R_UAPI_CHANGED,
+			       eng_printf(e, "existing procfs entry %s made writable (%s()): writing it is new user-space ABI, so document what it accepts and check who may write it",
 					  cut_words(e, b, 80), a));
 	}
 
