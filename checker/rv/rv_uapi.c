@@ -133,6 +133,11 @@ struct rv_uapi {
 	size_t ncalls;
 	struct uapi_loc sysctls[UAPI_MAX_ITEMS];	/* new sysctls */
 	size_t nsysctls;
+	struct uapi_loc removed[UAPI_MAX_ITEMS];	/* interfaces removed */
+	size_t nremoved;
+	char *hw_file;		/* the file hw_new and hw_old are of */
+	struct sbuf hw_new;	/* its new side's HWMON_CHANNEL_INFO() attributes */
+	struct sbuf hw_old;	/* its old side's attributes (file_attrs()) */
 
 	/* the current uapi header: what its changed lines do */
 	struct sbuf said[SAY__COUNT];	/* names, each ending in '\0' */
@@ -201,6 +206,8 @@ static struct rv_uapi *st_get(struct eng *e)
 		}
 		sbuf_init(&e->rv_uapi->abi, UAPI_MAX_ABI);
 		sbuf_init(&e->rv_uapi->hwdoc, UAPI_MAX_ABI);
+		sbuf_init(&e->rv_uapi->hw_new, 1u << 20);
+		sbuf_init(&e->rv_uapi->hw_old, 1u << 20);
 		for (int k = 0; k < SAY__COUNT; k++)
 			sbuf_init(&e->rv_uapi->said[k], 4096);
 	}
@@ -535,9 +542,27 @@ static void scan_input(struct eng *e, struct rv_uapi *st)
 				scan_wrapper(e, st, (long)i, &sb);
 			}
 		}
-		if (re_match(e->rc, "\\b_IO(?:WR|R|W)?\\s*\\(\\s*(\\w+)\\s*,", l, &m)) {
-			p = re_cap(&m, 1, &n);
-			add_wordn(e, st->ioc_types, &st->ntypes, p, n);
+		/* the names inside _IO*() and DRM_IO*(): an ioctl's type or
+		 * number, parts of a command, not commands */
+		{
+			size_t pos = 0, len = strlen(l);
+			int guard;
+
+			for (guard = 0; guard < 8 &&
+			     re_find(e->rc, "\\b(?:_IO(?:WR|R|W)?|_IOC|DRM_IO(?:WR|R|W)?)\\s*\\(([^)]*)", l, len, pos, &m); guard++) {
+				const char *q = re_cap(&m, 1, &n), *end = q + n;
+
+				pos = re_end(&m, 0);
+				while (q < end) {
+					size_t w = 0;
+
+					while (q + w < end && rv_is_ident((unsigned char)q[w]))
+						w++;
+					if (w && !(q[0] >= '0' && q[0] <= '9'))
+						add_wordn(e, st->ioc_types, &st->ntypes, q, w);
+					q += w ? w : 1;
+				}
+			}
 		}
 		/* module_param_named(name, variable, ...) of a parameter
 		 * that exists (a context line): its default can change */
@@ -859,11 +884,25 @@ static int hwmon_standard(const char *name)
 	return 0;
 }
 
+static void file_attrs(struct eng *e, struct rv_uapi *st);
+static int in_names(const struct sbuf *sb, const char *name);
+
 static void add_attr(struct eng *e, struct rv_uapi *st, const char *name,
 		     size_t n, int flags)
 {
 	size_t i;
 
+	/* one the file had (a removed attribute macro, an old-side
+	 * HWMON_CHANNEL_INFO()) is moved or converted, not new */
+	file_attrs(e, st);
+	if (st->hw_old.len) {
+		char *nm = strndup(name, n);
+		int had = nm && in_names(&st->hw_old, nm);
+
+		free(nm);
+		if (had)
+			return;
+	}
 	/* a name made twice (two wrappers on one line, a channel listed
 	 * again) is one file */
 	for (i = 0; i < st->nattrs; i++)
@@ -945,44 +984,104 @@ static int attr_writable(struct eng *e, const char *l)
 
 /*
  * HWMON_CHANNEL_INFO(type, flags of channel 1, ...): the attributes the
- * call at line idx ('(' at open) creates on side, each as "name\0".
+ * call at line idx ('(' at open) creates on side, each as "name\0".  The
+ * arguments are split here: a chip has more channels than a call's
+ * RV_MAX_ARGS.
  */
 static void hwmon_names(struct eng *e, long idx, size_t open, char side,
 			struct sbuf *out)
 {
 	struct rv_call c;
-	const char *type;
-	size_t i, k;
+	const char *type, *p;
+	size_t k, ch = 0;
 	int base;
 
 	if (!rv_gather_call(e, idx, open, side, &c) || c.narg < 2)
 		return;
 	type = rv_arg(e, &c, 0);
 	base = !strcmp(type, "in") || !strcmp(type, "intrusion") ? 0 : 1;
-	for (i = 1; i < c.narg; i++) {
-		char *flags = rv_squeeze(e, rv_arg(e, &c, i)), *f;
+	for (p = c.text + c.off[1]; *p; ch++) {
+		size_t n = 0;
+		int depth = 0;
+		const char *f;
 
-		for (f = flags; *f; ) {
-			size_t n = strcspn(f, "|");
+		while (p[n] && (depth || p[n] != ',')) {
+			depth += p[n] == '(' ? 1 : p[n] == ')' ? -1 : 0;
+			n++;
+		}
+		/* one channel's flags: FLAG | FLAG ... */
+		for (f = p; f < p + n; ) {
+			size_t fl;
 
+			while (f < p + n && (rv_is_blank((unsigned char)*f) || *f == '|'))
+				f++;
+			for (fl = 0; f + fl < p + n && rv_is_ident((unsigned char)f[fl]); fl++)
+				;
+			if (!fl) {
+				f++;
+				continue;
+			}
 			for (k = 0; k < sizeof(hwmon_flags) / sizeof(hwmon_flags[0]); k++) {
 				const char *t = hwmon_flags[k].name, *h;
 
 				if (strcmp(hwmon_flags[k].type, type) ||
-				    strlen(hwmon_flags[k].flag) != n ||
-				    strncmp(hwmon_flags[k].flag, f, n))
+				    strlen(hwmon_flags[k].flag) != fl ||
+				    strncmp(hwmon_flags[k].flag, f, fl))
 					continue;
 				/* "temp#_max" with the channel's number */
 				h = strchr(t, '#');
 				if (h)
 					sbuf_addf(out, "%.*s%zu%s", (int)(h - t), t,
-						  i - 1 + (size_t)base, h + 1);
+						  ch + (size_t)base, h + 1);
 				else
 					sbuf_addstr(out, t);
 				sbuf_addch(out, '\0');
 				break;
 			}
-			f += n + (f[n] == '|');
+			f += fl;
+		}
+		p += n + (p[n] == ',');
+	}
+}
+
+/*
+ * The attributes the current file had and has, as far as the patch
+ * shows: its removed attribute macros and old-side HWMON_CHANNEL_INFO()
+ * calls (was), its new-side calls (now).  Read once per file: a driver
+ * moved from SENSOR_DEVICE_ATTR() to the hwmon_chip_info API keeps its
+ * files, neither new nor removed.
+ */
+static void file_attrs(struct eng *e, struct rv_uapi *st)
+{
+	long k;
+
+	if (st->hw_file && !strcmp(st->hw_file, st->path))
+		return;
+	free(st->hw_file);
+	st->hw_file = strdup(st->path);
+	sbuf_reset(&st->hw_new);
+	sbuf_reset(&st->hw_old);
+	if (!st->hw_file) {
+		e->failed = 1;
+		return;
+	}
+	for (k = st->hdr_linenr; (size_t)k < e->nlines; k++) {
+		const char *r = e->rawlines[k], *l = e->lines[k];
+		struct re_m m;
+
+		if (!strncmp(r, "diff --git ", 11) || !strncmp(r, "+++ ", 4))
+			break;
+		if (r[0] != '+' && r[0] != ' ' && r[0] != '-')
+			continue;
+		if (re_match(e->rc, "\\bHWMON_CHANNEL_INFO\\s*\\(", l, &m)) {
+			if (r[0] != '-')
+				hwmon_names(e, k, re_end(&m, 0) - 1, '+', &st->hw_new);
+			if (r[0] != '+')
+				hwmon_names(e, k, re_end(&m, 0) - 1, '-', &st->hw_old);
+		} else if (r[0] == '-' && re_match(e->rc, ATTR_MACRO, l, &m) &&
+			   !strchr(eng_mcap(e, &m, 2), '#')) {
+			sbuf_addstr(&st->hw_old, eng_mcap(e, &m, 2));
+			sbuf_addch(&st->hw_old, '\0');
 		}
 	}
 }
@@ -1034,8 +1133,9 @@ static void check_hwmon_info(struct eng *e, struct rv_uapi *st)
 		if (re_match(e->rc, "\\bHWMON_CHANNEL_INFO\\s*\\(", e->lines[old], &o))
 			hwmon_names(e, old, re_end(&o, 0) - 1, '-', &was);
 	}
+	file_attrs(e, st);
 	for (i = 0; i < now.len && !now.err; i += strlen(now.buf + i) + 1)
-		if (!in_names(&was, now.buf + i))
+		if (!in_names(&was, now.buf + i) && !in_names(&st->hw_old, now.buf + i))
 			add_attr(e, st, now.buf + i, strlen(now.buf + i),
 				 ATTR_HWMON | ATTR_STD);
 	sbuf_release(&now);
@@ -1242,6 +1342,14 @@ static void check_write_handler(struct eng *e, struct rv_uapi *st)
 		st->nwriters++;
 }
 
+/* Whether a HWMON_CHANNEL_INFO() of the current file's new side creates
+ * the hwmon attribute name (file_attrs()). */
+static int hwmon_recreated(struct eng *e, struct rv_uapi *st, const char *name)
+{
+	file_attrs(e, st);
+	return in_names(&st->hw_new, name);
+}
+
 /*
  * A removed line of a C file that created an interface no added line
  * creates again: ABI removed (located at the file: a removed line has
@@ -1270,22 +1378,68 @@ static void check_removed(struct eng *e, struct rv_uapi *st)
 		return;
 	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
 		const char *name;
-		struct uapi_loc l = { 0 };
+		struct uapi_loc *l;
 
 		if (!re_match(e->rc, kinds[i].pat, raw, &m))
 			continue;
 		name = eng_mcap(e, &m, 1);
 		/* the call itself is code, not a comment or a string */
 		if (e->line[re_start(&m, 0)] != raw[re_start(&m, 0)] ||
-		    recreated(e, st, kinds[i].family, name))
+		    recreated(e, st, kinds[i].family, name) ||
+		    (i == 0 && hwmon_recreated(e, st, name)))
 			return;
-		l.linenr = e->linenr;
-		l.file = st->path;
-		l.rawline = (char *)raw;
-		report_at(e, R_UAPI_REMOVED, &l,
-			  eng_printf(e, "ABI removed, not added: the existing %s '%s' goes away, so programs that use it break; removing ABI needs a reason in the commit message and usually a deprecation period (Documentation/ABI/obsolete/)",
-				     kinds[i].what, name));
+		/* said once per file and kind, at the end */
+		l = loc_add(e, st->removed, &st->nremoved, UAPI_MAX_ITEMS, name);
+		if (l) {
+			free(l->file);
+			l->file = strdup(st->path);
+			l->realline = 0;	/* a removed line has none */
+			l->flags = (int)i;
+			if (!l->file) {
+				e->failed = 1;
+				st->nremoved--;
+				free(l->name);
+				free(l->rawline);
+				memset(l, 0, sizeof(*l));
+			}
+		}
 		return;
+	}
+}
+
+/* The names kinds[] of check_removed() give each kind of interface. */
+static const char *const removed_what[][2] = {
+	{ "sysfs attribute", "sysfs attributes" },
+	{ "/proc entry", "/proc entries" },
+	{ "sysctl", "sysctls" },
+	{ "ioctl command", "ioctl commands" },
+	{ "module parameter", "module parameters" },
+	{ "LED trigger", "LED triggers" },
+};
+
+/* One UAPI_REMOVED per file and kind: what goes away, named. */
+static void report_removed(struct eng *e, struct rv_uapi *st)
+{
+	size_t i, j;
+
+	for (i = 0; i < st->nremoved; i++) {
+		const struct uapi_loc *a = &st->removed[i];
+		struct namelist nl;
+
+		for (j = 0; j < i; j++)
+			if (!strcmp(st->removed[j].file, a->file) && st->removed[j].flags == a->flags)
+				break;
+		if (j < i)
+			continue;
+		names_init(&nl, 220, 1);
+		for (j = i; j < st->nremoved; j++)
+			if (!strcmp(st->removed[j].file, a->file) && st->removed[j].flags == a->flags)
+				names_add(&nl, st->removed[j].name, "");
+		report_at(e, R_UAPI_REMOVED, a,
+			  eng_printf(e, "ABI removed, not added: the existing %s %s go%s away, so programs that use %s break; removing ABI needs a reason in the commit message and usually a deprecation period (Documentation/ABI/obsolete/)",
+				     removed_what[a->flags][nl.n > 1], names_str(e, &nl),
+				     nl.n > 1 ? "" : "es", nl.n > 1 ? "them" : "it"));
+		names_release(&nl);
 	}
 }
 
@@ -1438,11 +1592,11 @@ static int const_value(const char *s, unsigned long long *v)
 	return *s == '\0';
 }
 
-/* A counting sentinel (__NR_syscalls, FOO_MAX, FOO_LAST...): it moves
- * when names are added. */
+/* A counting sentinel (__NR_syscalls, FOO_MAX, FOO_LAST, NSIGSEGV) or a
+ * mask of all flags (FOO_MASK, FOO_ALL): it moves when names are added. */
 static int sentinel(struct eng *e, const char *name)
 {
-	return MQ(e, "(?:^__NR(?:3264)?_syscalls$|_MAX$|_LAST$|_COUNT$|_CNT$|_NUM$|^NUM_|^MAX_|^__\\w+_MAX$)", name);
+	return MQ(e, "(?:^__NR(?:3264)?_syscalls$|_MAX$|_LAST$|_COUNT$|_CNT$|_NUM$|^NUM_|^MAX_|^__\\w+_MAX$|^NSIG\\w*$|_MASK$|_ALL$|_ALL_FLAGS$)", name);
 }
 
 static void uapi_header_line(struct eng *e, struct rv_uapi *st)
@@ -1556,10 +1710,18 @@ static void uapi_header_line(struct eng *e, struct rv_uapi *st)
  */
 static void uapi_header_report(struct eng *e, struct rv_uapi *st)
 {
-	static const char *const label[SAY__COUNT] = {
-		"adds #define", "changes #define", "removes #define", "adds", "appends enum value",
-		"inserts enum value (renumbering the values after it)",
-		"removes enum value", "adds field", "removes field", "",
+	/* what each kind does to what: "adds #define A, B", or only
+	 * counted once the budget is spent, "adds 3 #defines" */
+	static const char *const verb[SAY__COUNT] = {
+		"adds", "changes", "removes", "adds", "appends", "inserts",
+		"removes", "adds", "removes", "",
+	};
+	static const char *const noun[SAY__COUNT][2] = {
+		{ "#define", "#defines" }, { "#define", "#defines" },
+		{ "#define", "#defines" }, { "", "types" },
+		{ "enum value", "enum values" }, { "enum value", "enum values" },
+		{ "enum value", "enum values" }, { "field", "fields" },
+		{ "field", "fields" }, { "", "" },
 	};
 	struct sbuf msg;
 	int k, breaks, adds, changes;
@@ -1596,8 +1758,16 @@ static void uapi_header_report(struct eng *e, struct rv_uapi *st)
 		}
 		list = names_str(e, &nl);
 		if (*list) {
-			sbuf_addf(&msg, " %s %s;", st->is_new && k == SAY_DEF_CHG ?
-				  label[SAY_DEF_ADD] : label[k], list);
+			int kk = st->is_new && k == SAY_DEF_CHG ? SAY_DEF_ADD : k;
+
+			if (nl.shown)
+				sbuf_addf(&msg, " %s%s%s %s%s;", verb[kk], *noun[kk][0] ? " " : "",
+					  noun[kk][0], list, kk == SAY_ENUM_INSERT ?
+					  " (renumbering the values after it)" : "");
+			else
+				sbuf_addf(&msg, " %s %zu %s%s;", verb[kk], nl.n,
+					  noun[kk][nl.n > 1], kk == SAY_ENUM_INSERT ?
+					  " (renumbering the values after them)" : "");
 			budget = budget > strlen(list) ? budget - strlen(list) : 0;
 			changes += k == SAY_DEF_CHG;
 		}
@@ -1618,11 +1788,20 @@ static void uapi_header_report(struct eng *e, struct rv_uapi *st)
 		  st->nsaid[SAY_ENUM_DEL] || st->nsaid[SAY_FIELD_DEL] ||
 		  (st->nsaid[SAY_FIELD_ADD] && !st->nsaid[SAY_DEF_ADD] &&
 		   !st->nsaid[SAY_ENUM_APPEND]));
-	sbuf_addstr(&msg, breaks ?
-		    ": a removed name, a renumbered value or a changed struct layout breaks programs built against the released header, so uapi may only grow" :
-		    changes && !adds ?
-		    ": a changed value reaches programs only when they are rebuilt, so binaries built with the old one must keep working" :
-		    ": every new name and value is ABI from its first release on and can never be renumbered, resized or removed");
+	{
+		const char *tail = breaks ?
+			": a removed name, a renumbered value or a changed struct layout breaks programs built against the released header, so uapi may only grow" :
+			changes && !adds ?
+			": a changed value reaches programs only when they are rebuilt, so binaries built with the old one must keep working" :
+			": every new name and value is ABI from its first release on and can never be renumbered, resized or removed";
+
+		/* many kinds of change: the short reason, so the whole
+		 * message stays within what the review shows */
+		if (msg.len + strlen(tail) > UAPI_MSG_BUDGET)
+			tail = breaks ? ": this breaks programs built against the released header" :
+			       ": ABI forever";
+		sbuf_addstr(&msg, tail);
+	}
 	if (!msg.err)
 		report_at(e, R_UAPI_HEADER, &st->hdr_first, msg.buf);
 	sbuf_release(&msg);
@@ -1897,8 +2076,8 @@ static void check_c(struct eng *e, struct rv_uapi *st)
 	/* an ioctl command that is a bare number in a uapi header: no
 	 * type, size, direction (elsewhere: when a handler switches on it) */
 	if (st->is_uapi &&
-	    M(e, "^\\+\\s*#\\s*define\\s+((?!_IOC|SIOC)\\w*IOC\\w*)\\s+\\(?\\s*((?:0x[0-9a-fA-F]+|\\d+)[uUlL]*)\\s*\\)?\\s*$", line) &&
-	    !MQ(e, "(?:_IOC_|IOC_(?:NR|TYPE|SIZE|DIR))", eng_cap(e, 1)) &&
+	    M(e, "^\\+\\s*#\\s*define\\s+(\\w*_IOC(?:TL)?_\\w+)\\s+\\(?\\s*((?:0x[0-9a-fA-F]+|\\d+)[uUlL]*)\\s*\\)?\\s*$", line) &&
+	    !MQ(e, "^_IOC_|(?:VERSION|FLAGS?|MASK|SHIFT|BITS?|SIZE|MAX|MIN|NUM|COUNT|LAST|FIRST|BASE|MAGIC|TYPE|CODE)(?:_|$)", eng_cap(e, 1)) &&
 	    !ioc_type(e, st, eng_cap(e, 1)))
 		emit(e, st, SEV_WARNING, R_UAPI_IOCTL_RAW_NUMBER, NULL, 0,
 		     "ioctl command %s defined as the bare number %s: build it with _IO()/_IOR()/_IOW()/_IOWR() from a type reserved in Documentation/userspace-api/ioctl/ioctl-number.rst, so it carries its size and direction and cannot collide with another driver's");
@@ -2328,8 +2507,10 @@ static void report_iocs(struct eng *e, struct rv_uapi *st)
 			  eng_printf(e, "new ioctl %s %s: %s",
 				     n > 1 ? "commands" : "command", names,
 				     noarg == n ?
-				     "ioctl numbers are ABI forever, so reserve their type in Documentation/userspace-api/ioctl/ioctl-number.rst" :
-				     "their numbers, direction and argument layout are ABI forever, so use fixed-size __u32/__u64 fields with explicit padding and reserve a type in Documentation/userspace-api/ioctl/ioctl-number.rst"));
+				     (n > 1 ? "ioctl numbers are ABI forever, so reserve their type in Documentation/userspace-api/ioctl/ioctl-number.rst" :
+				      "an ioctl number is ABI forever, so reserve its type in Documentation/userspace-api/ioctl/ioctl-number.rst") :
+				     eng_printf(e, "%s, direction and argument layout are ABI forever, so use fixed-size __u32/__u64 fields with explicit padding and reserve a type in Documentation/userspace-api/ioctl/ioctl-number.rst",
+						n > 1 ? "their numbers" : "its number")));
 	}
 }
 
@@ -2491,6 +2672,7 @@ void rv_uapi_final(struct eng *e)
 			  eng_printf(e, "user-space API header %s changed: everything in it is ABI forever, and removing or moving anything breaks programs built against it",
 				     st->files[i].file));
 
+	report_removed(e, st);
 	report_sysfs(e, st);
 	report_iocs(e, st);
 	report_cases(e, st);
@@ -2558,6 +2740,11 @@ void rv_uapi_release(struct eng *e)
 		loc_free(&st->calls[i]);
 	for (i = 0; i < st->nsysctls; i++)
 		loc_free(&st->sysctls[i]);
+	for (i = 0; i < st->nremoved; i++)
+		loc_free(&st->removed[i]);
+	free(st->hw_file);
+	sbuf_release(&st->hw_new);
+	sbuf_release(&st->hw_old);
 	loc_free(&st->reg);
 	for (i = 0; i < st->nwriters; i++)
 		loc_free(&st->writers[i]);
