@@ -912,7 +912,7 @@ static int relay_addr(const char *addr)
 }
 
 /* A changelog line of a commit message ("v2: ...", "Changes since v1"). */
-#define CHANGELOG_WORDS "(?i)^\\s*(?:v\\d+\\s*[:.)-]|changes?\\s+(?:in|since|from|for|to)\\s+v?\\d|changelog|change\\s+log|v\\d+\\s*(?:->|=>|to)\\s*v\\d+|since\\s+v\\d|revision history)"
+#define CHANGELOG_WORDS "(?i)^\\s*[-*]?\\s*(?:v\\d+\\s*(?:[:.)-]|changes?\\b|->|=>|to\\s+v\\d)|changes?\\s*:|changes?\\s+(?:in|since|from|for|to)\\s+v?\\d|changelog|change\\s+log|since\\s+v\\d|revision history)"
 
 /*
  * Whether what lies between the first "---" at line sep and the diff
