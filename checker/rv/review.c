@@ -8,7 +8,9 @@
  *                  unbounded string functions, permissions, formats
  *   rv_process.c   maintainers, Kconfig defaults, shared code, tags
  * Their message types are in rules_uapi.def, rules_security.def and
- * rules_process.def.
+ * rules_process.def.  rv_style.c is no module: eng_report() asks it
+ * whether a checkpatch.pl finding is style by its subsystem's
+ * convention (its types: rules_style.def).
  */
 #include "../checkpatch/eng.h"
 
