@@ -1226,6 +1226,13 @@ static void ready_text(struct sbuf *sb, const struct chk_ready_crit *k,
 		sbuf_addf(sb, "concern (%zu finding%s below)", k->n, k->n == 1 ? "" : "s");
 	else
 		sbuf_addstr(sb, chk_ready_name(k->state));
+	/* the compile stage's "ok on NAME at SHA12 (allmodconfig, ...)":
+	 * where it was built follows the word, not in parentheses */
+	if (k->state == CHK_READY_OK && !k->n && note && !strncmp(note, "on ", 3)) {
+		sbuf_addch(sb, ' ');
+		add_clean(sb, note, CMP_MAX_NOTE);
+		return;
+	}
 	/* a stage's own verdict (compiles_state / works_state) has no
 	 * rule-table findings behind it: its note says why */
 	if ((k->state == CHK_READY_NOT_CHECKED || !k->n) && note && *note) {
@@ -1237,7 +1244,43 @@ static void ready_text(struct sbuf *sb, const struct chk_ready_crit *k,
 
 /* ---- the mail ----------------------------------------------------------- */
 
-enum { B_SINCE, B_SECTIONS, B_NITS, B_FOOTER, B_BODY, B_SUBJECT, B_MISC, B__COUNT };
+enum { B_SINCE, B_SECTIONS, B_NITS, B_FOOTER, B_BODY, B_SUBJECT, B_MISC, B_BUILD, B__COUNT };
+
+#define CMP_MAX_BUILD_LINES	40	/* lines of the compile stage's details */
+
+/*
+ * The compile stage's details as a block: its lines as they are (their
+ * indentation kept), each cleaned of control characters and cut, at
+ * most CMP_MAX_BUILD_LINES, ending in a blank line.
+ */
+static void add_build(struct sbuf *out, const char *details)
+{
+	const char *p = details, *end;
+	size_t lines = 0;
+
+	if (!p || !*p)
+		return;
+	end = p + strlen(p);
+	while (p < end && lines < CMP_MAX_BUILD_LINES) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = (size_t)((nl ? nl : end) - p), lead = 0;
+		char *line = malloc(n + 1);
+
+		if (!line)
+			return;
+		memcpy(line, p, n);
+		line[n] = '\0';
+		while (lead < n && line[lead] == ' ' && lead < 8)
+			lead++;
+		sbuf_add(out, line, lead);
+		add_clean(out, line + lead, CMP_MAX_CODE);
+		sbuf_addch(out, '\n');
+		free(line);
+		lines++;
+		p = nl ? nl + 1 : end;
+	}
+	sbuf_addch(out, '\n');
+}
 
 /*
  * Findings a review leaves out, so each concern is said once and none is
@@ -1508,6 +1551,7 @@ static int compose_review(const struct template_set *t, const struct compose_rev
 
 	if (add_since(&b[B_SINCE], r, &st))
 		goto nomem;
+	add_build(&b[B_BUILD], r->compiles_details);
 	add_sections(&b[B_SECTIONS], sorted, r->nfindings, r->total, &st.shown,
 		     r->findings, numbers);
 	if (add_nits(&b[B_NITS], sorted, r->nfindings, r->total, &st.nits))
@@ -1561,6 +1605,7 @@ static int compose_review(const struct template_set *t, const struct compose_rev
 			{ "shown", num[3] },
 			{ "nits_count", nits },
 			{ "since", b[B_SINCE].buf },
+			{ "build", b[B_BUILD].buf },
 			{ "sections", b[B_SECTIONS].buf },
 			{ "nits", b[B_NITS].buf },
 			{ "footer", b[B_FOOTER].buf },
