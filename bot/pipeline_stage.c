@@ -182,8 +182,12 @@ static int compile_series(struct pipeline *p, const struct store_series *s,
 	fill_info(&info, s, mails, n, cover, base, sizeof(base));
 	if (sandbox_config_check(p->cfg, res.note, sizeof(res.note))) {
 		/* no sandbox, or one that would show the bot's secrets:
-		 * nothing of the series is run */
+		 * nothing of the series is run; the review says which, the
+		 * log where (the bot's folders are not the list's business) */
 		log_event(LOG_ERR, "compile-test", "series", s->subject, "error", res.note, NULL);
+		if (strncmp(res.note, "bubblewrap", 10))
+			snprintf(res.note, sizeof(res.note), "not run: the configuration would show "
+				 "the bot's own files to the build (see the log)");
 		ret = stage_done(p, sg, 1 + CHK_READY_NOT_CHECKED, res.note, NULL,
 				 stage_now() - t0, now);
 		goto out;

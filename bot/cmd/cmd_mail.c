@@ -23,6 +23,7 @@
 #include "../stage/boot.h"
 #include "../stage/sandbox.h"
 #include "../stage/build.h"
+#include "../stage/cgroup.h"
 #include "../log.h"
 #include "../mail/mailbox.h"
 #include "../pipeline.h"
@@ -229,7 +230,7 @@ static int check_stages(const struct config *cfg, int strict)
 {
 	struct boot_opts o;
 	char err[768] = "";
-	const char *what = "[build]";
+	const char *what = "[build]", *how = NULL;
 
 	if (!build_enabled(cfg) && !boot_enabled(cfg))
 		return 0;
@@ -239,6 +240,9 @@ static int check_stages(const struct config *cfg, int strict)
 		what = "[boot]";
 	} else if (sandbox_config_check(cfg, err, sizeof(err))) {
 		what = build_enabled(cfg) ? "[build]" : "[boot]";
+	} else if (build_enabled(cfg) && cgroup_check(&how, err, sizeof(err))) {
+		/* no total bound, no compile stage (reviewbot(8)) */
+		what = "[build]";
 	} else {
 		return 0;
 	}

@@ -327,6 +327,43 @@ static int prep_make(struct bctx *c, const char *const argv[], const char *what,
 }
 
 /*
+ * Whether the commits of stamp have and of commit differ only in files
+ * the preparation does not read: .c files outside scripts/ and tools/,
+ * and documentation.  Then the folder is right for commit as it is.
+ */
+static int only_sources_moved(struct bctx *c, const char *have, const char *commit)
+{
+	const char *at = strstr(have, "\ncommit=");
+	char old[41];
+	const char *args[] = { "diff", "--name-only", "--no-renames", old, commit, NULL };
+	struct sbuf out;
+	const char *p, *end;
+	int ok = 0;
+
+	if (!at || strlen(at + 8) < 40)
+		return 0;
+	memcpy(old, at + 8, 40);
+	old[40] = '\0';
+	sbuf_init(&out, 1u << 20);
+	if (build_git(c, 1, SEE_REPO, &out, args) != RUN_OK || out.err)
+		goto out;
+	ok = 1;
+	for (p = out.buf ? out.buf : "", end = p + out.len; p < end && ok;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = (size_t)((nl ? nl : end) - p);
+
+		if (n && !((n > 2 && !memcmp(p + n - 2, ".c", 2) && strncmp(p, "scripts/", 8) &&
+			    strncmp(p, "tools/", 6)) ||
+			   !strncmp(p, "Documentation/", 14)))
+			ok = 0;
+		p = nl ? nl + 1 : end;
+	}
+out:
+	sbuf_release(&out);
+	return ok;
+}
+
+/*
  * obj.base prepared for commit (the work tree is at it): from scratch
  * (the configuration, CONFIG_WERROR off, modules_prepare), or, when only
  * the commit moved, brought up to it by make.  0 or -1 with err.
@@ -353,6 +390,11 @@ static int obj_ready(struct bctx *c, const char *commit, const char *gcc, char *
 		fresh = !have[0] || strncmp(have, "layout=" BUILD_LAYOUT "\n", 9) || !nl ||
 			strcmp(nl + 1, strstr(want, "\nconfig=") + 1) ||
 			stat(cfgfile, &st) || !S_ISREG(st.st_mode);
+	}
+	if (!fresh && only_sources_moved(c, have, commit)) {
+		/* nothing modules_prepare reads changed: make rebuilds what
+		 * depends on the changed files when it is asked for it */
+		return obj_stamp_write(c, want) ? -1 : 0;
 	}
 	obj_stamp_write(c, NULL);
 	c->deadline = sandbox_now() + BUILD_PREP_TIMEOUT;
@@ -417,6 +459,7 @@ struct target {
 	int part;			/* last part touching it */
 	int in_base, in_after;		/* exists before / after the series */
 	int built;			/* its object was made (this state) */
+	int built_after;		/* ... in the patched tree */
 };
 
 struct files {
@@ -1045,7 +1088,10 @@ static int ran_ok(struct run_state *s, enum diag_tool tool, enum run_result r, c
 		return 0;
 	}
 	if (out && strstr(out->buf ? out->buf : "", "No space left on device")) {
-		snprintf(s->stop_why, sizeof(s->stop_why), "the build machine's disk is full");
+		/* the machine's, or the series' own doing in its bounds */
+		snprintf(s->stop_why, sizeof(s->stop_why), "%s", disk_full(s->c->work) ?
+			 "the build machine's disk is full" :
+			 "the build ran out of space ([build] tmp_mb or max_disk_mb)");
 		s->stop = 1;
 		return -1;
 	}
@@ -1143,7 +1189,8 @@ out:
 }
 
 /* Sparse's run: what gcc said of this state again (an object made
- * anew) is gcc's, not sparse's. */
+ * anew) is gcc's, not sparse's: gcc's warnings carry their option
+ * ([-Wfoo]), sparse's never; gcc's errors are those of its own run. */
 static int run_sparse(struct run_state *s)
 {
 	const char *const extra[] = { BUILD_KCFLAGS, "C=2", NULL };
@@ -1165,6 +1212,8 @@ static int run_sparse(struct run_state *s)
 	for (i = 0; i < got.n; i++) {
 		const struct diag *d = &got.d[i];
 
+		if (d->opt[0])
+			continue;
 		for (j = 0; j < s->list[DIAG_GCC].n; j++) {
 			const struct diag *g = &s->list[DIAG_GCC].d[j];
 
@@ -1553,20 +1602,24 @@ static size_t pick_bases(struct bctx *c, const struct build_info *info, struct b
 			*bc_missing = 1;
 		}
 	}
-	/* the list's trees: the one the subject names first */
-	for (i = 0; i < c->ntrees; i++)
+	if (n)
+		return n;	/* its own base: that one only */
+	/* the list's tree the subject names: that one only (the author
+	 * says where it goes; not applying there is the answer) */
+	for (i = 0; i < c->ntrees && !n; i++)
 		if (c->trees[i].tip[0] && tree_of_list(&c->trees[i], info) &&
-		    prefix_names(info->prefix, &c->trees[i])) {
+		    prefix_names(info->prefix, &c->trees[i]))
 			pick_add(b, &n, (int)i, c->trees[i].tip, "subject");
-			listed = 1;
-		}
+	if (n)
+		return n;
+	/* else each of the list's trees in the configuration's order */
 	for (i = 0; i < c->ntrees; i++)
 		if (c->trees[i].tip[0] && tree_of_list(&c->trees[i], info)) {
 			pick_add(b, &n, (int)i, c->trees[i].tip, "list");
 			listed = 1;
 		}
 	if (!listed)
-		for (i = 0; i < c->ntrees; i++)
+		for (i = 0; i < c->ntrees && !n; i++)
 			if (c->trees[i].tip[0] && prefix_names(info->prefix, &c->trees[i])) {
 				pick_add(b, &n, (int)i, c->trees[i].tip, "subject");
 				listed = 1;
@@ -1654,6 +1707,7 @@ struct job {
 	struct cgroup cg;
 	int have_cg;
 	struct build_result *res;
+	unsigned long long obj_start;	/* bytes of obj when the series started */
 };
 
 static void job_release(struct job *j)
@@ -1721,19 +1775,14 @@ static int base_results(struct job *j, enum diag_tool tool)
 			j->f.t[i].in_base = keep[i] && missing[i];
 		}
 		memset(&s->list[tool], 0, sizeof(s->list[tool]));
-		if (tool == DIAG_GCC || tool == DIAG_SPARSE) {
-			struct diag_list gcc_saved = s->list[DIAG_GCC];
-
-			if (tool == DIAG_SPARSE) {
-				memset(&s->list[DIAG_GCC], 0, sizeof(s->list[DIAG_GCC]));
-				ret = run_gcc(s);
-			}
-			if (!ret && !s->stop)
-				ret = tool == DIAG_GCC ? run_gcc(s) : run_sparse(s);
-			if (tool == DIAG_SPARSE) {
-				diag_list_release(&s->list[DIAG_GCC]);
-				s->list[DIAG_GCC] = gcc_saved;
-			}
+		if (tool == DIAG_GCC) {
+			ret = run_gcc(s);
+		} else if (tool == DIAG_SPARSE) {
+			/* C=2 makes the objects it lacks itself: the base's
+			 * were built (or are now) with the same flags */
+			for (i = 0; i < j->f.nt; i++)
+				j->f.t[i].built = j->f.t[i].in_base;
+			ret = run_sparse(s);
 		} else if (tool == DIAG_ANALYZER) {
 			ret = run_analyzer(s);
 		} else {
@@ -2074,7 +2123,8 @@ int build_series(const struct config *cfg, int slot, const struct build_patch *p
 			goto reset;
 		}
 		sbuf_release(&out);
-		c->quota = sandbox_usage(c->obj, 0, NULL) + room;
+		j->obj_start = sandbox_usage(c->obj, 0, NULL);
+		c->quota = j->obj_start + room;
 		c->quota_base = sandbox_usage(c->objbase, 0, NULL) + room;
 	}
 	if (tree_checkout(c, j->head)) {
@@ -2110,9 +2160,10 @@ int build_series(const struct config *cfg, int slot, const struct build_patch *p
 	}
 	for (t = 0; t < DIAG__TOOLS; t++)
 		fill_functions(c, &j->after.list[t], &j->sa);
-	for (i = 0; i < j->f.nt; i++)
-		if (j->f.t[i].in_after)
-			res->objects += j->f.t[i].built;
+	for (i = 0; i < j->f.nt; i++) {
+		j->f.t[i].built_after = j->f.t[i].in_after && j->f.t[i].built;
+		res->objects += j->f.t[i].built_after;
+	}
 
 	/* before it: only what a tool said after, and only once per base */
 	if (tree_checkout(c, j->base_commit)) {
@@ -2171,7 +2222,7 @@ int build_series(const struct config *cfg, int slot, const struct build_patch *p
 		int unbuilt = 0;
 
 		for (i = 0; i < j->f.nt; i++)
-			unbuilt |= j->f.t[i].in_after && !j->f.t[i].built;
+			unbuilt |= j->f.t[i].in_after && !j->f.t[i].built_after;
 		if (unbuilt && !nerr && !outside_err) {
 			/* make failed and no new diagnostic says why: not the
 			 * author's fault as far as we can tell */
@@ -2180,6 +2231,9 @@ int build_series(const struct config *cfg, int slot, const struct build_patch *p
 		}
 	}
 	tools_text(j, tools, sizeof(tools));
+	if (bc_missing && strlen(tools) + 40 < sizeof(tools))
+		snprintf(tools + strlen(tools), sizeof(tools) - strlen(tools),
+			 "; its base-commit is in no tree");
 	res->verdict = nerr || nwarn || outside_err ? BUILD_CONCERN : BUILD_OK;
 	if (res->verdict == BUILD_OK)
 		set_note(res, "on %s (%s)", where, tools);
@@ -2239,9 +2293,12 @@ reset:
 		res->verdict = BUILD_NOT_CHECKED;
 		set_note(res, "the build wrote more than [build] max_disk_mb");
 	}
-	if (c->obj[0]) {
-		res->disk = sandbox_usage(c->obj, 0, NULL);
-		sandbox_rmtree(c->obj);
+	/* the object folder stays until the next series replaces it (what
+	 * the series' build left can be looked at; none of it is used) */
+	if (c->quota) {
+		unsigned long long now = sandbox_usage(c->obj, 0, NULL);
+
+		res->disk = now > j->obj_start ? now - j->obj_start : 0;
 	}
 	sandbox_rmtree(c->mail);
 	if (j->base_commit[0])

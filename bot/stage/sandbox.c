@@ -33,7 +33,7 @@
 #define SANDBOX_PATH		"/usr/bin:/bin:/usr/sbin:/sbin"
 #define SANDBOX_HOSTNAME	"reviewbot-sandbox"
 #define SANDBOX_MAX_ARGV	(SANDBOX_MAX_ARGS + 6 * SANDBOX_MAX_MOUNTS + 4 * SANDBOX_MAX_ENV + 160)
-#define SANDBOX_TICK		1.0	/* seconds between two looks at the quota */
+#define SANDBOX_TICK		0.5	/* seconds between two looks at the quota */
 #define SANDBOX_MAX_ENTRIES	4000000	/* files a quota walk counts at most */
 #define SANDBOX_CHECK_TIMEOUT	30	/* seconds for sandbox_check's run */
 

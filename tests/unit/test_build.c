@@ -526,8 +526,6 @@ static void run_series(struct fake *fk, struct build_patch *p, size_t n, struct 
 	assert_int_equal(access(path, F_OK), -1);
 	snprintf(path, sizeof(path), "%s.reviewbot/w0/src/slow", fk->tree);
 	assert_int_equal(access(path, F_OK), -1);
-	snprintf(path, sizeof(path), "%s.reviewbot/w0/obj", fk->tree);
-	assert_int_equal(access(path, F_OK), -1);
 }
 
 static void run_one(struct fake *fk, const char *mail, struct build_result *r)
