@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -487,6 +488,10 @@ static void worker_spawn(struct workers *w, size_t i)
 		return;
 	}
 	if (pid == 0) {
+		/* a worker does not outlive its daemon (killed outright: the
+		 * next daemon starts its own, and takes the stage again) */
+		if (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() == 1)
+			_exit(127);
 		if (dup2(w->wfd, WORKER_NOTIFY_FD) < 0)
 			_exit(127);
 		closefrom(WORKER_NOTIFY_FD + 1);
