@@ -329,7 +329,11 @@ static void test_build__cache_lines_round_trip_and_refuse_bad_files(void **state
 	assert_string_equal(back.msg, "dereference of NULL 't'");
 	assert_int_equal(back.npath, 2);
 	assert_int_equal(back.path[1], 7);
-	assert_int_equal(diag_deserialize("0\t0\t0\t/etc/passwd\t1\t\t\t\t0\t\tx\n", 31, &back), -1);
+	{
+		const char *bad = "0\t0\t0\t/etc/passwd\t1\t\t\t\t0\t\tx\n";
+
+		assert_int_equal(diag_deserialize(bad, strlen(bad), &back), -1);
+	}
 	assert_int_equal(diag_deserialize("9\t0\n", 4, &back), -1);
 }
 
