@@ -148,13 +148,13 @@ static int check_tools(const char *v, const char **why);
 	X(POLICY, "max_age", INT, "259200", 0, 315360000, NULL, max_age, \
 	  NULL, "seconds: mail dated (Date:) longer ago than this is stored, checked and queryable, but no review or answer goes out for it (a first start on a month of backlog, a long outage); 0 is no limit (the default is 3 days)") \
 	X(BUILD, "tree", PATH, NULL, 0, 0, NULL, build_tree, NULL,	\
-	  "kernel source tree to compile-test series against, in a sandbox (bubblewrap); only read, once, to make the scratch copy; unset: no compile test") \
+	  "a plain kernel source tree (a folder, e.g. Debian's linux-source extracted) series may be compiled against, as a [tree] is: imported once as a commit of the bot's repository (refs/trees/tree), only ever read; unset, and no [tree] section: no compile stage") \
 	X(BUILD, "work", PATH, NULL, 0, 0, NULL, build_work, NULL,	\
-	  "folder for the scratch copy of the tree the series go to, its git baseline and the object tree; the compile test's sandbox sees it (default: the tree's path + .reviewbot)") \
+	  "folder for the bot's one git repository (repo.git), each worker's work tree and object folder (wN/) and the base's cached results (cache/); the compile stage's sandboxes see parts of it (default: the [build] tree's path + .reviewbot, else build-work beside the database)") \
 	X(BUILD, "config", STRING, "allmodconfig", 0, 0, NULL, build_config, \
 	  NULL, "a make target such as allmodconfig, or the absolute path of a .config file (CONFIG_WERROR is turned off)") \
 	X(BUILD, "jobs", INT, "2", 1, 256, NULL, build_jobs, NULL,	\
-	  "make -j for the one-time preparation")			\
+	  "make -j for the builds (a tree's preparation, the objects of a series)") \
 	X(BUILD, "timeout", INT, "900", 10, 86400, NULL, build_timeout, \
 	  NULL, "seconds for one series (apply and builds); then \"not checked\"") \
 	X(BUILD, "workers", INT, "1", 1, 16, NULL, build_workers, NULL, \
@@ -176,7 +176,7 @@ static int check_tools(const char *v, const char **why);
 	X(TREE, "lists", STRING, NULL, 0, 0, NULL, lists, check_address_list, \
 	  "the lists whose patches go to this tree first, separated by spaces or commas: a series without a base-commit: that this repository has is applied to the first of its list's trees, or to the one its subject names ([PATCH net-next] picks the tree or branch named net-next); a series no tree claims goes to the newest tree") \
 	X(TREE, "fetch_interval", INT, "3600", 1, 604800, NULL, fetch_interval, \
-	  NULL, "seconds between two fetches of the tree; a base-commit: the repository does not have makes one more fetch of every tree first (at most once per this interval and tree)") \
+	  NULL, "seconds between two fetches of the tree; a base-commit: the repository does not have makes one more fetch of every tree first (at most once in ten minutes, or in this interval when it is shorter, per tree and worker)") \
 	X(BOOT, "kernel", PATH, NULL, 0, 0, NULL, boot_kernel, NULL,	\
 	  "kernel image to load-test modules in, under QEMU only; unset: no load test") \
 	X(BOOT, "headers", PATH, NULL, 0, 0, NULL, boot_headers, NULL,	\

@@ -1844,7 +1844,6 @@ static void add_details(struct job *j, const struct base_pick *b, const char *wh
 	struct build_result *res = j->res;
 	struct sbuf sb;
 	size_t i, k;
-	char tools[200];
 
 	sbuf_init(&sb, BUILD_DETAILS_MAX);
 	det(&sb, "Compile test: the series was applied with git am -3 to %s%s", where,
@@ -1923,8 +1922,6 @@ static void add_details(struct job *j, const struct base_pick *b, const char *wh
 		det(&sb, "  %zu diagnostic%s in the files it touches %s there before the series "
 		    "(not counted against it).\n", res->before, res->before == 1 ? "" : "s",
 		    res->before == 1 ? "was" : "were");
-	tools_text(j, tools, sizeof(tools));
-	(void)tools;
 	if (!sb.err && sb.len)
 		res->details = strdup(sb.buf);
 	sbuf_release(&sb);
@@ -2099,6 +2096,19 @@ int build_series(const struct config *cfg, int slot, const struct build_patch *p
 	for (i = 0; i < j->f.nt; i++) {
 		j->f.t[i].in_after = file_in_src(c, j->f.t[i].path);
 		module_of(c, j->f.t[i].path, j->f.t[i].module, sizeof(j->f.t[i].module));
+	}
+	{
+		int any = 0;
+
+		for (i = 0; i < j->f.nt; i++)
+			any |= j->f.t[i].in_after;
+		if (!any) {
+			/* a header alone is not built: which objects it
+			 * concerns is more than a series' worth */
+			set_note(res, "nothing built: the series changes no .c file (a header "
+				 "under include/ is not built alone)");
+			goto reset;
+		}
 	}
 	/* the object folder, prepared on the base */
 	t1 = sandbox_now();

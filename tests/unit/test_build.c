@@ -638,6 +638,13 @@ static void test_build__fake_tree_whole_flow(void **state)
 	assert_non_null(strstr(r.note, "symbolic link"));
 	build_result_release(&r);
 
+	/* a header under include/ alone: nothing is built, nothing said ok */
+	run_one(fk, mail_of("diff --git a/include/x.h b/include/x.h\nnew file mode 100644\n"
+			    "--- /dev/null\n+++ b/include/x.h\n@@ -0,0 +1 @@\n+int x;\n"), &r);
+	assert_int_equal(r.verdict, BUILD_NOT_CHECKED);
+	assert_non_null(strstr(r.note, "nothing built"));
+	build_result_release(&r);
+
 	/* nothing to compile */
 	run_one(fk, mail_of("diff --git a/README b/README\nnew file mode 100644\n"
 			    "--- /dev/null\n+++ b/README\n@@ -0,0 +1 @@\n+hello\n"), &r);
