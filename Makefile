@@ -350,9 +350,12 @@ bot-tests: $(PROGRAM) $(HELPER) $(SERVE)
 	done; exit $$fail
 
 # The compile stage on a real kernel tree: linux-source-6.1 extracted into
-# build/ksrc and prepared into build/ksrc.reviewbot once, then cached.
+# build/ksrc and prepared into build/ksrc.reviewbot once, then cached; and
+# on git trees made from it (build/trees, build/trees.reviewbot, cached).
 build-tests: $(PROGRAM) $(HELPER)
-	$(Q)REVIEWBOT=$(abspath $(PROGRAM)) BUILD_DIR=$(abspath build) bash tests/build/test_build.sh
+	$(Q)st=0; REVIEWBOT=$(abspath $(PROGRAM)) BUILD_DIR=$(abspath build) bash tests/build/test_build.sh || st=1; \
+	REVIEWBOT=$(abspath $(PROGRAM)) BUILD_DIR=$(abspath build) bash tests/build/test_trees.sh || st=1; \
+	exit $$st
 
 # The QEMU load stage: Debian's kernel image and headers extracted (never
 # installed) into build/boot once, then cached; modules booted under TCG.

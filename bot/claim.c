@@ -56,18 +56,21 @@ static void word(char *s, const char *none)
 /* The start time of pid in clock ticks since boot (field 22 of
  * /proc/PID/stat, after the command name in parentheses); 0 when
  * unknown. */
-static unsigned long long start_ticks(pid_t pid)
+static unsigned long long start_ticks_state(pid_t pid, char *state)
 {
 	char path[48], buf[1024];
 	const char *p;
 	unsigned long long v = 0;
 	int field;
 
+	*state = '?';
 	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
 	first_line(path, buf, sizeof(buf));
 	p = strrchr(buf, ')');
 	if (!p)
 		return 0;
+	if (p[1] == ' ' && p[2])
+		*state = p[2];
 	/* ") S ppid ..." : field 3 starts after ") " */
 	for (field = 2; *p && field < 22; p++)
 		if (*p == ' ')
@@ -75,6 +78,13 @@ static unsigned long long start_ticks(pid_t pid)
 	if (field == 22)
 		v = strtoull(p, NULL, 10);
 	return v;
+}
+
+static unsigned long long start_ticks(pid_t pid)
+{
+	char state;
+
+	return start_ticks_state(pid, &state);
 }
 
 static void boot_id(char *out, size_t n)
@@ -121,7 +131,14 @@ int claim_holds(const char *name, int64_t claimed_at, int64_t now)
 	if (kill((pid_t)pid, 0) && errno == ESRCH)
 		return 0;
 	/* alive, or hidden from us: a process id used again shows as a
-	 * different start time where /proc shows it */
-	seen = start_ticks((pid_t)pid);
+	 * different start time where /proc shows it; a zombie (killed,
+	 * not yet reaped: its parent died with it) holds nothing */
+	{
+		char state;
+
+		seen = start_ticks_state((pid_t)pid, &state);
+		if (state == 'Z' || state == 'X')
+			return 0;
+	}
 	return !seen || !start || seen == start;
 }

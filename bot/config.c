@@ -67,6 +67,9 @@ static int check_listen(const char *v, const char **why);
 static int check_web_url(const char *v, const char **why);
 static int check_address_list(const char *v, const char **why);
 static int check_cp_version(const char *v, const char **why);
+static int check_git_url(const char *v, const char **why);
+static int check_branch(const char *v, const char **why);
+static int check_tools(const char *v, const char **why);
 
 /*
  * X(section, key, type, default, min, max, enum values, field, check, desc)
@@ -163,15 +166,35 @@ static int check_cp_version(const char *v, const char **why);
 	X(POLICY, "max_age", INT, "259200", 0, 315360000, NULL, max_age, \
 	  NULL, "seconds: a source read for the first time is read back to this age and no further, on every source (run --since DATE reads further back); mail older than this (by its Date:, or its arrival, the topmost Received:, when the Date: is missing or more than a day later: a 2019 patch dated 2085 is of 2019) is stored, checked and queryable, but no review or answer goes out for it (a backfill, a long outage); 0 is no limit: a first start reads everything (the default is 3 days)") \
 	X(BUILD, "tree", PATH, NULL, 0, 0, NULL, build_tree, NULL,	\
-	  "kernel source tree to compile-test series against, in a sandbox (bubblewrap); only read, once, to make the scratch copy; unset: no compile test") \
+	  "a plain kernel source tree (a folder, e.g. Debian's linux-source extracted) series may be compiled against, as a [tree] is: imported once as a commit of the bot's repository (refs/trees/tree), only ever read; unset, and no [tree] section: no compile stage") \
 	X(BUILD, "work", PATH, NULL, 0, 0, NULL, build_work, NULL,	\
-	  "folder for the scratch copy of the tree the series go to, its git baseline and the object tree; the compile test's sandbox sees it (default: the tree's path + .reviewbot)") \
+	  "folder for the bot's one git repository (repo.git), each worker's work tree and object folder (wN/) and the base's cached results (cache/); the compile stage's sandboxes see parts of it (default: the [build] tree's path + .reviewbot, else build-work beside the database)") \
 	X(BUILD, "config", STRING, "allmodconfig", 0, 0, NULL, build_config, \
 	  NULL, "a make target such as allmodconfig, or the absolute path of a .config file (CONFIG_WERROR is turned off)") \
 	X(BUILD, "jobs", INT, "2", 1, 256, NULL, build_jobs, NULL,	\
-	  "make -j for the one-time preparation")			\
+	  "make -j for the builds (a tree's preparation, the objects of a series)") \
 	X(BUILD, "timeout", INT, "900", 10, 86400, NULL, build_timeout, \
 	  NULL, "seconds for one series (apply and builds); then \"not checked\"") \
+	X(BUILD, "workers", INT, "1", 1, 16, NULL, build_workers, NULL, \
+	  "worker processes the daemon starts to run the compile and load stages from the database's queue, beside the mail (each has its own work tree and object folder under work; reviews of other mail never wait for them)") \
+	X(BUILD, "tools", STRING, "gcc sparse analyzer coccinelle", 0, 0, NULL, \
+	  build_tools, check_tools, "what the compile stage runs on the files a series touches, before and after it, separated by spaces: gcc (the objects and their modules at W=1), sparse (C=2), analyzer (gcc -fanalyzer) and coccinelle (the kernel's scripts on memory safety, NULL, locking and API misuse); gcc is always run") \
+	X(BUILD, "max_memory_mb", INT, "4096", 256, 1048576, NULL, \
+	  build_max_memory_mb, NULL, "MiB of memory one stage may use in all (its processes and its /tmp together): the memory.max of the cgroup it runs in; without a cgroup the bot may make (cgroup v2 delegated to it, or v1 as root) the stage refuses to run") \
+	X(BUILD, "max_tasks", INT, "1024", 16, 65536, NULL, build_max_tasks, \
+	  NULL, "processes and threads one stage may have at once (the pids.max of its cgroup)") \
+	X(BUILD, "max_disk_mb", INT, "4096", 64, 1048576, NULL, build_max_disk_mb, \
+	  NULL, "MiB a stage may add to its folders (work tree and object folder), counted while its commands run; past it the command is stopped and the stage is \"not checked\"") \
+	X(BUILD, "tmp_mb", INT, "256", 16, 65536, NULL, build_tmp_mb, NULL, \
+	  "MiB of the sandbox's /tmp and of its /dev/shm (each a tmpfs of this size, counted in max_memory_mb)") \
+	X(TREE, "url", STRING, NULL, 0, 0, NULL, url, check_git_url,	\
+	  "where the tree is fetched from: an https://, http://, git:// or file:// git URL (required); only the bot's fetch, in a sandbox of its own with nothing of any patch, ever talks to it") \
+	X(TREE, "branch", STRING, "master", 0, 0, NULL, branch, check_branch, \
+	  "the branch fetched (into refs/trees/NAME of the bot's one repository under [build] work)") \
+	X(TREE, "lists", STRING, NULL, 0, 0, NULL, lists, check_address_list, \
+	  "the lists whose patches go to this tree first, separated by spaces or commas: a series without a base-commit: that this repository has is applied to the first of its list's trees, or to the one its subject names ([PATCH net-next] picks the tree or branch named net-next); a series no tree claims goes to the newest tree") \
+	X(TREE, "fetch_interval", INT, "3600", 1, 604800, NULL, fetch_interval, \
+	  NULL, "seconds between two fetches of the tree; a base-commit: the repository does not have makes one more fetch of every tree first (at most once in ten minutes, or in this interval when it is shorter, per tree and worker)") \
 	X(BOOT, "kernel", PATH, NULL, 0, 0, NULL, boot_kernel, NULL,	\
 	  "kernel image to load-test modules in, under QEMU only; unset: no load test") \
 	X(BOOT, "headers", PATH, NULL, 0, 0, NULL, boot_headers, NULL,	\
@@ -220,12 +243,13 @@ static int check_cp_version(const char *v, const char **why);
 
 enum cfg_section {
 	SEC_BOT, SEC_SOURCE, SEC_DELIVERY, SEC_POLICY, SEC_BUILD, SEC_BOOT, SEC_CHECKER,
-	SEC_LIMITS, SEC_WEB, SEC_N
+	SEC_LIMITS, SEC_WEB, SEC_TREE, SEC_N
 };
 enum cfg_type { T_STRING, T_PATH, T_BOOL, T_INT, T_ENUM };
 
 static const char *const section_names[SEC_N] = {
 	"bot", "source", "delivery", "policy", "build", "boot", "checker", "limits", "web",
+	"tree",
 };
 
 #define SECNAME_BOT		"bot"
@@ -237,6 +261,7 @@ static const char *const section_names[SEC_N] = {
 #define SECNAME_CHECKER		"checker"
 #define SECNAME_LIMITS		"limits"
 #define SECNAME_WEB		"web"
+#define SECNAME_TREE		"tree"
 #define TYPENAME_STRING		"string"
 #define TYPENAME_PATH		"path"
 #define TYPENAME_BOOL		"bool"
@@ -252,6 +277,7 @@ static const char *const section_names[SEC_N] = {
 #define OFF_LIMITS(f)		offsetof(struct config, f)
 #define OFF_WEB(f)		offsetof(struct config, f)
 #define OFF_SOURCE(f)		offsetof(struct config_source, f)
+#define OFF_TREE(f)		offsetof(struct config_tree, f)
 
 #define X_PUBLIC(sec, key, type, def, min, max, values, field, check, desc) \
 	{ SECNAME_##sec, key, TYPENAME_##type, def, min, max, values, desc },
@@ -338,6 +364,11 @@ int config_is_maintainer(const struct config *c, const char *list, const char *a
 		    in_addresses(c->sources[i].maintainers, addr))
 			return 1;
 	return 0;
+}
+
+int config_tree_has_list(const struct config_tree *t, const char *addr)
+{
+	return t && addr && *addr && in_addresses(t->lists, addr);
 }
 
 int config_list_has_maintainers(const struct config *c, const char *list)
@@ -493,6 +524,71 @@ static int check_cp_version(const char *v, const char **why)
 		return 0;
 	*why = "is not a checkpatch.pl version reviewbot follows (6.1, 6.12) or auto";
 	return -1;
+}
+
+static const char *const git_schemes[] = {
+	"https://", "http://", "git://", "file://", NULL,
+};
+
+/* [tree] url: a git URL the fetch can take as it is (no ssh: no keys) */
+static int check_git_url(const char *v, const char **why)
+{
+	if (!url_chars_ok(v) || strpbrk(v, "\"'\\")) {
+		*why = "is not a url (a space, a quote or a backslash)";
+		return -1;
+	}
+	if (!url_has_scheme(v, git_schemes)) {
+		*why = "must start with https://, http://, git:// or file://";
+		return -1;
+	}
+	if (!strncasecmp(v, "file://", 7) && v[7] != '/') {
+		*why = "must name an absolute path (file:///srv/git/linux.git)";
+		return -1;
+	}
+	return 0;
+}
+
+/* [tree] branch: a branch name git check-ref-format takes (the usual
+ * subset: no leading '-', no "..", no "@{", nothing git treats specially) */
+static int check_branch(const char *v, const char **why)
+{
+	const char *p;
+
+	if (*v == '-' || *v == '/' || *v == '.' || strstr(v, "..") || strstr(v, "@{") ||
+	    strstr(v, "//") || strstr(v, "/.") || v[strlen(v) - 1] == '/' ||
+	    v[strlen(v) - 1] == '.' || strlen(v) > 200)
+		goto bad;
+	for (p = v; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || strchr("._-/+", *p)))
+			goto bad;
+	return 0;
+bad:
+	*why = "is not a plain branch name (letters, digits, . _ - + /)";
+	return -1;
+}
+
+/* [build] tools: words of gcc, sparse, analyzer, coccinelle */
+static int check_tools(const char *v, const char **why)
+{
+	static const char *const known[] = { "gcc", "sparse", "analyzer", "coccinelle" };
+
+	for (;;) {
+		size_t n, i;
+
+		v += strspn(v, ", \t");
+		if (!*v)
+			return 0;
+		n = strcspn(v, ", \t");
+		for (i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+			if (strlen(known[i]) == n && !strncmp(known[i], v, n))
+				break;
+		if (i == sizeof(known) / sizeof(known[0])) {
+			*why = "names a tool other than gcc, sparse, analyzer and coccinelle";
+			return -1;
+		}
+		v += n;
+	}
 }
 
 static int check_url(const char *v, const char **why)
@@ -789,6 +885,11 @@ void config_release(struct config *c)
 		free(c->sources[i].name);
 	}
 	free(c->sources);
+	for (i = 0; i < c->ntrees; i++) {
+		strings_free(&c->trees[i], SEC_TREE);
+		free(c->trees[i].name);
+	}
+	free(c->trees);
 	strings_free(c, SEC_BOT);
 	strings_free(c, SEC_DELIVERY);
 	strings_free(c, SEC_POLICY);
@@ -830,9 +931,11 @@ struct parser {
 	size_t errlen;
 	int sec;		/* enum cfg_section, -1 before the first */
 	size_t src;		/* the current source when sec is SEC_SOURCE */
+	size_t tree;		/* the current tree when sec is SEC_TREE */
 	int sec_line[SEC_N];	/* first header of each section */
 	int gline[NOPT];	/* where a key of bot/delivery/policy was set */
 	int sline[CONFIG_MAX_SOURCES][NOPT];	/* the same for sources */
+	int tline[CONFIG_MAX_TREES][NOPT];	/* and for trees */
 	char val[CONFIG_MAX_VALUE + 1];
 };
 
@@ -907,6 +1010,8 @@ static void section_text(const struct parser *p, char *buf, size_t n)
 {
 	if (p->sec == SEC_SOURCE)
 		snprintf(buf, n, "[source \"%s\"]", p->c->sources[p->src].name);
+	else if (p->sec == SEC_TREE)
+		snprintf(buf, n, "[tree \"%s\"]", p->c->trees[p->tree].name);
 	else
 		snprintf(buf, n, "[%s]", section_names[p->sec]);
 }
@@ -938,6 +1043,52 @@ static int source_open(struct parser *p, const char *sub, int line)
 	if (!s->name || defaults_set(s, SEC_SOURCE))
 		return fail(p, line, "out of memory");
 	p->src = c->nsources - 1;
+	return 0;
+}
+
+/* A tree's name: it names a ref (refs/trees/NAME) and a review's words. */
+static int tree_name_ok(const char *n)
+{
+	const char *q;
+
+	if (!*n || *n == '.' || *n == '-' || strstr(n, "..") || strlen(n) > 48)
+		return 0;
+	for (q = n; *q; q++)
+		if (!((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') ||
+		      (*q >= '0' && *q <= '9') || *q == '.' || *q == '_' || *q == '-'))
+			return 0;
+	return q[-1] != '.';
+}
+
+static int tree_open(struct parser *p, const char *sub, int line)
+{
+	struct config *c = p->c;
+	struct config_tree *t;
+	size_t i;
+
+	if (!tree_name_ok(sub))
+		return fail(p, line, "tree name \"%s\": letters, digits, '.', '_' and '-' "
+			    "only, at most 48, not starting with '.' or '-'", sub);
+	for (i = 0; i < c->ntrees; i++) {
+		if (!strcmp(c->trees[i].name, sub)) {
+			p->tree = i;
+			return 0;
+		}
+	}
+	if (c->ntrees >= CONFIG_MAX_TREES)
+		return fail(p, line, "too many trees (at most %d)", CONFIG_MAX_TREES);
+	t = realloc(c->trees, (c->ntrees + 1) * sizeof(*t));
+	if (!t)
+		return fail(p, line, "out of memory");
+	c->trees = t;
+	t = &c->trees[c->ntrees];
+	memset(t, 0, sizeof(*t));
+	t->line = line;
+	t->name = strdup(sub);
+	c->ntrees++;
+	if (!t->name || defaults_set(t, SEC_TREE))
+		return fail(p, line, "out of memory");
+	p->tree = c->ntrees - 1;
 	return 0;
 }
 
@@ -1006,6 +1157,11 @@ static int parse_section(struct parser *p)
 		if (!sn)
 			return fail(p, line, "empty source name");
 		if (source_open(p, sub, line))
+			return -1;
+	} else if (s == SEC_TREE) {
+		if (!has_sub)
+			return fail(p, line, "section [tree] needs a name, as [tree \"NAME\"]");
+		if (tree_open(p, sub, line))
 			return -1;
 	} else if (has_sub) {
 		return fail(p, line, "section [%s] takes no name", section_names[s]);
@@ -1136,6 +1292,9 @@ static int parse_key(struct parser *p)
 	if (p->sec == SEC_SOURCE) {
 		base = &p->c->sources[p->src];
 		lines = p->sline[p->src];
+	} else if (p->sec == SEC_TREE) {
+		base = &p->c->trees[p->tree];
+		lines = p->tline[p->tree];
 	} else {
 		base = p->c;
 		lines = p->gline;
@@ -1219,6 +1378,22 @@ static int check_source(struct parser *p, size_t i)
 	return 0;
 }
 
+/* A tree needs its url; two trees of one url and branch are one. */
+static int check_tree(struct parser *p, size_t i)
+{
+	const struct config_tree *t = &p->c->trees[i];
+	size_t j;
+
+	if (!t->url)
+		return fail(p, t->line, "tree \"%s\": url is required", t->name);
+	for (j = 0; j < i; j++)
+		if (!strcmp(p->c->trees[j].url, t->url) &&
+		    !strcmp(p->c->trees[j].branch, t->branch))
+			return fail(p, t->line, "tree \"%s\": the same url and branch as tree "
+				    "\"%s\"", t->name, p->c->trees[j].name);
+	return 0;
+}
+
 static int check_all(struct parser *p)
 {
 	struct config *c = p->c;
@@ -1232,6 +1407,9 @@ static int check_all(struct parser *p)
 		if (c->sources[i].reply != REPLY_POLICY_NONE)
 			replies = 1;
 	}
+	for (i = 0; i < c->ntrees; i++)
+		if (check_tree(p, i))
+			return -1;
 	if (c->delivery == DELIVER_SMTP) {
 		if (!c->delivery_url)
 			return fail(p, p->sec_line[SEC_DELIVERY],

@@ -50,6 +50,7 @@
 
 #define CONFIG_MAX_FILE		(1u << 20)	/* bytes of a config file */
 #define CONFIG_MAX_SOURCES	64
+#define CONFIG_MAX_TREES	32
 #define CONFIG_MAX_VALUE	4096
 #define CONFIG_MAX_MAINTAINERS	64	/* addresses of one source's maintainers */
 #define CONFIG_STR_(x)		#x
@@ -100,6 +101,21 @@ struct config_source {
 	int line;		/* where its section starts, for messages */
 };
 
+/*
+ * [tree "NAME"]: a git tree series are compiled against (bot/stage/tree.h).
+ * NAME names it in reviews and in the bot's repository (refs/trees/NAME):
+ * letters, digits, '.', '_' and '-', not starting with '.' or '-'.
+ */
+struct config_tree {
+	char *name;		/* the subsection name */
+	char *url;		/* https://, http://, git:// or file:// */
+	char *branch;
+	char *lists;		/* list addresses whose patches go to it first,
+				 * separated by commas or spaces, or NULL */
+	int fetch_interval;	/* seconds */
+	int line;		/* where its section starts, for messages */
+};
+
 struct config {
 	char *file;		/* the file read, or NULL for the defaults */
 	/* [bot] */
@@ -145,6 +161,15 @@ struct config {
 	char *build_config;	/* make target (allmodconfig) or a .config file */
 	int build_jobs;
 	int build_timeout;	/* seconds for one series (apply + builds) */
+	int build_workers;	/* worker processes taking stages from the queue */
+	char *build_tools;	/* "gcc sparse analyzer coccinelle", a subset */
+	int build_max_memory_mb;	/* cgroup memory.max of one stage */
+	int build_max_tasks;	/* cgroup pids.max of one stage */
+	int build_max_disk_mb;	/* bytes a stage may add to its folders */
+	int build_tmp_mb;	/* size of the sandbox's /tmp and /dev/shm */
+	/* [tree "NAME"] */
+	struct config_tree *trees;
+	size_t ntrees;
 	/* [boot] (bot/stage/boot.h): off unless boot_kernel and boot_headers are set */
 	char *boot_kernel;	/* kernel image booted in QEMU, absolute */
 	char *boot_headers;	/* its kbuild tree (modules built with M=), absolute */
@@ -199,7 +224,7 @@ void config_diff_limits(const struct config *c, struct diff_limits *out);
 /* The option table, for reviewbot.conf(5) and --help. */
 struct config_option {
 	const char *section;	/* "bot", "source", "delivery", "policy", "build",
-				 * "boot", "checker", "limits", "web" */
+				 * "tree", "boot", "checker", "limits", "web" */
 	const char *key;
 	const char *type;	/* "string", "path", "bool", "int", "enum" */
 	const char *def;	/* default as text, or NULL when required/none */
@@ -219,6 +244,9 @@ extern const size_t config_noptions;
 int config_is_maintainer(const struct config *c, const char *list, const char *addr);
 /* 1 when some source of list has maintainers. */
 int config_list_has_maintainers(const struct config *c, const char *list);
+
+/* 1 when addr (any case) is one of the tree's lists. */
+int config_tree_has_list(const struct config_tree *t, const char *addr);
 
 const char *source_type_name(enum source_type t);
 const char *reply_policy_name(enum reply_policy p);

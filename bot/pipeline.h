@@ -255,6 +255,12 @@ int pipeline_review(struct pipeline *p, int64_t now, int force);
  * One at a time: the caller reviews and delivers between two.
  */
 int pipeline_run_stage(struct pipeline *p, int64_t now);
+/*
+ * The compile stage's worker slot this process uses ([build] workers:
+ * each worker process has its own work tree and object folder); 0, the
+ * default, for `run --once` and the daemon itself.
+ */
+void pipeline_set_stage_slot(struct pipeline *p, int slot);
 
 /* Delivers the pending replies that are due: each is claimed first
  * (store_reply_claim), so another process on the database never sends

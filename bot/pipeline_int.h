@@ -222,6 +222,7 @@ struct pipe_stages {
 	int state[2];		/* 0 not run, else 1 + enum chk_ready */
 	int pending[2];		/* queued or running */
 	char note[2][200];
+	char details[4096];	/* the compile stage's (build.h), or "" */
 };
 /* 1 when the review of s waits for its stages (queued now if need be),
  * 0 when it can go, negative on a store error. */

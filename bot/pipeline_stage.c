@@ -22,7 +22,10 @@
 #include "mail/compose.h"
 #include "stage/sandbox.h"
 #include "log.h"
+#include "claim.h"
+#include "../checker/diff.h"
 #include "../checker/readiness.h"
+#include "../checker/rules.h"
 #include "../checker/banned.h"
 
 #define PIPE_STAGE_MAX_ATTEMPTS	3	/* attempts cut short (a crash, a kill) */
@@ -49,10 +52,13 @@ static int stage_commit(struct store *st, int ret)
  * A stop (SIGTERM) cut the stage short: its result is dropped and the
  * stage stays queued, to run again at the next start.
  */
-static int stage_stopped(const struct pipeline *p, const struct store_series *s)
+static int stage_stopped(struct pipeline *p, const struct store_series *s,
+			 const struct store_stage *sg)
 {
 	if (!pipeline_stopping(p))
 		return 0;
+	/* given back, the attempt not counted: a stop is no crash */
+	store_stage_unclaim(p->st, sg->id, p->claim);
 	log_event(LOG_INFO, "stage-interrupted", "series", s->subject,
 		  "result", "queued again for the next start", NULL);
 	return 1;
@@ -74,10 +80,67 @@ static unsigned stages_wanted(const struct pipeline *p)
 
 /* ---- the compile stage ([build], build.h) -------------------------------- */
 
+static int stage_slot;
+
+void pipeline_set_stage_slot(struct pipeline *p, int slot)
+{
+	(void)p;
+	stage_slot = slot >= 0 ? slot : 0;
+}
+
+/* The category of a compile stage's type (checker/rv/rules_build.def). */
+static const char *type_category(const char *type)
+{
+	int r = type ? rule_find(type, strlen(type)) : -1;
+
+	return r >= 0 ? rule_cat_name(rule_table[r].cat) : "correctness";
+}
+
+/* Ends a stage taken by this process: its result, unless the stage is no
+ * longer ours (another runner took it after our claim lapsed). */
+static int stage_done(struct pipeline *p, const struct store_stage *sg, int verdict,
+		      const char *note, const char *details, double secs, int64_t now)
+{
+	int ret = store_stage_finish_claimed(p->st, sg->id, p->claim, verdict, note, details,
+					     secs, now);
+
+	if (ret == STORE_DONE)
+		log_event(LOG_WARN, "stage-lost", "stage", store_stage_kind_name(sg->kind),
+			  "reason", "another runner holds it now; its result is kept", NULL);
+	return ret == STORE_DONE ? STORE_OK : ret;
+}
+
+/* What the base choice reads: the list, To and Cc, tags, base-commit. */
+static void fill_info(struct build_info *info, const struct store_series *s,
+		      const struct mime_mail *mails, size_t n, const struct mime_mail *cover,
+		      char *base, size_t baselen)
+{
+	size_t i, k;
+
+	memset(info, 0, sizeof(*info));
+	info->list = s->list;
+	info->prefix = s->prefix;
+	for (k = 0; k < n + 1; k++) {
+		const struct mime_mail *m = k < n ? &mails[k] : cover;
+
+		if (!m)
+			continue;
+		for (i = 0; i < m->nto && info->nrcpt < BUILD_MAX_RCPTS; i++)
+			info->rcpt[info->nrcpt++] = m->to[i].addr;
+		for (i = 0; i < m->ncc && info->nrcpt < BUILD_MAX_RCPTS; i++)
+			info->rcpt[info->nrcpt++] = m->cc[i].addr;
+		if (!info->base_commit && m->body &&
+		    build_base_commit(m->body, m->body_len, base, baselen))
+			info->base_commit = base;
+		if (m->body)
+			info->prerequisites += build_prerequisites(m->body, m->body_len);
+	}
+}
+
 /*
  * Compile-tests the series (bounded by [build] timeout), then, in one
- * transaction, stores its new errors and warnings as findings of the
- * part that touched the file and the stage's verdict.
+ * transaction, stores its new diagnostics as findings of the part that
+ * touched the file, and the stage's verdict, note and details.
  */
 static int compile_series(struct pipeline *p, const struct store_series *s,
 			  const struct view *v, const struct mime_mail *cover,
@@ -85,44 +148,55 @@ static int compile_series(struct pipeline *p, const struct store_series *s,
 {
 	struct build_patch *bp;
 	struct mime_mail *mails;
+	void **raws;
 	struct build_result res = { 0 };
+	struct build_info info;
 	char base[80], fp[32];
-	const char *have_base = NULL;
 	size_t i, n = 0;
 	int ret = 0;
 
 	bp = calloc(v->npatches + 1, sizeof(*bp));
 	mails = calloc(v->npatches + 1, sizeof(*mails));
-	if (!bp || !mails) {
+	raws = calloc(v->npatches + 1, sizeof(*raws));
+	if (!bp || !mails || !raws) {
 		ret = STORE_ERR_NOMEM;
 		goto out;
 	}
-	if (cover && build_base_commit(cover->body, cover->body_len, base, sizeof(base)))
-		have_base = base;
 	for (i = 0; i < v->npatches && i < BUILD_MAX_PATCHES; i++) {
-		if (pipe_load_mail(p->st, v->patches[i].msg_id, &mails[n]))
+		size_t rl = 0;
+
+		if (store_msg_raw(p->st, v->patches[i].msg_id, &raws[n], &rl) != STORE_OK)
 			continue;
+		if (pipeline_parse(raws[n], rl, &mails[n]) != MIME_OK) {
+			free(raws[n]);
+			raws[n] = NULL;
+			continue;
+		}
 		bp[n].part = v->patches[i].part;
 		bp[n].text = mails[n].body;
 		bp[n].len = mails[n].body_len;
-		if (!have_base && build_base_commit(mails[n].body, mails[n].body_len,
-						    base, sizeof(base)))
-			have_base = base;
+		bp[n].raw = raws[n];
+		bp[n].raw_len = rl;
 		n++;
 	}
+	fill_info(&info, s, mails, n, cover, base, sizeof(base));
 	if (sandbox_config_check(p->cfg, res.note, sizeof(res.note))) {
 		/* no sandbox, or one that would show the bot's secrets:
-		 * nothing of the series is run */
+		 * nothing of the series is run; the review says which, the
+		 * log where (the bot's folders are not the list's business) */
 		log_event(LOG_ERR, "compile-test", "series", s->subject, "error", res.note, NULL);
-		ret = store_stage_finish(p->st, sg->id, 1 + CHK_READY_NOT_CHECKED, res.note,
-					 stage_now() - t0, now);
+		if (strncmp(res.note, "bubblewrap", 10))
+			snprintf(res.note, sizeof(res.note), "not run: the configuration would show "
+				 "the bot's own files to the build (see the log)");
+		ret = stage_done(p, sg, 1 + CHK_READY_NOT_CHECKED, res.note, NULL,
+				 stage_now() - t0, now);
 		goto out;
 	}
-	if (build_series(p->cfg, bp, n, have_base, &res)) {
+	if (build_series(p->cfg, stage_slot, bp, n, &info, &res)) {
 		ret = STORE_ERR_NOMEM;
 		goto out;
 	}
-	if (stage_stopped(p, s)) {
+	if (stage_stopped(p, s, sg)) {
 		build_result_release(&res);
 		goto out;
 	}
@@ -139,37 +213,47 @@ static int compile_series(struct pipeline *p, const struct store_series *s,
 				f.patch_id = v->patches[j].id;
 		if (!f.patch_id && v->npatches)
 			f.patch_id = v->patches[v->npatches - 1].id;
-		f.type = is->error ? "COMPILE_ERROR" : "COMPILE_WARNING";
+		f.type = (char *)is->type;
 		f.severity = is->error ? "ERROR" : "WARNING";
-		f.category = "correctness";
+		f.category = (char *)type_category(is->type);
 		f.file = is->file;
 		f.line = is->line;
 		f.message = is->message;
 		f.line_text = is->line_text;
-		/* the compiler's words, not the line number: stable across versions */
+		/* the tool's words, not the line number: stable across versions */
 		compose_fingerprint(f.type, f.file, f.message, fp, sizeof(fp));
 		f.fingerprint = fp;
 		ret = store_finding_add(p->st, &f, &fid);
 	}
 	if (ret >= 0)
-		ret = store_stage_finish(p->st, sg->id,
-					 1 + (res.verdict == BUILD_OK ? CHK_READY_OK :
-					      res.verdict == BUILD_CONCERN ? CHK_READY_CONCERN :
-					      CHK_READY_NOT_CHECKED),
-					 res.note, stage_now() - t0, now);
+		ret = stage_done(p, sg,
+				 1 + (res.verdict == BUILD_OK ? CHK_READY_OK :
+				      res.verdict == BUILD_CONCERN ? CHK_READY_CONCERN :
+				      CHK_READY_NOT_CHECKED),
+				 res.note, res.details, stage_now() - t0, now);
 	ret = stage_commit(p->st, ret);
 	{
-		char t[96];
+		char t[400];
 
-		snprintf(t, sizeof(t), "wait=%.1fs prepare=%.1fs apply=%.1fs build=%.1fs sandboxes=%u",
-			 res.wait_s, res.prepare_s, res.apply_s, res.build_s, res.sandboxes);
+		snprintf(t, sizeof(t), "wait=%.1fs sync=%.1fs prepare=%.1fs apply=%.1fs "
+			 "gcc=%.1fs+%.1fs sparse=%.1fs+%.1fs analyzer=%.1fs+%.1fs "
+			 "coccinelle=%.1fs+%.1fs total=%.1fs objects=%zu cached=%u "
+			 "sandboxes=%u peak=%lluMiB disk=%lluMiB",
+			 res.wait_s, res.sync_s, res.prepare_s, res.apply_s,
+			 res.after_s[0], res.base_s[0], res.after_s[1], res.base_s[1],
+			 res.after_s[2], res.base_s[2], res.after_s[3], res.base_s[3],
+			 res.total_s, res.objects, res.base_cached, res.sandboxes,
+			 res.peak_memory >> 20, res.disk >> 20);
 		log_event(LOG_INFO, "compile-test", "series", s->subject,
 			  "result", res.note, "cost", t, NULL);
 	}
 	build_result_release(&res);
 out:
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		mime_release(&mails[i]);
+		free(raws[i]);
+	}
+	free(raws);
 	free(mails);
 	free(bp);
 	return ret;
@@ -214,15 +298,15 @@ static int load_test_series(struct pipeline *p, const struct store_series *s,
 	if (boot_check(&o, msg, sizeof(msg)) || sandbox_config_check(p->cfg, msg, sizeof(msg))) {
 		/* never on the host: without QEMU the stage does not run */
 		log_event(LOG_ERR, "load-test", "series", s->subject, "error", msg, NULL);
-		ret = store_stage_finish(p->st, sg->id, 1 + CHK_READY_NOT_CHECKED, msg,
-					 stage_now() - t0, now);
+		ret = stage_done(p, sg, 1 + CHK_READY_NOT_CHECKED, msg, NULL, stage_now() - t0,
+				 now);
 		goto out;
 	}
 	if (boot_series(&o, bp, n, res)) {
 		ret = STORE_ERR_NOMEM;
 		goto out;
 	}
-	if (stage_stopped(p, s))
+	if (stage_stopped(p, s, sg))
 		goto out;
 	ret = store_begin(p->st);
 	for (i = 0; i < res->n && ret >= 0; i++) {
@@ -251,11 +335,11 @@ static int load_test_series(struct pipeline *p, const struct store_series *s,
 		ret = store_finding_add(p->st, &f, &fid);
 	}
 	if (ret >= 0)
-		ret = store_stage_finish(p->st, sg->id,
-					 1 + (res->verdict == BOOT_OK ? CHK_READY_OK :
-					      res->verdict == BOOT_CONCERN ? CHK_READY_CONCERN :
-					      CHK_READY_NOT_CHECKED),
-					 res->note, stage_now() - t0, now);
+		ret = stage_done(p, sg,
+				 1 + (res->verdict == BOOT_OK ? CHK_READY_OK :
+				      res->verdict == BOOT_CONCERN ? CHK_READY_CONCERN :
+				      CHK_READY_NOT_CHECKED),
+				 res->note, NULL, stage_now() - t0, now);
 	ret = stage_commit(p->st, ret);
 	{
 		char t[64];
@@ -275,6 +359,45 @@ out:
 }
 
 /* ---- the queue ------------------------------------------------------------ */
+
+/*
+ * Whether series s changes a C file (.c or .h): one that does not has
+ * nothing to compile, and its compile stage is done at once rather than
+ * queued behind other series' builds.  On a store or parse error: 1
+ * (the stage runs and says what it finds).
+ */
+static int series_changes_c(struct pipeline *p, const struct store_series *s)
+{
+	struct store_patch *pt = NULL;
+	size_t np = 0, i, j;
+	int any = 0;
+
+	if (store_patch_list(p->st, s->id, &pt, &np) != STORE_OK)
+		return 1;
+	for (i = 0; i < np && !any; i++) {
+		struct mime_mail m;
+		struct diff d;
+
+		if (pipe_load_mail(p->st, pt[i].msg_id, &m)) {
+			any = 1;
+			break;
+		}
+		memset(&d, 0, sizeof(d));
+		diff_parse(m.body, m.body_len, NULL, &d);
+		for (j = 0; j < d.nfiles && !any; j++) {
+			const char *path = diff_file_path(&d.files[j]);
+			size_t l = path ? strlen(path) : 0;
+
+			any = l > 2 && (!strcmp(path + l - 2, ".c") || !strcmp(path + l - 2, ".h"));
+		}
+		diff_release(&d);
+		mime_release(&m);
+	}
+	for (i = 0; i < np; i++)
+		store_patch_release(&pt[i]);
+	free(pt);
+	return any;
+}
 
 int pipe_stages_wait(struct pipeline *p, const struct store_series *s, int64_t now)
 {
@@ -296,6 +419,16 @@ int pipe_stages_wait(struct pipeline *p, const struct store_series *s, int64_t n
 				log_event(LOG_INFO, "stage-queued", "series", s->subject, "stage",
 					  store_stage_kind_name((enum store_stage_kind)k), NULL);
 			ret = store_stage_get(p->st, s->id, (enum store_stage_kind)k, &sg);
+			if (ret == STORE_OK && k == STAGE_COMPILE && !sg.done &&
+			    !series_changes_c(p, s) &&
+			    store_stage_claim(p->st, sg.id, p->claim, NULL, now) == STORE_OK) {
+				ret = stage_done(p, &sg, 1 + CHK_READY_NOT_CHECKED,
+						 "the series changes no C file", NULL, 0, now);
+				store_stage_release(&sg);
+				if (ret < 0)
+					return ret;
+				ret = store_stage_get(p->st, s->id, (enum store_stage_kind)k, &sg);
+			}
 		}
 		if (ret < 0)
 			return ret;
@@ -327,6 +460,8 @@ int pipe_stages_gather(struct pipeline *p, const struct store_series *s,
 		if (sg.done) {
 			out->state[k] = sg.verdict;
 			snprintf(out->note[k], sizeof(out->note[k]), "%s", sg.note ? sg.note : "");
+			if (k == STAGE_COMPILE && sg.details)
+				snprintf(out->details, sizeof(out->details), "%s", sg.details);
 		} else {
 			/* the review goes without it: a follow-up is owed */
 			out->pending[k] = 1;
@@ -345,6 +480,7 @@ void pipe_stages_to_compose(const struct pipe_stages *sg, struct compose_review 
 	if (sg->state[STAGE_COMPILE]) {
 		r->compiles_state = sg->state[STAGE_COMPILE];
 		r->compiles_note = sg->note[STAGE_COMPILE];
+		r->compiles_details = sg->details[0] ? sg->details : NULL;
 	}
 	if (sg->state[STAGE_LOAD]) {
 		r->works_state = sg->state[STAGE_LOAD];
@@ -352,6 +488,12 @@ void pipe_stages_to_compose(const struct pipe_stages *sg, struct compose_review 
 	}
 	r->compiles_pending = sg->pending[STAGE_COMPILE];
 	r->works_pending = sg->pending[STAGE_LOAD];
+}
+
+/* Whether another runner's claim on a stage still holds (bot/claim.h). */
+static int claim_live(void *arg, const char *claim, int64_t claimed_at)
+{
+	return claim_holds(claim, claimed_at, *(const int64_t *)arg);
 }
 
 int pipeline_run_stage(struct pipeline *p, int64_t now)
@@ -363,36 +505,46 @@ int pipeline_run_stage(struct pipeline *p, int64_t now)
 	char sid[24];
 	int ret, have_cover = 0;
 	double t0 = stage_now();
+	unsigned want = stages_wanted(p);
 
-	if (!stages_wanted(p))
+	if (!want)
 		return 0;
-	ret = store_stage_next(p->st, &sg);
+	/* the oldest stage no live runner holds: queued, or held by a
+	 * runner that died (a killed worker: taken again, nothing lost) */
+	ret = store_stage_next_free(p->st, 1u << STAGE_COMPILE | 1u << STAGE_LOAD, claim_live,
+				    &now, &sg);
 	if (ret != STORE_OK)
 		return ret < 0 ? ret : 0;
 	snprintf(sid, sizeof(sid), "%lld", (long long)sg.series_id);
+	ret = store_stage_claim(p->st, sg.id, p->claim, sg.claim, now);
+	if (ret != STORE_OK) {
+		/* another runner was faster: the next one */
+		store_stage_release(&sg);
+		return ret < 0 ? ret : 1;
+	}
+	if (sg.claim)
+		log_event(LOG_WARN, "stage-taken-over", "series", sid, "stage",
+			  store_stage_kind_name(sg.kind), "from", sg.claim, NULL);
 	if (sg.attempts >= PIPE_STAGE_MAX_ATTEMPTS) {
 		/* it was cut short every time: never again */
 		log_event(LOG_WARN, "stage-abandoned", "series", sid,
 			  "stage", store_stage_kind_name(sg.kind), NULL);
-		ret = store_stage_finish(p->st, sg.id, 1 + CHK_READY_NOT_CHECKED,
-					 "the test was cut short three times", 0, now);
+		ret = stage_done(p, &sg, 1 + CHK_READY_NOT_CHECKED,
+				 "the test was cut short three times", NULL, 0, now);
 		store_stage_release(&sg);
 		return ret < 0 ? ret : 1;
 	}
-	if (!(stages_wanted(p) & (1u << sg.kind))) {
+	if (!(want & (1u << sg.kind))) {
 		/* queued under an earlier configuration */
-		ret = store_stage_finish(p->st, sg.id, 1 + CHK_READY_NOT_CHECKED,
-					 "not configured any more", 0, now);
+		ret = stage_done(p, &sg, 1 + CHK_READY_NOT_CHECKED, "not configured any more",
+				 NULL, 0, now);
 		store_stage_release(&sg);
 		return ret < 0 ? ret : 1;
 	}
-	ret = store_stage_start(p->st, sg.id, now);
-	if (ret < 0)
-		goto out_stage;
 	ret = store_series_get(p->st, sg.series_id, &s);
 	if (ret != STORE_OK) {
-		ret = ret < 0 ? ret : store_stage_finish(p->st, sg.id, 1 + CHK_READY_NOT_CHECKED,
-							 "the series is gone", 0, now);
+		ret = ret < 0 ? ret : stage_done(p, &sg, 1 + CHK_READY_NOT_CHECKED,
+						 "the series is gone", NULL, 0, now);
 		goto out_stage;
 	}
 	/* the parts only: each stage reads and parses their mails itself */
@@ -413,9 +565,12 @@ int pipeline_run_stage(struct pipeline *p, int64_t now)
 	pipe_view_release(&v);
 	store_series_release(&s);
 out_stage:
-	if (ret < 0)
+	if (ret < 0) {
 		log_event(LOG_ERR, "stage-failed", "series", sid, "stage",
 			  store_stage_kind_name(sg.kind), "error", store_errmsg(p->st), NULL);
+		/* a store error: the stage goes back for the next try */
+		store_stage_unclaim(p->st, sg.id, p->claim);
+	}
 	store_stage_release(&sg);
 	return ret < 0 ? ret : 1;
 }
@@ -586,6 +741,8 @@ static int followup_one(void *arg, int64_t id)
 			st.state[k] = other[k].verdict;
 			snprintf(st.note[k], sizeof(st.note[k]), "%s",
 				 other[k].note ? other[k].note : "");
+			if (k == STAGE_COMPILE && other[k].details)
+				snprintf(st.details, sizeof(st.details), "%s", other[k].details);
 		}
 	}
 	if (ret < 0 || !ready)

@@ -64,6 +64,17 @@ struct chk_opts {
 	 * --extra, --json and --category.
 	 */
 	int extra;
+	/*
+	 * What the kernel tree says, for reviewbot's own process checks
+	 * (--extra), when the caller has one: its MAINTAINERS (F:, X: and
+	 * N: patterns: whether an entry covers a new file) and its .mailmap
+	 * (which addresses are one person's: SIGN_OFF_NOT_SENDER).  Text and
+	 * length, owned by the caller; NULL: no tree.
+	 */
+	const char *tree_maintainers;
+	size_t tree_maintainers_len;
+	const char *tree_mailmap;
+	size_t tree_mailmap_len;
 	/* misspellings (checker/spelling.h), built once by the caller; NULL: none */
 	const struct chk_spelling *spelling;
 	/* checkpatch.pl's $const_structs: struct names joined by '|', or NULL */

@@ -61,6 +61,11 @@ PACKAGES=(
 	libssl-dev
 	# the compile and load stages run every command in this sandbox
 	bubblewrap
+	# the compile stage's tools beside gcc (issue 34): sparse (C=2) and
+	# coccinelle (spatch on the kernel's scripts/coccinelle); the trees
+	# are fetched with git (and served by git daemon in tests/build)
+	sparse
+	coccinelle
 	# load test in QEMU (tests/boot): the kernel image and headers are
 	# apt-get download-ed and extracted into build/, never installed
 	qemu-system-x86

@@ -435,6 +435,18 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	"  raw BLOB NOT NULL,"
 	"  UNIQUE (msg_id, hash)"
 	");",
+
+	/* 13 -> 14: the stage queue shared by runners (issue 34 item 5).
+	 * A runner takes a queued stage by writing its name on it (claim,
+	 * as bot/claim.h names a process) and keeps claimed_at fresh while
+	 * it works, so the stage of a runner that died (a killed worker, a
+	 * lab's runner that stopped renewing) is taken again and nothing is
+	 * lost; details: how to reproduce the result (tree, commit,
+	 * configuration, tool versions, commands), shown with it */
+	"ALTER TABLE stages ADD COLUMN claim TEXT;"
+	"ALTER TABLE stages ADD COLUMN claimed_at INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE stages ADD COLUMN details TEXT;"
+	"CREATE INDEX stages_claim ON stages(claim) WHERE claim IS NOT NULL;",
 };
 
 const char *store_strerror(int result)

@@ -30,7 +30,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STORE_SCHEMA_VERSION	13	/* the version this code writes */
+#define STORE_SCHEMA_VERSION	14	/* the version this code writes */
 #define STORE_BUSY_TIMEOUT_MS	5000
 #define STORE_MAX_RAW		(64u << 20)	/* bytes of one stored message */
 
@@ -762,6 +762,9 @@ struct store_stage {
 	double seconds;		/* wall time the stage took */
 	int followup;		/* 0 none; 1 the review went out without this
 				 * result (a follow-up is owed); 2 it was made */
+	char *claim;		/* the runner working on it, or NULL; owned */
+	int64_t claimed_at;	/* its claim's time, renewed while it works */
+	char *details;		/* how to reproduce the result, or NULL; owned */
 };
 
 /* "compile", "load" ("unknown" for anything else). */
@@ -811,6 +814,49 @@ int store_stage_count_queued(struct store *st, long long *n, int64_t *oldest);
  */
 int store_stage_each_followup(struct store *st,
 			      int (*cb)(void *arg, int64_t id), void *arg);
+
+/*
+ * Runners (schema 11).  The queue is shared by whoever runs stages: the
+ * daemon's worker processes ([build] workers), `run --once` itself, or
+ * another program on the same database (a lab's runner for the load
+ * stage).  A runner
+ *   1. picks the next stage it may take: store_stage_next_free() with
+ *      the kinds it runs (a bit mask of 1 << enum store_stage_kind) and
+ *      its test of whether another runner's claim still holds (the bot
+ *      uses claim_holds(), bot/claim.h);
+ *   2. claims it with store_stage_claim(), which fails (STORE_DONE) when
+ *      another runner was faster, so no stage runs twice at once; a
+ *      claim counts as an attempt;
+ *   3. renews the claim (store_stage_renew) at least every CLAIM_TTL
+ *      seconds while it works, when its name is not one the bot can see
+ *      alive (another host's);
+ *   4. stores the result with store_stage_finish_claimed(), which
+ *      refuses (STORE_DONE) when the stage is not its own any more, or
+ *      gives the stage back with store_stage_unclaim() (a stop asked
+ *      for: the attempt is not counted).
+ * A runner that dies holds its stage only as long as its claim holds:
+ * then the next runner takes it again.
+ */
+int store_stage_next_free(struct store *st, unsigned kinds,
+			  int (*holds)(void *arg, const char *claim, int64_t claimed_at),
+			  void *arg, struct store_stage *out);
+/* The stage claimed by claim at now, when it is queued and its claim is
+ * still old_claim (NULL: none): STORE_OK, else STORE_DONE.  attempts + 1,
+ * started = claimed_at = now. */
+int store_stage_claim(struct store *st, int64_t id, const char *claim,
+		      const char *old_claim, int64_t now);
+/* claimed_at = now while claim holds the queued stage id: STORE_OK or
+ * STORE_DONE. */
+int store_stage_renew(struct store *st, int64_t id, const char *claim, int64_t now);
+/* The stage given back by claim, its attempt not counted: STORE_OK or
+ * STORE_DONE. */
+int store_stage_unclaim(struct store *st, int64_t id, const char *claim);
+/* store_stage_finish() for the runner claim holding it, with details
+ * (copied, may be NULL); the claim is cleared.  STORE_DONE when id is
+ * not a queued stage claim holds. */
+int store_stage_finish_claimed(struct store *st, int64_t id, const char *claim,
+			       int verdict, const char *note, const char *details,
+			       double seconds, int64_t now);
 
 /* ---- false-positive feedback (schema 6) ---------------------------------- */
 

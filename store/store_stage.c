@@ -18,7 +18,7 @@
 
 #define STAGE_COLS \
 	"id, series_id, kind, state, verdict, note, queued, started," \
-	" finished, attempts, seconds, followup"
+	" finished, attempts, seconds, followup, claim, claimed_at, details"
 
 /* The queue's order: compile before load of the same series. */
 #define STAGE_ORDER \
@@ -46,6 +46,8 @@ void store_stage_release(struct store_stage *s)
 	if (!s)
 		return;
 	free(s->note);
+	free(s->claim);
+	free(s->details);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -87,6 +89,9 @@ static int stage_step_row(struct store *st, sqlite3_stmt *q, int rc,
 	out->attempts = sqlite3_column_int(q, 9);
 	out->seconds = sqlite3_column_double(q, 10);
 	out->followup = sqlite3_column_int(q, 11);
+	out->claim = store_col_dup(q, 12, &oom);
+	out->claimed_at = sqlite3_column_int64(q, 13);
+	out->details = store_col_dup(q, 14, &oom);
 	if (oom)
 		ret = store_seterr(st, STORE_ERR_NOMEM, "out of memory");
 out:
@@ -266,4 +271,129 @@ int store_stage_each_followup(struct store *st,
 	if (!q)
 		return ret;
 	return store_each_id(st, q, cb, arg);
+}
+
+/* ---- runners (schema 11) -------------------------------------------------- */
+
+int store_stage_next_free(struct store *st, unsigned kinds,
+			  int (*holds)(void *arg, const char *claim, int64_t claimed_at),
+			  void *arg, struct store_stage *out)
+{
+	sqlite3_stmt *q;
+	int rc = SQLITE_OK, ret = STORE_OK;
+	int64_t after_queued = -1, after_id = 0;
+
+	store_clearerr(st);
+	memset(out, 0, sizeof(*out));
+	if (!(kinds & ((1u << STAGE_NKINDS) - 1)))
+		return STORE_DONE;
+	/*
+	 * One row at a time, in the queue's order, past the ones whose
+	 * claim holds: a statement is never left stepping while holds()
+	 * runs, and a long queue of held stages is read once.
+	 */
+	for (;;) {
+		q = store_stmt(st, STMT_STAGE_QUEUED_KINDS,
+			       "SELECT " STAGE_COLS " FROM stages WHERE state = 'queued'"
+			       " AND ((?1 & 1 AND kind = 'compile') OR (?1 & 2 AND kind = 'load'))"
+			       " AND (queued > ?2 OR (queued = ?2 AND id > ?3))"
+			       " ORDER BY queued, id LIMIT 1", &ret);
+		if (!q)
+			return ret;
+		rc = SQLITE_OK;
+		store_bind_int64(q, 1, (int64_t)kinds, &rc);
+		store_bind_int64(q, 2, after_queued, &rc);
+		store_bind_int64(q, 3, after_id, &rc);
+		ret = stage_step_row(st, q, rc, out);
+		if (ret != STORE_OK)
+			return ret;
+		if (!out->claim || !holds || !holds(arg, out->claim, out->claimed_at))
+			return STORE_OK;
+		after_queued = out->queued;
+		after_id = out->id;
+		store_stage_release(out);
+	}
+}
+
+int store_stage_claim(struct store *st, int64_t id, const char *claim,
+		      const char *old_claim, int64_t now)
+{
+	sqlite3_stmt *q;
+	int rc = SQLITE_OK, ret = STORE_OK;
+
+	store_clearerr(st);
+	if (!claim || !*claim)
+		return store_seterr(st, STORE_ERR_RANGE, "a claim needs a name");
+	q = store_stmt(st, STMT_STAGE_CLAIM,
+		       "UPDATE stages SET claim = ?2, claimed_at = ?4, started = ?4,"
+		       " attempts = attempts + 1"
+		       " WHERE id = ?1 AND state = 'queued' AND claim IS ?3", &ret);
+	if (!q)
+		return ret;
+	store_bind_int64(q, 1, id, &rc);
+	store_bind_text(q, 2, claim, &rc);
+	store_bind_text(q, 3, old_claim, &rc);
+	store_bind_int64(q, 4, store_time_or_now(now), &rc);
+	return store_bound_change(st, q, rc);
+}
+
+int store_stage_renew(struct store *st, int64_t id, const char *claim, int64_t now)
+{
+	sqlite3_stmt *q;
+	int rc = SQLITE_OK, ret = STORE_OK;
+
+	store_clearerr(st);
+	q = store_stmt(st, STMT_STAGE_RENEW,
+		       "UPDATE stages SET claimed_at = ?3"
+		       " WHERE id = ?1 AND state = 'queued' AND claim = ?2", &ret);
+	if (!q)
+		return ret;
+	store_bind_int64(q, 1, id, &rc);
+	store_bind_text(q, 2, claim, &rc);
+	store_bind_int64(q, 3, store_time_or_now(now), &rc);
+	return store_bound_change(st, q, rc);
+}
+
+int store_stage_unclaim(struct store *st, int64_t id, const char *claim)
+{
+	sqlite3_stmt *q;
+	int rc = SQLITE_OK, ret = STORE_OK;
+
+	store_clearerr(st);
+	q = store_stmt(st, STMT_STAGE_UNCLAIM,
+		       "UPDATE stages SET claim = NULL, claimed_at = 0,"
+		       " attempts = max(attempts - 1, 0)"
+		       " WHERE id = ?1 AND state = 'queued' AND claim = ?2", &ret);
+	if (!q)
+		return ret;
+	store_bind_int64(q, 1, id, &rc);
+	store_bind_text(q, 2, claim, &rc);
+	return store_bound_change(st, q, rc);
+}
+
+int store_stage_finish_claimed(struct store *st, int64_t id, const char *claim,
+			       int verdict, const char *note, const char *details,
+			       double seconds, int64_t now)
+{
+	sqlite3_stmt *q;
+	int rc = SQLITE_OK, ret = STORE_OK;
+
+	store_clearerr(st);
+	if (verdict < 0 || !(seconds >= 0))
+		return store_seterr(st, STORE_ERR_RANGE, "bad verdict or duration");
+	q = store_stmt(st, STMT_STAGE_FINISH_CLAIMED,
+		       "UPDATE stages SET state = 'done', verdict = ?3, note = ?4,"
+		       " details = ?5, seconds = ?6, finished = ?7, claim = NULL"
+		       " WHERE id = ?1 AND state = 'queued' AND claim IS ?2", &ret);
+	if (!q)
+		return ret;
+	store_bind_int64(q, 1, id, &rc);
+	store_bind_text(q, 2, claim, &rc);
+	store_bind_int64(q, 3, verdict, &rc);
+	store_bind_text(q, 4, note, &rc);
+	store_bind_text(q, 5, details, &rc);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_bind_double(q, 6, seconds);
+	store_bind_int64(q, 7, store_time_or_now(now), &rc);
+	return store_bound_change(st, q, rc);
 }

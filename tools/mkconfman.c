@@ -38,8 +38,18 @@ static const struct {
 	{ "delivery", "[delivery]", "How replies leave." },
 	{ "policy", "[policy]", "When and how much the bot says." },
 	{ "build", "[build]",
-	  "The compile test (off unless tree is set): each series applied to a\n"
-	  "scratch state of a kernel tree and its touched files built at W=1." },
+	  "The compile stage (off unless tree is set or a [tree] section is\n"
+	  "given): each series applied to the right git tree with git am -3\n"
+	  "and the files it touches built at W=1, with sparse, gcc's static\n"
+	  "analyzer and the kernel's coccinelle scripts, before and after it;\n"
+	  "the review reports only what the series adds (reviewbot(8))." },
+	{ "tree", "[tree \"NAME\"]",
+	  "A git tree series may be compiled against, fetched by the bot into\n"
+	  "its one repository under [build] work.  The base of a series is its\n"
+	  "base-commit: when a fetched tree has it, else the first tree whose\n"
+	  "lists name the list the series was posted to (the one its subject\n"
+	  "prefix names, as [PATCH net-next], when several do), else the\n"
+	  "tree updated last.  Several may be given; NAME appears in reviews." },
 	{ "boot", "[boot]",
 	  "The load test in QEMU (off unless kernel is set): a driver the series\n"
 	  "adds, built as a module against the headers, loaded and unloaded in a\n"

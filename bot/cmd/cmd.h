@@ -14,6 +14,8 @@ int cmd_status(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_review(int argc, char **argv);
+/* a worker of run ([build] workers), started by the daemon */
+int cmd_worker(int argc, char **argv);
 /* serve runs in the web helper (bot/cmd/servemain.c) */
 int cmd_serve(int argc, char **argv);
 /* Executes the mail helper with argv (argv[0] the subcommand); returns

@@ -25,6 +25,8 @@
 #include "../../checker/banned.h"
 
 #define CONF_MAX_ARGS 4096
+/* bytes of a tree's MAINTAINERS or .mailmap read (--root) */
+#define CHECK_MAX_TREE_FILE	(16u << 20)
 /* Debian's codespell package */
 #define CODESPELL_DICT "/usr/lib/python3/dist-packages/codespell_lib/data/dictionary.txt"
 
@@ -44,6 +46,8 @@ static void check_usage(FILE *f)
 	      "  -q, --quiet                quiet\n"
 	      "  -v, --verbose              explain each message type once\n"
 	      "  --no-tree                  accepted; reviewbot never needs a kernel tree\n"
+	      "  --root=DIR                 a kernel tree: with --extra, its MAINTAINERS and\n"
+	      "                             .mailmap inform the process checks\n"
 	      "  --no-signoff               do not check for 'Signed-off-by' line\n"
 	      "  --no-fixes-tag             do not check for 'Fixes:' tag (6.12)\n"
 	      "  --checkpatch-version=VER   follow the checkpatch.pl of kernel VER: its rules,\n"
@@ -503,6 +507,29 @@ static void print_text(const struct chk_opts *o, const struct chk_result *res,
 	sbuf_release(&out);
 }
 
+/*
+ * root/name into sb; 0 also when the tree has no such file (sb stays
+ * empty), -1 with a message when it cannot be read.
+ */
+static int read_tree_file(const char *root, const char *name, struct sbuf *sb)
+{
+	char path[4096];
+	int n = snprintf(path, sizeof(path), "%s/%s", root, name);
+
+	if (n < 0 || (size_t)n >= sizeof(path)) {
+		fprintf(stderr, "reviewbot check: --root: path too long\n");
+		return -1;
+	}
+	if (!fileio_read(path, sb))
+		return 0;
+	if (errno == ENOENT || errno == ENOTDIR) {
+		sbuf_reset(sb);
+		return 0;
+	}
+	fprintf(stderr, "reviewbot check: %s: %s\n", path, strerror(errno));
+	return -1;
+}
+
 int cmd_check(int argc, char **argv)
 {
 	struct chk_opts o;
@@ -519,6 +546,7 @@ int cmd_check(int argc, char **argv)
 	struct spell_cache cache = { .path = "" };
 	int no_cache = 0;
 	struct gl_list ignore = { 0 }, use = { 0 };
+	struct sbuf tree_maint, tree_mailmap;
 	const struct gl_opt opts[] = {
 		{ "q|quiet", GL_COUNT, &quiet, NULL, NULL },
 		{ "v|verbose", GL_FLAG, &verbose, NULL, NULL },
@@ -576,6 +604,8 @@ int cmd_check(int argc, char **argv)
 	struct text_out to = { 0 };
 
 	sbuf_init(&conf, 1u << 20);
+	sbuf_init(&tree_maint, CHECK_MAX_TREE_FILE);
+	sbuf_init(&tree_mailmap, CHECK_MAX_TREE_FILE);
 	if (read_conf(&conf, confpath, sizeof(confpath)))
 		nconf = conf_words(conf.buf, conf_argv, CONF_MAX_ARGS);
 
@@ -678,7 +708,21 @@ int cmd_check(int argc, char **argv)
 		goto out;
 	}
 	(void)tree;
-	(void)root;
+	/* --root: the tree's MAINTAINERS and .mailmap, for --extra's
+	 * process checks (a file the tree does not have: none) */
+	if (root && (read_tree_file(root, "MAINTAINERS", &tree_maint) ||
+		     read_tree_file(root, ".mailmap", &tree_mailmap))) {
+		ret = 2;
+		goto out;
+	}
+	if (tree_maint.len) {
+		o.tree_maintainers = tree_maint.buf;
+		o.tree_maintainers_len = tree_maint.len;
+	}
+	if (tree_mailmap.len) {
+		o.tree_mailmap = tree_mailmap.buf;
+		o.tree_mailmap_len = tree_mailmap.len;
+	}
 	(void)codespell;
 	(void)codespellfile;
 	for (i = 0; i < ignore.n; i++)
@@ -907,6 +951,8 @@ out_noexit:
 	free(test_only);
 	free(category);
 	free(root);
+	sbuf_release(&tree_maint);
+	sbuf_release(&tree_mailmap);
 	free(codespellfile);
 	free(typedefsfile);
 	free(kconfig_prefix);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -23,6 +24,7 @@
 #include "../stage/boot.h"
 #include "../stage/sandbox.h"
 #include "../stage/build.h"
+#include "../stage/cgroup.h"
 #include "../log.h"
 #include "../mail/mailbox.h"
 #include "../pipeline.h"
@@ -237,7 +239,7 @@ static int check_stages(const struct config *cfg, int strict)
 {
 	struct boot_opts o;
 	char err[768] = "";
-	const char *what = "[build]";
+	const char *what = "[build]", *how = NULL;
 
 	if (!build_enabled(cfg) && !boot_enabled(cfg))
 		return 0;
@@ -247,6 +249,9 @@ static int check_stages(const struct config *cfg, int strict)
 		what = "[boot]";
 	} else if (sandbox_config_check(cfg, err, sizeof(err))) {
 		what = build_enabled(cfg) ? "[build]" : "[boot]";
+	} else if (build_enabled(cfg) && cgroup_check(&how, err, sizeof(err))) {
+		/* no total bound, no compile stage (reviewbot(8)) */
+		what = "[build]";
 	} else {
 		return 0;
 	}
@@ -432,6 +437,293 @@ static int check_paths_as_runner(const struct config *cfg)
 	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -1;
 }
 
+/* ---- the stage workers ([build] workers) ---------------------------------- */
+
+/*
+ * The compile and load stages run beside the daemon, in worker processes
+ * that take them from the database's stage queue (pipeline_run_stage()),
+ * so that mail keeps being read, checked and answered while a kernel
+ * builds.  Each is this helper again ("worker"), exec'd fresh (no
+ * database connection crosses a fork), with its own worker slot (work
+ * tree and object folder) and a pipe on which it tells the daemon a
+ * stage is done, so waiting reviews and follow-ups go out at once.  A
+ * worker that dies is started again; the stage it held is taken again
+ * (its claim dies with it).
+ */
+#define WORKER_MAX		16
+#define WORKER_POLL_S		2	/* seconds between looks at an empty queue */
+#define WORKER_SYNC_S		60	/* between looks at the trees' fetch intervals */
+#define WORKER_RESPAWN_S	10	/* a worker that died starts again after this */
+#define WORKER_STOP_S		30	/* a stop waits this long, then kills */
+#define WORKER_NOTIFY_FD	3
+
+static volatile sig_atomic_t child_exited;
+
+static void on_child(int sig)
+{
+	(void)sig;
+	child_exited = 1;
+}
+
+struct workers {
+	size_t n;
+	pid_t pid[WORKER_MAX];
+	time_t died[WORKER_MAX];	/* when it ended; 0 while it runs */
+	int rfd, wfd;			/* the notification pipe */
+	char config[PATH_MAX];
+};
+
+static int workers_wanted(const struct config *cfg, int once)
+{
+	if (once || (!build_enabled(cfg) && !boot_enabled(cfg)))
+		return 0;
+	return cfg->build_workers > 0 ? (cfg->build_workers > WORKER_MAX ? WORKER_MAX
+						: cfg->build_workers) : 1;
+}
+
+static void worker_spawn(struct workers *w, size_t i)
+{
+	char slot[16], fd[16];
+	pid_t pid;
+
+	snprintf(slot, sizeof(slot), "%zu", i);
+	snprintf(fd, sizeof(fd), "%d", WORKER_NOTIFY_FD);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0) {
+		log_event(LOG_ERR, "worker-failed", "slot", slot, "error", strerror(errno), NULL);
+		w->died[i] = time(NULL);
+		return;
+	}
+	if (pid == 0) {
+		/* a worker does not outlive its daemon (killed outright: the
+		 * next daemon starts its own, and takes the stage again) */
+		if (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() == 1)
+			_exit(127);
+		if (dup2(w->wfd, WORKER_NOTIFY_FD) < 0)
+			_exit(127);
+		closefrom(WORKER_NOTIFY_FD + 1);
+		execl("/proc/self/exe", "reviewbot-mail", "worker", "--config", w->config,
+		      "--slot", slot, "--notify", fd, (char *)NULL);
+		_exit(127);
+	}
+	w->pid[i] = pid;
+	w->died[i] = 0;
+	{
+		char pb[24];
+
+		snprintf(pb, sizeof(pb), "%ld", (long)pid);
+		log_event(LOG_INFO, "worker-started", "slot", slot, "pid", pb, NULL);
+	}
+}
+
+static int workers_start(struct workers *w, const struct config *cfg, const char *config_file,
+			 int once)
+{
+	struct sigaction sa;
+	int fds[2];
+	size_t i;
+
+	memset(w, 0, sizeof(*w));
+	w->rfd = w->wfd = -1;
+	w->n = (size_t)workers_wanted(cfg, once);
+	if (!w->n)
+		return 0;
+	if (!config_file || !realpath(config_file, w->config) || pipe2(fds, O_CLOEXEC)) {
+		log_event(LOG_ERR, "worker-failed", "error",
+			  "no configuration file or pipe for the workers: the stages run in "
+			  "the daemon", NULL);
+		w->n = 0;
+		return -1;
+	}
+	w->rfd = fds[0];
+	w->wfd = fds[1];
+	fcntl(w->rfd, F_SETFL, O_NONBLOCK);
+	fcntl(w->wfd, F_SETFL, O_NONBLOCK);
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = on_child;	/* no SA_RESTART: the daemon's poll wakes */
+	sigaction(SIGCHLD, &sa, NULL);
+	for (i = 0; i < w->n; i++)
+		worker_spawn(w, i);
+	return 0;
+}
+
+/* Reaps the workers that ended and starts them again when it is time. */
+static void workers_reap(struct workers *w, int stopping)
+{
+	time_t now = time(NULL);
+	size_t i;
+
+	child_exited = 0;
+	for (i = 0; i < w->n; i++) {
+		int status;
+		char slot[16], st[32];
+
+		if (w->pid[i] > 0 && waitpid(w->pid[i], &status, WNOHANG) == w->pid[i]) {
+			snprintf(slot, sizeof(slot), "%zu", i);
+			if (WIFSIGNALED(status))
+				snprintf(st, sizeof(st), "signal %d", WTERMSIG(status));
+			else
+				snprintf(st, sizeof(st), "exit %d", WEXITSTATUS(status));
+			log_event(LOG_WARN, "worker-died", "slot", slot, "status", st,
+				  "result", "its stage is taken again", NULL);
+			w->pid[i] = 0;
+			w->died[i] = now;
+		}
+		if (!stopping && w->pid[i] == 0 && now - w->died[i] >= WORKER_RESPAWN_S)
+			worker_spawn(w, i);
+	}
+}
+
+/* 1 while a worker waits to be started again (the daemon looks soon). */
+static int workers_pending(const struct workers *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->n; i++)
+		if (w->pid[i] == 0)
+			return 1;
+	return 0;
+}
+
+static void workers_drain(struct workers *w)
+{
+	char buf[256];
+
+	while (w->rfd >= 0 && read(w->rfd, buf, sizeof(buf)) > 0)
+		;
+}
+
+static void workers_stop(struct workers *w)
+{
+	time_t until = time(NULL) + WORKER_STOP_S;
+	size_t i, left;
+
+	for (i = 0; i < w->n; i++)
+		if (w->pid[i] > 0)
+			kill(w->pid[i], SIGTERM);
+	do {
+		left = 0;
+		for (i = 0; i < w->n; i++) {
+			int status;
+
+			if (w->pid[i] <= 0)
+				continue;
+			if (waitpid(w->pid[i], &status, WNOHANG) == w->pid[i])
+				w->pid[i] = 0;
+			else
+				left++;
+		}
+		if (left)
+			usleep(100 * 1000);
+	} while (left && time(NULL) < until);
+	for (i = 0; i < w->n; i++)
+		if (w->pid[i] > 0) {
+			kill(w->pid[i], SIGKILL);
+			waitpid(w->pid[i], NULL, 0);
+			w->pid[i] = 0;
+		}
+	if (w->rfd >= 0)
+		close(w->rfd);
+	if (w->wfd >= 0)
+		close(w->wfd);
+	w->rfd = w->wfd = -1;
+	w->n = 0;
+}
+
+static void worker_usage(FILE *f)
+{
+	fputs("Usage: reviewbot-mail worker --config FILE --slot N [--notify FD]\n"
+	      "\n"
+	      "A worker of `reviewbot run` ([build] workers): takes the compile and\n"
+	      "load stages from the database's queue and runs them, in worker slot N.\n"
+	      "reviewbot run starts and stops its workers itself.\n",
+	      f);
+}
+
+int cmd_worker(int argc, char **argv)
+{
+	struct session s;
+	char *config_file = NULL, *slot_s = NULL, *notify_s = NULL;
+	char **args;
+	int help = 0, version = 0, nargs = 0, ret = 2, slot = 0, notify = -1;
+	time_t last_sync = 0;
+	const struct gl_opt opts[] = {
+		{ "config", GL_STRING, NULL, &config_file, NULL },
+		{ "slot", GL_STRING, NULL, &slot_s, NULL },
+		{ "notify", GL_STRING, NULL, &notify_s, NULL },
+		{ "help|h", GL_SET, &help, NULL, NULL },
+		{ "version", GL_SET, &version, NULL, NULL },
+		{ NULL, 0, NULL, NULL, NULL },
+	};
+
+	args = calloc((size_t)argc + 1, sizeof(*args));
+	if (!args)
+		return 2;
+	if (cmd_parse("worker", opts, argc, argv, args, &nargs, 0, &help, &version,
+		      worker_usage, &ret))
+		goto out_args;
+	if (slot_s) {
+		char *e;
+		long v = strtol(slot_s, &e, 10);
+
+		if (*e || v < 0 || v >= WORKER_MAX) {
+			fprintf(stderr, "reviewbot worker: --slot: 0 to %d\n", WORKER_MAX - 1);
+			goto out_args;
+		}
+		slot = (int)v;
+	}
+	if (notify_s)
+		notify = (int)strtol(notify_s, NULL, 10);
+	if (!config_file)
+		config_file = cmd_default_config();
+	if (session_open(&s, config_file, NULL, PIPE_RUN, "worker", 1))
+		goto out_session;
+	run_signals();
+	pipeline_set_stop(s.p, &stop_requested);
+	pipeline_set_stage_slot(s.p, slot);
+	{
+		char sb[16];
+
+		snprintf(sb, sizeof(sb), "%d", slot);
+		log_event(LOG_INFO, "worker-start", "slot", sb, NULL);
+	}
+	while (!stop_requested) {
+		time_t now = time(NULL);
+		int ran = pipeline_run_stage(s.p, now);
+
+		if (ran > 0) {
+			/* a stage is done (or given back): the daemon looks */
+			if (notify >= 0 && write(notify, "s", 1) < 0 && errno != EAGAIN)
+				notify = -1;
+			continue;
+		}
+		if (ran < 0)
+			log_event(LOG_ERR, "stage-failed", "error", store_errmsg(s.st), NULL);
+		if (build_enabled(&s.cfg) && now - last_sync >= WORKER_SYNC_S) {
+			char err[512];
+
+			/* the trees' fetches between series, not in them */
+			if (build_sync(&s.cfg, err, sizeof(err)))
+				log_event(LOG_ERR, "tree-sync-failed", "error", err, NULL);
+			last_sync = time(NULL);
+			continue;
+		}
+		poll(NULL, 0, WORKER_POLL_S * 1000);
+	}
+	log_event(LOG_INFO, "worker-stop", NULL);
+	ret = 0;
+out_session:
+	session_close(&s);
+out_args:
+	free(config_file);
+	free(slot_s);
+	free(notify_s);
+	free(args);
+	return ret;
+}
+
 /* Reviews, then deliveries; errors logged and counted. */
 static void run_review_deliver(struct session *s, int64_t now, int *failures)
 {
@@ -456,7 +748,7 @@ static void run_review_deliver(struct session *s, int64_t now, int *failures)
  * queued; --once runs them all.
  */
 static int run_cycle(struct session *s, struct source_session *ss, const int *woke,
-		     int first, int once, int *failures)
+		     int first, int once, int in_process, int *failures)
 {
 	int ran = 0;
 
@@ -473,7 +765,7 @@ static int run_cycle(struct session *s, struct source_session *ss, const int *wo
 		if (source_session_poll(&ss[i], s->p, now, first || woke[i]) < 0)
 			(*failures)++;
 	run_review_deliver(s, time(NULL), failures);
-	while (!stop_requested) {
+	while (!stop_requested && in_process) {
 		ran = pipeline_run_stage(s->p, time(NULL));
 		if (ran < 0) {
 			log_event(LOG_ERR, "stage-failed", "error", store_errmsg(s->st), NULL);
@@ -494,9 +786,9 @@ static int run_cycle(struct session *s, struct source_session *ss, const int *wo
  * series_wait, replies waiting for a retry), or a signal.
  */
 static void run_wait(struct session *s, struct source_session *ss, int *woke,
-		     int busy)
+		     int busy, struct workers *w)
 {
-	struct pollfd fds[CONFIG_MAX_SOURCES];
+	struct pollfd fds[CONFIG_MAX_SOURCES + 1];
 	size_t idx[CONFIG_MAX_SOURCES], n = 0, i;
 	int64_t now = time(NULL), wait = busy ? 0 : RUN_MAX_SLEEP, due;
 	int fd;
@@ -517,11 +809,21 @@ static void run_wait(struct session *s, struct source_session *ss, int *woke,
 	}
 	if (wait < 1)
 		wait = busy ? 0 : 1;	/* busy: stages queued, only a look */
-	if (poll(fds, n, (int)(wait * 1000)) <= 0)
+	if (w->n && workers_pending(w) && wait > 2)
+		wait = 2;		/* a worker to start again */
+	if (w->rfd >= 0) {
+		/* a worker finished a stage: its review or follow-up goes now */
+		fds[n].fd = w->rfd;
+		fds[n].events = POLLIN;
+		fds[n].revents = 0;
+		idx[n++] = CONFIG_MAX_SOURCES;
+	}
+	if (child_exited || poll(fds, n, (int)(wait * 1000)) <= 0)
 		return;
 	for (i = 0; i < n; i++)
-		if (fds[i].revents)
+		if (fds[i].revents && idx[i] < CONFIG_MAX_SOURCES)
 			woke[idx[i]] = 1;
+	workers_drain(w);
 }
 
 /*
@@ -633,6 +935,7 @@ int cmd_run(int argc, char **argv)
 	int64_t since = 0;
 	int once = 0, check_only = 0, verbose = 0, help = 0, version = 0, nargs = 0;
 	int ret = 2, failures = 0, first, busy;
+	struct workers workers = { .rfd = -1, .wfd = -1 };
 	double t0 = now_secs();
 	const struct gl_opt opts[] = {
 		{ "config", GL_STRING, NULL, &config_file, NULL },
@@ -691,6 +994,7 @@ int cmd_run(int argc, char **argv)
 	log_event(LOG_INFO, "start", "version", REVIEWBOT_VERSION, "config",
 		  config_file, "database", s.cfg.database, NULL);
 	check_stages(&s.cfg, 0);
+	workers_start(&workers, &s.cfg, config_file, once);
 	memset(woke, 0, sizeof(woke));
 	for (k = 0; k < s.cfg.nsources; k++) {
 		if (source_session_init(&ss[k], &s.cfg.sources[k], s.st, err, sizeof(err))) {
@@ -707,20 +1011,27 @@ int cmd_run(int argc, char **argv)
 		if (reload_requested) {
 			reload_requested = 0;
 			run_reload(&s, config_file, ss, &nss);
+			/* the workers read the configuration again too */
+			workers_stop(&workers);
+			workers_start(&workers, &s.cfg, config_file, once);
 			first = 1;
 		}
-		busy = run_cycle(&s, ss, woke, first, once, &failures);
+		if (workers.n)
+			workers_reap(&workers, 0);
+		busy = run_cycle(&s, ss, woke, first, once, !workers.n, &failures);
 		if (once)
 			break;
 		if (!reload_requested)
-			run_wait(&s, ss, woke, busy);
+			run_wait(&s, ss, woke, busy, &workers);
 	}
+	workers_stop(&workers);
 	print_stats("run", pipeline_stats(s.p), now_secs() - t0);
 	/* --once reports what failed; the daemon's failures were logged as
 	 * they came and retried, and a stop asked for is a clean end */
 	ret = once && failures ? 1 : 0;
 	log_event(LOG_INFO, "stop", NULL);
 out_sources:
+	workers_stop(&workers);
 	for (k = 0; k < nss; k++)
 		source_session_close(&ss[k]);
 out_session:

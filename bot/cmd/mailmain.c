@@ -36,6 +36,8 @@ int main(int argc, char **argv)
 		return cmd_import(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "review"))
 		return cmd_review(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "worker"))
+		return cmd_worker(argc - 2, argv + 2);
 	fprintf(stderr, "reviewbot-mail: '%s' is not a command of the mail helper\n", argv[1]);
 	return 2;
 }

@@ -1561,6 +1561,13 @@ static void ready_text(struct sbuf *sb, int c, const struct chk_ready_crit *k,
 		/* a stage's own verdict has no rule-table findings behind
 		 * it: its note says why, or why it did not run */
 		sbuf_addstr(sb, chk_ready_name(k->state));
+		/* the compile stage's "ok on NAME at SHA12 (allmodconfig,
+		 * ...)": where it was built follows the word */
+		if (k->state == CHK_READY_OK && note && !strncmp(note, "on ", 3)) {
+			sbuf_addch(sb, ' ');
+			add_clean(sb, note, CMP_MAX_NOTE);
+			return;
+		}
 		if (!note || !*note)
 			note = k->state == CHK_READY_NOT_CHECKED ? nothing_found[c] : NULL;
 		if (note) {
@@ -1582,7 +1589,43 @@ static void ready_text(struct sbuf *sb, int c, const struct chk_ready_crit *k,
 /* ---- the mail ----------------------------------------------------------- */
 
 enum { B_SINCE, B_SECTIONS, B_NITS, B_FOOTER, B_BODY, B_SUBJECT, B_MISC, B_PROCESS,
-       B__COUNT };
+       B_BUILD, B__COUNT };
+
+#define CMP_MAX_BUILD_LINES	40	/* lines of the compile stage's details */
+
+/*
+ * The compile stage's details as a block: its lines as they are (their
+ * indentation kept), each cleaned of control characters and cut, at
+ * most CMP_MAX_BUILD_LINES, ending in a blank line.
+ */
+static void add_build(struct sbuf *out, const char *details)
+{
+	const char *p = details, *end;
+	size_t lines = 0;
+
+	if (!p || !*p)
+		return;
+	end = p + strlen(p);
+	while (p < end && lines < CMP_MAX_BUILD_LINES) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = (size_t)((nl ? nl : end) - p), lead = 0;
+		char *line = malloc(n + 1);
+
+		if (!line)
+			return;
+		memcpy(line, p, n);
+		line[n] = '\0';
+		while (lead < n && line[lead] == ' ' && lead < 8)
+			lead++;
+		sbuf_add(out, line, lead);
+		add_clean(out, line + lead, CMP_MAX_CODE);
+		sbuf_addch(out, '\n');
+		free(line);
+		lines++;
+		p = nl ? nl + 1 : end;
+	}
+	sbuf_addch(out, '\n');
+}
 
 /*
  * Findings a review leaves out, so each concern is said once and none is
@@ -1902,6 +1945,7 @@ static int compose_review(const struct template_set *t, const struct compose_rev
 
 	if (add_since(&b[B_SINCE], r, &st))
 		goto nomem;
+	add_build(&b[B_BUILD], r->compiles_details);
 	add_sections(&b[B_SECTIONS], sorted, r->nfindings, r->total, &st.shown,
 		     r->findings, numbers);
 	if (add_nits(&b[B_NITS], sorted, r->nfindings, r->total, &st.nits))
@@ -1956,6 +2000,7 @@ static int compose_review(const struct template_set *t, const struct compose_rev
 			{ "shown", num[3] },
 			{ "nits_count", nits },
 			{ "since", b[B_SINCE].buf },
+			{ "build", b[B_BUILD].buf },
 			{ "sections", b[B_SECTIONS].buf },
 			{ "nits", b[B_NITS].buf },
 			{ "footer", b[B_FOOTER].buf },

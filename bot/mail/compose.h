@@ -138,6 +138,10 @@ struct compose_review {
 	 * note is then shown after "ok" / "concern" too */
 	int compiles_state;
 	int works_state;
+	/* the compile stage's details (how it was built, how to reproduce
+	 * it: bot/stage/build.h), lines of text, or NULL: the {{build}}
+	 * block */
+	const char *compiles_details;
 	/* a stage still running when the review goes ([policy] stage_wait):
 	 * the line says "pending", its result follows in a reply */
 	int compiles_pending;

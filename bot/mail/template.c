@@ -56,6 +56,7 @@ struct tpl_known {
 	{ "shown", 0 },							\
 	{ "nits_count", 0 },						\
 	{ "since", TN_BLOCK },						\
+	{ "build", TN_BLOCK },						\
 	{ "sections", TN_BLOCK | (sections_nits) },			\
 	{ "nits", TN_BLOCK | (sections_nits) },				\
 	{ "footer", TN_BLOCK | TN_MUST }

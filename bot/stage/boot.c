@@ -136,8 +136,8 @@ int boot_check(const struct boot_opts *o, char *err, size_t errlen)
 
 /* ---- what the stage's sandboxes see -------------------------------------- */
 
-/* Adds path (its real path) read-only, unless /usr (always there) or an
- * earlier mount holds it. */
+/* Adds path (its real path) read-only, unless a part of /usr every
+ * sandbox sees (sandbox_usr_parts) or an earlier mount holds it. */
 static void see_ro(struct sandbox *sb, const char *path)
 {
 	char *real = realpath(path, NULL);
@@ -146,7 +146,7 @@ static void see_ro(struct sandbox *sb, const char *path)
 	if (!real)
 		return;
 	n = strlen(real);
-	if (!strncmp(real, "/usr/", 5) || !strcmp(real, "/usr"))
+	if (sandbox_usr_shown(real))
 		goto out;
 	for (i = 0; i < sb->nm; i++) {
 		size_t l = strlen(sb->m[i].src);

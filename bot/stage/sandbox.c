@@ -9,6 +9,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <grp.h>
 #include <poll.h>
 #include <pwd.h>
@@ -24,13 +25,16 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "../config.h"
 #include "../../checker/banned.h"
 
 #define SANDBOX_BWRAP		"bwrap"
-#define SANDBOX_PATH		"/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin"
+#define SANDBOX_PATH		"/usr/bin:/bin:/usr/sbin:/sbin"
 #define SANDBOX_HOSTNAME	"reviewbot-sandbox"
-#define SANDBOX_MAX_ARGV	(SANDBOX_MAX_ARGS + 6 * SANDBOX_MAX_MOUNTS + 96)
+#define SANDBOX_MAX_ARGV	(SANDBOX_MAX_ARGS + 6 * SANDBOX_MAX_MOUNTS + 4 * SANDBOX_MAX_ENV + 160)
+#define SANDBOX_TICK		0.5	/* seconds between two looks at the quota */
+#define SANDBOX_MAX_ENTRIES	4000000	/* files a quota walk counts at most */
 #define SANDBOX_CHECK_TIMEOUT	30	/* seconds for sandbox_check's run */
 
 double sandbox_now(void)
@@ -124,6 +128,61 @@ void sandbox_tmpfs(struct sandbox *sb, const char *dst)
 	add_mount(sb, SANDBOX_TMPFS, NULL, dst);
 }
 
+void sandbox_setenv(struct sandbox *sb, const char *name, const char *value)
+{
+	const char *p;
+
+	if (sb->nenv == SANDBOX_MAX_ENV || !*name || strlen(name) >= sizeof(sb->env_name[0]) ||
+	    strlen(value) >= sizeof(sb->env_value[0])) {
+		sb->err = 1;
+		return;
+	}
+	for (p = name; *p; p++)
+		if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
+		      (*p >= '0' && *p <= '9') || *p == '_')) {
+			sb->err = 1;
+			return;
+		}
+	snprintf(sb->env_name[sb->nenv], sizeof(sb->env_name[0]), "%s", name);
+	snprintf(sb->env_value[sb->nenv], sizeof(sb->env_value[0]), "%s", value);
+	sb->nenv++;
+}
+
+void sandbox_quota(struct sandbox *sb, const char *host_dir, unsigned long long limit)
+{
+	if (!path_ok(host_dir)) {
+		sb->err = 1;
+		return;
+	}
+	snprintf(sb->quota_path, sizeof(sb->quota_path), "%s", host_dir);
+	sb->quota_limit = limit;
+}
+
+/* nftw has no argument for its callback: one walk at a time */
+static unsigned long long walk_bytes;
+static size_t walk_entries, walk_max;
+
+static int walk_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)path;
+	(void)ftw;
+	if (flag != FTW_NS)
+		walk_bytes += (unsigned long long)st->st_blocks * 512;
+	return ++walk_entries >= walk_max;
+}
+
+unsigned long long sandbox_usage(const char *path, size_t max_entries, size_t *entries)
+{
+	walk_bytes = 0;
+	walk_entries = 0;
+	walk_max = max_entries ? max_entries : SANDBOX_MAX_ENTRIES;
+	/* files come and go under make: a vanished one is no error */
+	nftw(path, walk_one, 16, FTW_PHYS | FTW_MOUNT);
+	if (entries)
+		*entries = walk_entries;
+	return walk_bytes;
+}
+
 void sandbox_chdir(struct sandbox *sb, const char *dir)
 {
 	if (!path_ok(dir) && strcmp(dir, "/")) {
@@ -165,6 +224,7 @@ struct argv_buf {
 	const char *v[SANDBOX_MAX_ARGV];
 	size_t n;
 	int full;
+	char tmp_size[32];	/* of the stage's own tmpfs mounts */
 };
 
 static void av(struct argv_buf *a, const char *s)
@@ -194,15 +254,60 @@ static const char *const etc_files[] = {
 	"/etc/alternatives", "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d",
 };
 
-static void base_args(struct argv_buf *a)
+/* What of /etc a fetch reads besides: name resolution and certificates. */
+static const char *const etc_net_files[] = {
+	"/etc/resolv.conf", "/etc/hosts", "/etc/nsswitch.conf", "/etc/host.conf",
+	"/etc/gai.conf", "/etc/services", "/etc/ssl", "/etc/ca-certificates",
+};
+
+/*
+ * The parts of /usr the stages run: the programs, their libraries and
+ * the compiler's own folders (bin, lib, libexec), the headers host
+ * programs of the kernel build include, what perl, bison and git read
+ * from /usr/share, the certificates a fetch checks, QEMU's firmware.
+ * Not /usr/local (whatever the admin put there), /usr/src (the kernel
+ * sources of the host), nor the rest of /usr/share.
+ */
+const char *const sandbox_usr_parts[] = {
+	"/usr/bin", "/usr/sbin", "/usr/lib", "/usr/lib32", "/usr/lib64", "/usr/libx32",
+	"/usr/libexec", "/usr/include", "/usr/share/perl", "/usr/share/perl5",
+	"/usr/share/bison", "/usr/share/git-core", "/usr/share/ca-certificates",
+	"/usr/share/qemu", "/usr/share/seabios", NULL,
+};
+
+int sandbox_usr_shown(const char *path)
 {
+	size_t i;
+
+	for (i = 0; sandbox_usr_parts[i]; i++) {
+		size_t n = strlen(sandbox_usr_parts[i]);
+
+		if (!strncmp(path, sandbox_usr_parts[i], n) && (path[n] == '/' || !path[n]))
+			return 1;
+	}
+	return 0;
+}
+
+/* What /proc says about the host that no build needs: read as empty. */
+static const char *const proc_hidden[] = {
+	"/proc/cpuinfo", "/proc/meminfo", "/proc/loadavg", "/proc/stat", "/proc/uptime",
+	"/proc/version", "/proc/mounts", "/proc/partitions", "/proc/modules",
+};
+#define NPROC_HIDDEN	(sizeof(proc_hidden) / sizeof(proc_hidden[0]))
+static char hidden_fd[NPROC_HIDDEN][8];
+static size_t nhidden;	/* of the command line in hand: the child opens as many */
+
+static void base_args(struct argv_buf *a, const struct sandbox *sb)
+{
+	static char tmp_size[32];
 	size_t i;
 
 	av(a, SANDBOX_BWRAP);
 	av(a, "--unshare-user");
 	av(a, "--unshare-ipc");
 	av(a, "--unshare-pid");
-	av(a, "--unshare-net");
+	if (!sb->net)
+		av(a, "--unshare-net");
 	av(a, "--unshare-uts");
 	av(a, "--unshare-cgroup-try");
 	av(a, "--disable-userns");
@@ -217,7 +322,10 @@ static void base_args(struct argv_buf *a)
 	av3(a, "--setenv", "LC_ALL", "C");
 	av3(a, "--setenv", "LANG", "C");
 	av3(a, "--setenv", "GIT_CONFIG_NOSYSTEM", "1");
-	av3(a, "--ro-bind", "/usr", "/usr");
+	for (i = 0; i < sb->nenv; i++)
+		av3(a, "--setenv", sb->env_name[i], sb->env_value[i]);
+	for (i = 0; sandbox_usr_parts[i]; i++)
+		av3(a, "--ro-bind-try", sandbox_usr_parts[i], sandbox_usr_parts[i]);
 	for (i = 0; i < sizeof(usr_links) / sizeof(usr_links[0]); i++) {
 		struct stat st;
 		ssize_t n;
@@ -236,9 +344,29 @@ static void base_args(struct argv_buf *a)
 	}
 	for (i = 0; i < sizeof(etc_files) / sizeof(etc_files[0]); i++)
 		av3(a, "--ro-bind-try", etc_files[i], etc_files[i]);
+	for (i = 0; sb->net && i < sizeof(etc_net_files) / sizeof(etc_net_files[0]); i++)
+		av3(a, "--ro-bind-try", etc_net_files[i], etc_net_files[i]);
 	av3(a, "--proc", "/proc", NULL);
+	/* each an empty file bwrap reads from a descriptor the child opens
+	 * on /dev/null (a device node is refused on bwrap's nodev mounts) */
+	nhidden = 0;
+	for (i = 0; sb->hide_host && i < NPROC_HIDDEN; i++) {
+		if (access(proc_hidden[i], F_OK))
+			continue;	/* not on this kernel: nothing to hide */
+		snprintf(hidden_fd[nhidden], sizeof(hidden_fd[0]), "%zu", 3 + nhidden);
+		av3(a, "--ro-bind-data", hidden_fd[nhidden], proc_hidden[i]);
+		nhidden++;
+	}
 	av3(a, "--dev", "/dev", NULL);
+	/* fixed sizes: what a sandbox writes in memory is bounded too (and
+	 * counted in its cgroup) */
+	snprintf(tmp_size, sizeof(tmp_size), "%llu",
+		 sb->lim.tmp_bytes ? sb->lim.tmp_bytes : SANDBOX_TMP_DEFAULT);
+	av3(a, "--size", tmp_size, NULL);
 	av3(a, "--tmpfs", "/tmp", NULL);
+	av3(a, "--size", tmp_size, NULL);
+	av3(a, "--tmpfs", "/dev/shm", NULL);
+	av3(a, "--remount-ro", "/dev", NULL);
 }
 
 static void mount_args(struct argv_buf *a, const struct sandbox *sb)
@@ -259,10 +387,14 @@ static void mount_args(struct argv_buf *a, const struct sandbox *sb)
 			av3(a, "--dir", m->dst, NULL);
 			break;
 		case SANDBOX_TMPFS:
+			av3(a, "--size", a->tmp_size, NULL);
 			av3(a, "--tmpfs", m->dst, NULL);
 			break;
 		}
 	}
+	/* nothing but the folders given and the tmpfs mounts is writable:
+	 * not the root's own tmpfs either */
+	av3(a, "--remount-ro", "/", NULL);
 	av3(a, "--chdir", sb->cwd, NULL);
 }
 
@@ -299,6 +431,22 @@ static void child(const struct sandbox *sb, const char *const *argv, int out_fd,
 		_exit(126);
 	/* nothing of ours goes in: the database, sockets, the logs */
 	closefrom(3);
+	if (sb->hide_host) {
+		size_t i;
+
+		for (i = 0; i < nhidden; i++)
+			if (open("/dev/null", O_RDONLY) != (int)(3 + i))
+				_exit(126);
+	}
+	/* the stage's bound covers this command and all it starts; a
+	 * command that cannot join it does not run */
+	if (sb->cg && cgroup_attach(sb->cg, getpid())) {
+		static const char msg[] = "bwrap: cannot join the stage's cgroup\n";
+
+		if (write(1, msg, sizeof(msg) - 1) < 0)
+			_exit(126);
+		_exit(126);
+	}
 	set_limit(RLIMIT_CPU, sb->lim.cpu_s);
 	set_limit(RLIMIT_AS, sb->lim.as_bytes);
 	set_limit(RLIMIT_FSIZE, sb->lim.fsize_bytes);
@@ -342,7 +490,9 @@ enum sandbox_result sandbox_run(struct sandbox *sb, const char *const argv[],
 	char head[256];
 	size_t nhead = 0, i;
 	struct drop d = { 0 };
-	int fds[2], status = 0, timed_out = 0;
+	int fds[2], status = 0, timed_out = 0, over = 0;
+	int ticking = sb->quota_limit || sb->cg;
+	double next_tick = sandbox_now() + SANDBOX_TICK;
 	pid_t pid;
 
 	sb->status = 0;
@@ -370,7 +520,9 @@ enum sandbox_result sandbox_run(struct sandbox *sb, const char *const argv[],
 		}
 	}
 	memset(&a, 0, sizeof(a));
-	base_args(&a);
+	snprintf(a.tmp_size, sizeof(a.tmp_size), "%llu",
+		 sb->lim.tmp_bytes ? sb->lim.tmp_bytes : SANDBOX_TMP_DEFAULT);
+	base_args(&a, sb);
 	mount_args(&a, sb);
 	av(&a, "--");
 	for (i = 0; argv[i]; i++) {
@@ -405,6 +557,18 @@ enum sandbox_result sandbox_run(struct sandbox *sb, const char *const argv[],
 			timed_out = 1;
 			break;
 		}
+		if (ticking && sandbox_now() >= next_tick) {
+			next_tick = sandbox_now() + SANDBOX_TICK;
+			if (sb->cg)
+				cgroup_sample(sb->cg);
+			if (sb->quota_limit &&
+			    sandbox_usage(sb->quota_path, 0, NULL) > sb->quota_limit) {
+				over = 1;
+				break;
+			}
+		}
+		if (ticking && left > SANDBOX_TICK)
+			left = SANDBOX_TICK;
 		r = poll(&pfd, 1, left > 1000 ? 1000000 : (int)(left * 1000) + 1);
 		if (r < 0 && errno == EINTR)
 			continue;
@@ -428,13 +592,23 @@ enum sandbox_result sandbox_run(struct sandbox *sb, const char *const argv[],
 	}
 	/* bwrap's death takes the sandbox's PID namespace, and so every
 	 * process in it, down with it */
-	if (timed_out)
+	if (timed_out || over)
 		kill(pid, SIGKILL);
 	close(fds[0]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	kill(-pid, SIGKILL);
 	sb->status = status;
+	if (sb->cg)
+		cgroup_sample(sb->cg);
+	/* the last look: a command may fill its folder and end in a tick */
+	if (!over && !timed_out && sb->quota_limit &&
+	    sandbox_usage(sb->quota_path, 0, NULL) > sb->quota_limit)
+		over = 1;
+	if (over) {
+		snprintf(sb->why, sizeof(sb->why), "wrote more than its disk budget");
+		return SANDBOX_QUOTA;
+	}
 	if (timed_out) {
 		snprintf(sb->why, sizeof(sb->why), "timed out");
 		return SANDBOX_TIMEOUT;
@@ -735,14 +909,17 @@ static int reachable(const char *const paths[], const char *const what[], size_t
 {
 	const char *const argv[] = { "true", NULL };
 	struct sandbox *sb = malloc(sizeof(*sb));
-	char have[8][SANDBOX_PATH_MAX];
+	char (*have)[SANDBOX_PATH_MAX] = calloc(SANDBOX_MAX_MOUNTS, sizeof(*have));
 	size_t i, k = 0;
 	int ret = 0;
 
-	if (!sb)
+	if (!sb || !have) {
+		free(sb);
+		free(have);
 		return -1;
+	}
 	sandbox_init(sb, NULL, sandbox_now() + SANDBOX_CHECK_TIMEOUT);
-	for (i = 0; i < n && k < 8; i++) {
+	for (i = 0; i < n && k < SANDBOX_MAX_MOUNTS; i++) {
 		char *slash;
 		struct stat st;
 
@@ -766,17 +943,36 @@ static int reachable(const char *const paths[], const char *const what[], size_t
 			 i < n ? what[i] : "a folder the stages need", p[0] ? p : "bwrap failed");
 		ret = -1;
 	}
+	free(have);
 	free(sb);
 	return ret;
 }
 
+int sandbox_build_work(const struct config *cfg, char *out, size_t n)
+{
+	int w;
+
+	if (cfg->build_work)
+		w = snprintf(out, n, "%s", cfg->build_work);
+	else if (cfg->build_tree && *cfg->build_tree)
+		w = snprintf(out, n, "%s.reviewbot", cfg->build_tree);
+	else if (cfg->database && strrchr(cfg->database, '/'))
+		w = snprintf(out, n, "%.*s/build-work",
+			     (int)(strrchr(cfg->database, '/') - cfg->database), cfg->database);
+	else
+		return -1;
+	return w < 0 || (size_t)w >= n ? -1 : 0;
+}
+
+#define SHOWN_MAX	(CONFIG_MAX_TREES + 8)
+
 int sandbox_config_check(const struct config *cfg, char *err, size_t errlen)
 {
 	char work[SANDBOX_PATH_MAX], bwork[SANDBOX_PATH_MAX];
-	const char *shown[8], *secret[CONFIG_MAX_SOURCES + 8];
-	const char *shown_what[8], *secret_what[CONFIG_MAX_SOURCES + 8];
-	size_t ns = 0, nk = 0, i, j;
-	int build = cfg->build_tree && *cfg->build_tree;
+	const char *shown[SHOWN_MAX + 24], *secret[CONFIG_MAX_SOURCES + 8];
+	const char *shown_what[SHOWN_MAX + 24], *secret_what[CONFIG_MAX_SOURCES + 8];
+	size_t ns = 0, nk = 0, i, j, nusr;
+	int build = (cfg->build_tree && *cfg->build_tree) || cfg->ntrees;
 	int boot = cfg->boot_kernel && *cfg->boot_kernel && cfg->boot_headers &&
 		   *cfg->boot_headers;
 
@@ -784,20 +980,27 @@ int sandbox_config_check(const struct config *cfg, char *err, size_t errlen)
 		return 0;
 	if (sandbox_check(err, errlen))
 		return -1;
-	shown[ns] = "/usr";
-	shown_what[ns++] = "/usr";
+	/* the parts of /usr every sandbox sees */
+	for (i = 0; sandbox_usr_parts[i]; i++) {
+		shown[ns] = sandbox_usr_parts[i];
+		shown_what[ns++] = sandbox_usr_parts[i];
+	}
+	nusr = ns;
 	if (build) {
-		shown[ns] = cfg->build_tree;
-		shown_what[ns++] = "[build] tree";
-		if (!cfg->build_work &&
-		    (size_t)snprintf(work, sizeof(work), "%s.reviewbot", cfg->build_tree) <
-		    sizeof(work)) {
+		if (cfg->build_tree && *cfg->build_tree) {
+			shown[ns] = cfg->build_tree;
+			shown_what[ns++] = "[build] tree";
+		}
+		if (!sandbox_build_work(cfg, work, sizeof(work))) {
 			shown[ns] = work;
 			shown_what[ns++] = "[build] work";
-		} else if (cfg->build_work) {
-			shown[ns] = cfg->build_work;
-			shown_what[ns++] = "[build] work";
 		}
+		/* a tree fetched from a folder is shown to its fetch */
+		for (i = 0; i < cfg->ntrees && ns < SHOWN_MAX + 20; i++)
+			if (cfg->trees[i].url && !strncasecmp(cfg->trees[i].url, "file://", 7)) {
+				shown[ns] = cfg->trees[i].url + 7;
+				shown_what[ns++] = "a [tree] url";
+			}
 	}
 	if (boot) {
 		shown[ns] = cfg->boot_headers;
@@ -848,5 +1051,5 @@ int sandbox_config_check(const struct config *cfg, char *err, size_t errlen)
 			}
 		}
 	}
-	return reachable(shown + 1, shown_what + 1, ns - 1, err, errlen);
+	return reachable(shown + nusr, shown_what + nusr, ns - nusr, err, errlen);
 }

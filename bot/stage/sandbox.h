@@ -14,14 +14,24 @@
  *   - an unprivileged uid: the bot's own when it is not root; when it is
  *     root, the command is started as the sandbox user ("nobody", or
  *     [bot] user when the daemon did not drop to it) before bwrap runs;
- *   - /usr (the toolchain, read-only) with the merged-/usr links, a few
- *     files of /etc the toolchain needs (alternatives, ld.so), a private
- *     /tmp, a minimal /dev and its own /proc; and the folders the stage
+ *   - the parts of /usr the stages need, read-only (sandbox_usr_parts:
+ *     programs, libraries, headers, perl's and bison's data, git's
+ *     templates, QEMU's firmware; not /usr/local, /usr/src or the rest of
+ *     /usr/share) with the merged-/usr links, a few files of /etc the
+ *     toolchain needs (alternatives, ld.so), a private /tmp and /dev/shm
+ *     of a fixed size, a minimal /dev and its own /proc (with hide_host:
+ *     its cpuinfo, meminfo, loadavg, stat, uptime and version read as
+ *     empty), the rest of the root read-only; and the folders the stage
  *     names, each read-only or writable: nothing else of the host, so not
  *     the bot's database, configuration, password files or home;
  *   - resource limits (struct sandbox_limits): CPU seconds and address
  *     space per process, the size of a file it writes, processes of its
- *     user.
+ *     user; and, when the stage gives one, a cgroup bounding all its
+ *     commands together (cgroup.h) and a budget of the bytes a folder may
+ *     hold (checked every second: past it the command is killed).
+ *   - no network, except for the one command that fetches a git tree
+ *     (net: the host's network and name resolution, and nothing of any
+ *     patch: bot/stage/tree.c).
  * A command is given argv (no shell on the host), /dev/null or a file
  * of the stage's as stdin, and its stdout and stderr together are read
  * into a capped buffer until the deadline; then, or on a stop, bwrap is
@@ -48,19 +58,25 @@
 #define SANDBOX_MAX_ARGS	128	/* the command's own argv */
 #define SANDBOX_PATH_MAX	4096
 #define SANDBOX_USER		"nobody"	/* root's stand-in, see above */
+#define SANDBOX_MAX_ENV		8
+#define SANDBOX_TMP_DEFAULT	(256ull << 20)	/* bytes of /tmp and /dev/shm */
 
 enum sandbox_result {
 	SANDBOX_OK = 0,		/* the command exited 0 */
 	SANDBOX_FAILED,		/* it exited non-zero or was killed by a signal */
 	SANDBOX_TIMEOUT,	/* the deadline passed (or a stop): killed */
 	SANDBOX_NOSTART,	/* bwrap or the command could not start */
+	SANDBOX_QUOTA,		/* its folder grew past quota_limit: killed */
 };
+
+struct cgroup;
 
 struct sandbox_limits {
 	unsigned long cpu_s;		/* RLIMIT_CPU, per process; 0: none */
 	unsigned long long as_bytes;	/* RLIMIT_AS, per process; 0: none */
 	unsigned long long fsize_bytes;	/* RLIMIT_FSIZE; 0: none */
 	unsigned long nproc;		/* RLIMIT_NPROC of the user; 0: none */
+	unsigned long long tmp_bytes;	/* /tmp's and /dev/shm's size; 0: default */
 };
 
 enum sandbox_mount_kind { SANDBOX_RO, SANDBOX_RW, SANDBOX_DIR, SANDBOX_TMPFS };
@@ -80,6 +96,14 @@ struct sandbox {
 	char stdin_path[SANDBOX_PATH_MAX];	/* host file as stdin; "": /dev/null */
 	double deadline;		/* CLOCK_MONOTONIC seconds */
 	int err;			/* a mount call failed: runs refuse */
+	int net;			/* the host's network (a fetch only) */
+	int hide_host;			/* /proc's words about the host hidden */
+	struct cgroup *cg;		/* every process joins it; NULL: none */
+	char quota_path[SANDBOX_PATH_MAX];	/* host folder whose size is bounded */
+	unsigned long long quota_limit;	/* bytes it may hold in all; 0: none */
+	size_t nenv;
+	char env_name[SANDBOX_MAX_ENV][64];
+	char env_value[SANDBOX_MAX_ENV][SANDBOX_PATH_MAX];
 	/* filled by sandbox_run */
 	int status;			/* wait status of bwrap */
 	char why[256];			/* NOSTART: bwrap's words */
@@ -103,6 +127,21 @@ void sandbox_dir(struct sandbox *sb, const char *dst);
 void sandbox_tmpfs(struct sandbox *sb, const char *dst);
 void sandbox_chdir(struct sandbox *sb, const char *dir);
 void sandbox_stdin(struct sandbox *sb, const char *host_file);
+/* NAME=value in the command's environment (NAME: letters, digits, '_'). */
+void sandbox_setenv(struct sandbox *sb, const char *name, const char *value);
+/* The folder (host path) whose bytes the command may bring to limit. */
+void sandbox_quota(struct sandbox *sb, const char *host_dir, unsigned long long limit);
+
+/*
+ * Bytes (allocated blocks) of everything below path, links not followed;
+ * the walk stops at max_entries (*entries says how many it saw).
+ */
+unsigned long long sandbox_usage(const char *path, size_t max_entries, size_t *entries);
+
+/* The parts of /usr a sandbox sees (NULL-terminated), and whether path
+ * (canonical) lies in one of them. */
+extern const char *const sandbox_usr_parts[];
+int sandbox_usr_shown(const char *path);
 
 /*
  * Runs argv (argv[0] looked up in the sandbox's PATH) until it ends, the
@@ -165,5 +204,11 @@ struct config;
  * stage is configured), or -1 with err saying what is wrong.
  */
 int sandbox_config_check(const struct config *cfg, char *err, size_t errlen);
+
+/*
+ * The compile stage's work folder: [build] work, else [build] tree's
+ * path + ".reviewbot", else build-work beside the database.  0 or -1.
+ */
+int sandbox_build_work(const struct config *cfg, char *out, size_t n);
 
 #endif

@@ -432,6 +432,15 @@ void rv_security_release(struct eng *e);
 void rv_process_line(struct eng *e);
 void rv_process_final(struct eng *e);
 void rv_process_release(struct eng *e);
+/*
+ * With opts.extra, checkpatch.pl's own checks see what reviewbot knows
+ * better: the author of a mail b4's web relay sent (seg_commit's From:,
+ * the From: header at line n1 with value), and a finding's type where
+ * its subsystem makes it a style matter, with a message that says so
+ * (*msg replaced; eng_report(); rv_style.c).
+ */
+const char *rv_relay_author(struct eng *e, long n1, const char *value);
+enum rule_id rv_retype(struct eng *e, enum rule_id id, const char **msg);
 
 /* The segments, in checkpatch.pl's order. */
 int seg_commit(struct eng *e);		/* commit message and mail headers */

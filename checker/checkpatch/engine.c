@@ -622,6 +622,9 @@ int eng_report(struct eng *e, enum rule_sev sev, enum rule_id id,
 	size_t msglen, filelen;
 	int has_loc;
 
+	/* reviewbot (--extra): a subsystem's convention may make it style */
+	if (e->o->extra)
+		id = rv_retype(e, id, &msg);
 	/* a failed line's later findings come from cut-short strings, and
 	 * those made after the deadline from cut-short matches */
 	if (e->line_skip || (e->deadline && re_expired(e->rc)) ||
@@ -776,6 +779,13 @@ int eng_report(struct eng *e, enum rule_sev sev, enum rule_id id,
 
 int ERROR(struct eng *e, enum rule_id id, const char *msg)
 {
+	/* a finding that is style by its subsystem's convention is a nit */
+	if (e->o->extra) {
+		const char *m = msg;
+
+		if (rv_retype(e, id, &m) != id)
+			return WARN(e, id, msg);
+	}
 	if (eng_report(e, SEV_ERROR, id, msg)) {
 		e->clean = 0;
 		e->res->errors++;

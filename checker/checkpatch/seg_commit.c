@@ -339,6 +339,10 @@ static void check_from(struct eng *e)
 	}
 	author = eng_sbuf_str(e, &au);
 	sbuf_release(&au);
+	/* reviewbot (--extra): a mail from b4's web relay is its
+	 * X-Original-From:'s (checkpatch.pl takes the relay's address) */
+	if (e->o->extra)
+		author = eng_strdup(e, rv_relay_author(e, e->linenr, author));
 	author = eng_subst(e, "\"", "", author, 1);
 	author = reformat_email(e, author);
 	sbuf_reset(&e->author);
@@ -606,13 +610,43 @@ static void check_bug_fix(struct eng *e)
 	}
 }
 
+/*
+ * reviewbot (--extra): the id a Fixes: tag should carry, from the one it
+ * has, never checkpatch.pl's placeholder 0123456789ab (which it prints
+ * without git): its first 12 characters in lower case, or what to put
+ * there when it has fewer.
+ */
+static const char *fixes_id(struct eng *e, const char *id)
+{
+	char *s;
+	size_t i;
+
+	if (strlen(id) < 12)
+		return "<the first 12 characters of its sha1>";
+	s = eng_strndup(e, id, 12);
+	for (i = 0; s[i]; i++)
+		if (s[i] >= 'A' && s[i] <= 'F')
+			s[i] = (char)(s[i] + 32);
+	return s;
+}
+
+/* reviewbot (--extra): the title a Fixes: line without parentheses
+ * gives after its id, or what to put there */
+static const char *fixes_title(struct eng *e, const char *line)
+{
+	if (M(e, "(?i)^\\s*fixes:?\\s*(?:commit\\s*)?[0-9a-f]{5,}\\s+[\"(]*(.*?)[\")]*\\s*$", line) &&
+	    *eng_cap(e, 1))
+		return eng_cap(e, 1);
+	return "<its subject line>";
+}
+
 /* Check Fixes: styles is correct (6.12: any Fixes: line that names an
  * id, with or without a title) */
 static void check_fixes_612(struct eng *e)
 {
 	const char *line = e->line;
 	char *tag, *orig_commit, *title = "commit title";
-	int tag_case, tag_space, id_length, id_case, title_has_quotes = 0;
+	int tag_case, tag_space, id_length, id_case, title_has_quotes = 0, titled;
 
 	if (e->in_header_lines ||
 	    !M(e, "(?i)^\\s*(fixes:?)\\s*(?:commit\\s*)?([0-9a-f]{5,40})(?:\\s*($balanced_parens))?",
@@ -621,7 +655,8 @@ static void check_fixes_612(struct eng *e)
 	tag = eng_cap(e, 1);
 	orig_commit = eng_cap(e, 2);
 	e->fixes_tag = 1;
-	if (eng_cap_def(e, 3)) {
+	titled = eng_cap_def(e, 3);
+	if (titled) {
 		/* Always strip leading/trailing parens then double quotes if
 		 * existing */
 		title = strip_ends(e, eng_cap(e, 3));
@@ -635,10 +670,19 @@ static void check_fixes_612(struct eng *e)
 	id_length = !MQ(e, "(?i)^[0-9a-f]{12}$", orig_commit);
 	id_case = MQ(e, "[A-F]", orig_commit);
 	/* git_commit_info() without git: ($id, $title) as given */
-	if (tag_case || tag_space || id_length || id_case || !title_has_quotes)
+	if (tag_case || tag_space || id_length || id_case || !title_has_quotes) {
+		const char *id = "0123456789ab";
+
+		/* reviewbot (--extra): the tag's own id and title */
+		if (e->o->extra) {
+			id = fixes_id(e, orig_commit);
+			if (!titled)
+				title = (char *)fixes_title(e, line);
+		}
 		WARN(e, R_BAD_FIXES_TAG,
-		     eng_printf(e, "Please use correct Fixes: style 'Fixes: <12 chars of sha1> (\"<title line>\")' - ie: 'Fixes: 0123456789ab (\"%s\")'\n%s",
-				title, e->herecurr));
+		     eng_printf(e, "Please use correct Fixes: style 'Fixes: <12 chars of sha1> (\"<title line>\")' - ie: 'Fixes: %s (\"%s\")'\n%s",
+				id, title, e->herecurr));
+	}
 }
 
 /* Check Fixes: styles is correct */
@@ -648,7 +692,7 @@ static void check_fixes(struct eng *e)
 	const char *id = "0123456789ab";
 	char *title = "commit title";
 	int tag_case = 1, tag_space = 1, id_length = 1, id_case = 1;
-	int title_has_quotes = 0;
+	int title_has_quotes = 0, titled = 0;
 
 	if (e->in_header_lines ||
 	    !MQ(e, "(?i)^\\s*fixes:?\\s*(?:commit\\s*)?[0-9a-f]{5,}\\b", line))
@@ -656,6 +700,10 @@ static void check_fixes(struct eng *e)
 	if (M(e, "(?i)(\\s*fixes:?)\\s+([0-9a-f]{5,})\\s+($balanced_parens)", line)) {
 		char *tag = eng_cap(e, 1), *orig_commit = eng_cap(e, 2);
 
+		/* reviewbot (--extra): the tag's own id, not a placeholder */
+		if (e->o->extra)
+			id = fixes_id(e, orig_commit);
+		titled = 1;
 		title = eng_cap(e, 3);
 		if (!strcmp(tag, "Fixes:"))
 			tag_case = 0;
@@ -674,10 +722,17 @@ static void check_fixes(struct eng *e)
 		}
 	}
 	/* git_commit_info() without git: ($id, $title) as given */
-	if (tag_case || tag_space || id_length || id_case || !title_has_quotes)
+	if (tag_case || tag_space || id_length || id_case || !title_has_quotes) {
+		/* reviewbot (--extra): the tag's own id and title */
+		if (e->o->extra && !titled) {
+			if (M(e, "(?i)^\\s*fixes:?\\s*(?:commit\\s*)?([0-9a-f]{5,})", line))
+				id = fixes_id(e, eng_cap(e, 1));
+			title = (char *)fixes_title(e, line);
+		}
 		WARN(e, R_BAD_FIXES_TAG,
 		     eng_printf(e, "Please use correct Fixes: style 'Fixes: <12 chars of sha1> (\"<title line>\")' - ie: 'Fixes: %s (\"%s\")'\n%s",
 				id, title, e->herecurr));
+	}
 }
 
 /*

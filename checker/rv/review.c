@@ -17,7 +17,9 @@
  *   rv_life.c      use after free, double free, error paths that keep a
  *                  lock or leak an allocation
  * Their message types are in rules_uapi.def, rules_security.def and
- * rules_process.def.
+ * rules_process.def.  rv_style.c is no module: eng_report() asks it
+ * whether a checkpatch.pl finding is style by its subsystem's
+ * convention (its types: rules_style.def).
  */
 #include "rv.h"
 

@@ -18,7 +18,7 @@ prep=$(echo "$(date +%s.%N) - $t0" | bc)
 W=$(mktemp -d /tmp/rb-bench-boot.XXXXXX)
 chmod 755 "$W"	# the sandbox's user (nobody, when we are root) reaches its work folder
 trap 'rm -rf "$W"' EXIT
-cc -std=c11 -D_GNU_SOURCE -O2 -o "$W/boot_run" tests/boot/boot_run.c bot/stage/boot.c bot/stage/boot_tree.c bot/stage/ctext.c bot/stage/sandbox.c checker/diff.c checker/sbuf.c || exit 1
+cc -std=c11 -D_GNU_SOURCE -O2 -o "$W/boot_run" tests/boot/boot_run.c bot/stage/boot.c bot/stage/boot_tree.c bot/stage/ctext.c bot/stage/sandbox.c bot/stage/cgroup.c checker/diff.c checker/sbuf.c || exit 1
 bsum=0; qsum=0
 for i in $(seq "$runs"); do
 	line=$("$W/boot_run" "$(readlink -f build/boot/vmlinuz)" "$(readlink -f build/boot/headers)" \

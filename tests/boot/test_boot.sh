@@ -31,7 +31,7 @@ trap 'rm -rf "$W"' EXIT
 mkdir -p "$W/bin"
 CFLAGS="-std=c11 -D_GNU_SOURCE -Wall -Wextra -Wformat=2 -Wno-format-nonliteral -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wpointer-arith -Wvla -Werror -g"
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
-cc $CFLAGS $SAN -o "$W/boot_run" tests/boot/boot_run.c bot/stage/boot.c bot/stage/boot_tree.c bot/stage/ctext.c bot/stage/sandbox.c checker/diff.c checker/sbuf.c || exit 1
+cc $CFLAGS $SAN -o "$W/boot_run" tests/boot/boot_run.c bot/stage/boot.c bot/stage/boot_tree.c bot/stage/ctext.c bot/stage/sandbox.c bot/stage/cgroup.c checker/diff.c checker/sbuf.c || exit 1
 
 # Host tools a careless stage would call record their calls (host_guard.sh).
 . tests/boot/host_guard.sh

@@ -66,7 +66,7 @@ line() { grep -qxF -- "$1" "$tmp/out"; }
 # the archive: two versions of the LED series with cover letters, the
 # ioctl patch, the clean patch, a reviewer's reply: 4 series versions
 check "database line" "line 'database: $tmp/db/reviewbot.db'"
-check "schema 13" "line 'schema: 13'"
+check "schema 14" "line 'schema: 14'"
 check "messages per state" \
 	"line 'messages: 10 (new 0, patch 7, cover 2, reply 1, command 0, skipped 0, bad 0)'"
 check "series: 4 reviewed, none open" \
@@ -91,7 +91,7 @@ check "status --database --json exits 0" "[ $st -eq 0 ]"
 /usr/bin/python3 - "$tmp/json" >"$tmp/jcheck" 2>&1 <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["schema"] == 13, d
+assert d["schema"] == 14, d
 m = d["messages"]
 assert (m["total"], m["patch"], m["cover"], m["reply"], m["new"]) == (10, 7, 2, 1, 0), m
 s = d["series"]

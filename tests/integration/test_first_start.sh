@@ -40,9 +40,12 @@ for n, (name, arrived, dated) in enumerate(mails):
     rcvd = email.utils.formatdate(arrived)
     date = email.utils.formatdate(dated if dated else arrived - 60)
     with open(os.path.join(out, "%02d.eml" % n), "w") as f:
+        # the list's copies, as its archive and its subscribers get
+        # them: with its List-Id (RFC 2919)
         f.write("""Received: from mail.example.com by lists.example.org; %s
 From: Dev %d <dev%d@example.com>
 To: %s
+List-Id: <%s>
 Subject: [PATCH] leds: fix %s
 Date: %s
 Message-ID: <%s@example.com>
@@ -56,7 +59,7 @@ diff --git a/drivers/leds/leds-%s.c b/drivers/leds/leds-%s.c
  int a;
 +int b;
  int c;
-""" % (rcvd, n, n, lst, name, date, name, n, n, name, name, name, name))
+""" % (rcvd, n, n, lst, lst.replace("@", "."), name, date, name, n, n, name, name, name, name))
 PY
 for f in "$IT"/mail/*.eml; do
 	pi_deliver "$f" || bad "deliver $f into public-inbox"

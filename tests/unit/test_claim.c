@@ -64,6 +64,55 @@ static void test_claim__a_dead_process_holds_nothing(void **state)
 	assert_false(claim_holds(name, 1000, 1001));
 }
 
+/* The start time of pid, field 22 of /proc/PID/stat, and its state. */
+static unsigned long long stat_of(pid_t pid, char *st)
+{
+	char path[64], buf[1024], *p;
+	FILE *f;
+	int field;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	p = strrchr(buf, ')');
+	assert_non_null(p);
+	*st = p[2];
+	for (field = 2; *p && field < 22; p++)
+		if (*p == ' ')
+			field++;
+	return strtoull(p, NULL, 10);
+}
+
+/* Killed with its parent, not reaped yet: a zombie holds nothing (a
+ * worker killed with the daemon that started it). */
+static void test_claim__a_zombie_holds_nothing(void **state)
+{
+	char name[CLAIM_MAX], pid[32], start[32], st = '?';
+	unsigned long long ticks = 0;
+	pid_t child;
+	int i;
+
+	(void)state;
+	child = fork();
+	assert_true(child >= 0);
+	if (!child)
+		_exit(0);
+	for (i = 0; i < 500 && st != 'Z'; i++) {
+		ticks = stat_of(child, &st);
+		if (st != 'Z')
+			usleep(10 * 1000);
+	}
+	assert_int_equal(st, 'Z');
+	snprintf(pid, sizeof(pid), "%ld", (long)child);
+	snprintf(start, sizeof(start), "%llu", ticks);
+	with_field(claim_self(), 2, pid, name, sizeof(name));
+	with_field(name, 3, start, name, sizeof(name));
+	assert_false(claim_holds(name, 1000, 1001));
+	assert_int_equal(waitpid(child, NULL, 0), child);
+}
+
 static void test_claim__a_process_id_used_again_holds_nothing(void **state)
 {
 	char name[CLAIM_MAX], ppid[32];
@@ -105,6 +154,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_claim__self_is_four_words_and_holds),
 		cmocka_unit_test(test_claim__a_dead_process_holds_nothing),
+		cmocka_unit_test(test_claim__a_zombie_holds_nothing),
 		cmocka_unit_test(test_claim__a_process_id_used_again_holds_nothing),
 		cmocka_unit_test(test_claim__a_past_boot_holds_nothing),
 		cmocka_unit_test(test_claim__another_host_or_junk_holds_until_old),

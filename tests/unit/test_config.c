@@ -91,7 +91,7 @@ static void test_config__table_is_consistent(void **state)
 	size_t i;
 
 	(void)state;
-	assert_int_equal(config_noptions, 69);
+	assert_int_equal(config_noptions, 79);
 	for (i = 0; i < config_noptions; i++) {
 		const struct config_option *o = &config_options[i];
 
@@ -927,6 +927,69 @@ static void test_config__maintainers_per_list(void **state)
 	config_release(&c);
 }
 
+/* [tree "NAME"] sections (issue 34 item 1): each a tree with its url,
+ * branch, lists and interval; errors name the file and line */
+static void test_config__trees(void **state)
+{
+	struct config c;
+
+	(void)state;
+	parse_ok("x.conf",
+		 "[tree \"net-next\"]\n url = git://git.kernel.org/net-next.git\n"
+		 " branch = main\n lists = netdev@vger.kernel.org, bpf@vger.kernel.org\n"
+		 " fetch_interval = 60\n"
+		 "[tree \"hwmon-next\"]\n url = file:///srv/git/hwmon.git\n"
+		 "  lists = linux-hwmon@vger.kernel.org\n"
+		 "[build]\n workers = 2\n tools = gcc sparse\n max_memory_mb = 2048\n"
+		 " max_tasks = 200\n max_disk_mb = 512\n tmp_mb = 64\n", &c);
+	assert_int_equal(c.ntrees, 2);
+	assert_string_equal(c.trees[0].name, "net-next");
+	assert_string_equal(c.trees[0].url, "git://git.kernel.org/net-next.git");
+	assert_string_equal(c.trees[0].branch, "main");
+	assert_int_equal(c.trees[0].fetch_interval, 60);
+	assert_true(config_tree_has_list(&c.trees[0], "BPF@vger.kernel.org"));
+	assert_false(config_tree_has_list(&c.trees[0], "linux-hwmon@vger.kernel.org"));
+	/* defaults: master, an hour */
+	assert_string_equal(c.trees[1].branch, "master");
+	assert_int_equal(c.trees[1].fetch_interval, 3600);
+	assert_int_equal(c.trees[1].line, 6);
+	assert_int_equal(c.build_workers, 2);
+	assert_string_equal(c.build_tools, "gcc sparse");
+	assert_int_equal(c.build_max_memory_mb, 2048);
+	assert_int_equal(c.build_max_tasks, 200);
+	assert_int_equal(c.build_max_disk_mb, 512);
+	assert_int_equal(c.build_tmp_mb, 64);
+	config_release(&c);
+
+	parse_ok("x.conf", "", &c);
+	assert_int_equal(c.ntrees, 0);
+	assert_int_equal(c.build_workers, 1);
+	assert_string_equal(c.build_tools, "gcc sparse analyzer coccinelle");
+	assert_int_equal(c.build_max_memory_mb, 4096);
+	config_release(&c);
+
+	expect_err("[tree]\n url = git://x/y\n",
+		   "x.conf:1: section [tree] needs a name, as [tree \"NAME\"]");
+	expect_err("[tree \"a\"]\n branch = b\n", "x.conf:1: tree \"a\": url is required");
+	expect_err("[tree \"../x\"]\n", "x.conf:1: tree name \"../x\": letters, digits, '.', "
+		   "'_' and '-' only, at most 48, not starting with '.' or '-'");
+	expect_err("[tree \"a\"]\n url = ssh://x/y\n",
+		   "x.conf:2: url: the url must start with https://, http://, git:// or file://");
+	expect_err("[tree \"a\"]\n url = file://rel/y\n",
+		   "x.conf:2: url: the url must name an absolute path (file:///srv/git/linux.git)");
+	expect_err("[tree \"a\"]\n url = git://x/y\n branch = ../master\n",
+		   "x.conf:3: branch: '../master' is not a plain branch name (letters, digits, "
+		   ". _ - + /)");
+	expect_err("[tree \"a\"]\n url = git://x/y\n lists = netdev\n",
+		   "x.conf:3: lists: 'netdev' holds something that is not an address (local@domain)");
+	expect_err("[tree \"a\"]\n url = git://x/y\n[tree \"b\"]\n url = git://x/y\n",
+		   "x.conf:3: tree \"b\": the same url and branch as tree \"a\"");
+	expect_err("[build]\n tools = gcc clang\n",
+		   "x.conf:2: tools: 'gcc clang' names a tool other than gcc, sparse, analyzer and "
+		   "coccinelle");
+	expect_err("[build]\n workers = 17\n", "x.conf:2: workers: 17 is above the maximum 16");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -953,6 +1016,7 @@ int main(void)
 		cmocka_unit_test(test_config__example_parses_and_names_every_key),
 		cmocka_unit_test(test_config__maintainers_per_list),
 		cmocka_unit_test(test_config__checkpatch_version),
+		cmocka_unit_test(test_config__trees),
 	};
 
 	return cmocka_run_group_tests_name("config", tests, NULL, NULL);

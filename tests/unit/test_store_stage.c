@@ -434,6 +434,124 @@ static void test_store_stage__series_row_delete_cascades_in_sql(void **state)
 	assert_int_equal(store_stage_get(fx->st, sid, STAGE_LOAD, &s), STORE_DONE);
 }
 
+/* A runner's test of a claim: the names listed in arg are alive. */
+static int alive(void *arg, const char *claim, int64_t claimed_at)
+{
+	const char *const *live = arg;
+
+	(void)claimed_at;
+	for (; *live; live++)
+		if (!strcmp(*live, claim))
+			return 1;
+	return 0;
+}
+
+/*
+ * The queue shared by runners (schema 11): a stage is claimed by one
+ * runner at a time, skipped by the others while the claim holds, taken
+ * over when its runner is gone, given back without counting an attempt,
+ * and finished only by the runner holding it, with its details.
+ */
+static void test_store_stage__runners_claim_take_over_and_finish(void **state)
+{
+	struct fx *fx = *state;
+	const char *live_a[] = { "A", NULL }, *none[] = { NULL };
+	struct store_stage s, got;
+	int64_t a, b, first, second;
+
+	a = add_series1(fx->st, "a@example.org", "pa@x", 100);
+	b = add_series1(fx->st, "b@example.org", "pb@x", 101);
+	assert_int_equal(store_stage_enqueue(fx->st, a, STAGE_COMPILE, 10), STORE_OK);
+	assert_int_equal(store_stage_enqueue(fx->st, b, STAGE_LOAD, 20), STORE_OK);
+	first = stage_id(fx->st, a, STAGE_COMPILE);
+	second = stage_id(fx->st, b, STAGE_LOAD);
+
+	/* no kind asked for: nothing */
+	assert_int_equal(store_stage_next_free(fx->st, 0, alive, live_a, &s), STORE_DONE);
+	/* the oldest, unclaimed */
+	assert_int_equal(store_stage_next_free(fx->st, 3, alive, none, &s), STORE_OK);
+	assert_int_equal(s.id, first);
+	assert_null(s.claim);
+	store_stage_release(&s);
+	assert_int_equal(store_stage_claim(fx->st, first, "A", NULL, 30), STORE_OK);
+	/* a second runner comes too late */
+	assert_int_equal(store_stage_claim(fx->st, first, "B", NULL, 31), STORE_DONE);
+	/* while A lives, B is handed the next one */
+	assert_int_equal(store_stage_next_free(fx->st, 3, alive, live_a, &s), STORE_OK);
+	assert_int_equal(s.id, second);
+	store_stage_release(&s);
+	/* a runner of compile stages only sees none free */
+	assert_int_equal(store_stage_next_free(fx->st, 1, alive, live_a, &s), STORE_DONE);
+	/* A died: its stage is free again, claim and all */
+	assert_int_equal(store_stage_next_free(fx->st, 1, alive, none, &s), STORE_OK);
+	assert_int_equal(s.id, first);
+	assert_string_equal(s.claim, "A");
+	assert_int_equal(s.attempts, 1);
+	assert_int_equal(s.claimed_at, 30);
+	store_stage_release(&s);
+	/* B takes it over: only from A, not from a claim it did not see */
+	assert_int_equal(store_stage_claim(fx->st, first, "B", "C", 40), STORE_DONE);
+	assert_int_equal(store_stage_claim(fx->st, first, "B", "A", 40), STORE_OK);
+	/* A's late result is refused: the stage is B's */
+	assert_int_equal(store_stage_finish_claimed(fx->st, first, "A", 1, "late", NULL, 1, 41),
+			 STORE_DONE);
+	assert_int_equal(store_stage_renew(fx->st, first, "A", 42), STORE_DONE);
+	assert_int_equal(store_stage_renew(fx->st, first, "B", 42), STORE_OK);
+	assert_int_equal(store_stage_get_id(fx->st, first, &got), STORE_OK);
+	assert_int_equal(got.attempts, 2);
+	assert_int_equal(got.claimed_at, 42);
+	store_stage_release(&got);
+	/* a stop gives it back, the attempt not counted */
+	assert_int_equal(store_stage_unclaim(fx->st, first, "A"), STORE_DONE);
+	assert_int_equal(store_stage_unclaim(fx->st, first, "B"), STORE_OK);
+	assert_int_equal(store_stage_get_id(fx->st, first, &got), STORE_OK);
+	assert_null(got.claim);
+	assert_int_equal(got.attempts, 1);
+	store_stage_release(&got);
+	assert_int_equal(store_stage_claim(fx->st, first, "B", NULL, 50), STORE_OK);
+	assert_int_equal(store_stage_finish_claimed(fx->st, first, "B", 2, "ok on x",
+						    "tree: x\n", 3.5, 60), STORE_OK);
+	assert_int_equal(store_stage_get_id(fx->st, first, &got), STORE_OK);
+	assert_true(got.done);
+	assert_int_equal(got.verdict, 2);
+	assert_string_equal(got.note, "ok on x");
+	assert_string_equal(got.details, "tree: x\n");
+	assert_null(got.claim);
+	store_stage_release(&got);
+	/* done: nobody takes it, nobody claims it again */
+	assert_int_equal(store_stage_claim(fx->st, first, "C", NULL, 61), STORE_DONE);
+	assert_int_equal(store_stage_next_free(fx->st, 3, alive, none, &s), STORE_OK);
+	assert_int_equal(s.id, second);
+	store_stage_release(&s);
+	assert_int_equal(store_stage_claim(fx->st, second, "", NULL, 62), STORE_ERR_RANGE);
+}
+
+/* 13 -> 14: the queue's rows keep their state and get no claim. */
+static void test_store_stage__migration_from_v13_adds_claims(void **state)
+{
+	struct fx *fx = *state;
+	struct store_stage s;
+	char err[256];
+	int64_t sid;
+
+	assert_int_equal(store_open_at_version(fx->path, 13, &fx->st, err, sizeof(err)),
+			 STORE_OK);
+	sid = add_series1(fx->st, "dev@example.org", "p1@x", 100);
+	assert_int_equal(store_stage_enqueue(fx->st, sid, STAGE_COMPILE, 10), STORE_OK);
+	assert_int_equal(store_stage_next(fx->st, &s), STORE_ERR);	/* no claim column yet */
+	store_close(fx->st);
+	fx->st = NULL;
+	assert_int_equal(store_open(fx->path, &fx->st, err, sizeof(err)), STORE_OK);
+	assert_int_equal(store_schema_version(fx->st), STORE_SCHEMA_VERSION);
+	assert_int_equal(store_stage_next_free(fx->st, 1, NULL, NULL, &s), STORE_OK);
+	assert_int_equal(s.series_id, sid);
+	assert_int_equal(s.queued, 10);
+	assert_null(s.claim);
+	assert_null(s.details);
+	assert_int_equal(store_stage_claim(fx->st, s.id, "A", NULL, 20), STORE_OK);
+	store_stage_release(&s);
+}
+
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
 #define TD(name) cmocka_unit_test_setup_teardown(name, setup_dir, teardown)
 
@@ -450,6 +568,8 @@ int main(void)
 		T(test_store_stage__forgetting_the_author_deletes_its_stages),
 		TD(test_store_stage__migration_from_v3_keeps_data_adds_table),
 		T(test_store_stage__series_row_delete_cascades_in_sql),
+		T(test_store_stage__runners_claim_take_over_and_finish),
+		TD(test_store_stage__migration_from_v13_adds_claims),
 	};
 
 	return cmocka_run_group_tests_name("store_stage", tests, NULL, NULL);
