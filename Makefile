@@ -400,7 +400,7 @@ CHECK_SUITES := unit-tests golden-tests cli-tests bot-tests build-tests boot-tes
 	deploy-tests
 else
 CHECK_SUITES := unit-tests golden-tests cli-tests bot-tests build-tests boot-tests integration-tests man-tests golden-verify compat-floor corpus-sanitize valgrind-tests \
-	fuzz-smoke deploy-tests
+	fuzz-smoke deploy-tests eval-signal-selftest
 endif
 
 # every suite in turn, all of them even after a failure, and at the end

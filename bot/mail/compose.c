@@ -1841,6 +1841,7 @@ static int compose_review(const struct template_set *t, const struct compose_rev
 	char *bot_addr = NULL, *bot_version = NULL, *bot_name_c = NULL;
 	size_t i, an, nplace = 0, entries[CHK_CRIT__COUNT] = { 0 };
 	struct sbuf kinds;
+	size_t secfix = 0;	/* security entries that are a SECURITY_FIX */
 	int ret = -1, c;
 
 	memset(&st, 0, sizeof(st));
@@ -1907,6 +1908,8 @@ static int compose_review(const struct template_set *t, const struct compose_rev
 			st.quiet = 0;
 		if (k >= 0 && x->lead == i)
 			entries[k]++;
+		if (k == CHK_CRIT_SECURITY && x->lead == i && !strcmp(x->f->type, "SECURITY_FIX"))
+			secfix++;
 		if (k == CHK_CRIT_PROCESS && kind && !strstr(kinds.buf ? kinds.buf : "", kind)) {
 			if (kinds.len)
 				sbuf_addstr(&kinds, ", ");
@@ -1922,6 +1925,14 @@ static int compose_review(const struct template_set *t, const struct compose_rev
 			   c == CHK_CRIT_WORKS ? r->works_pending : 0,
 			   r->compiles_state == 1 + CHK_READY_OK ||
 			   r->compiles_state == 1 + CHK_READY_CONCERN);
+	/* a patch whose only security findings are the fix it makes fixes a
+	 * bug: that is no concern about it, but news for the stable trees */
+	if (rd.crit[CHK_CRIT_SECURITY].state == CHK_READY_CONCERN &&
+	    secfix && secfix == entries[CHK_CRIT_SECURITY]) {
+		sbuf_reset(&ready[CHK_CRIT_SECURITY]);
+		sbuf_addf(&ready[CHK_CRIT_SECURITY], "fixes a security bug (%zu finding%s below)",
+			  secfix, secfix == 1 ? "" : "s");
+	}
 	/* the process line only when something there blocks applying */
 	if (rd.crit[CHK_CRIT_PROCESS].state == CHK_READY_CONCERN) {
 		sbuf_reset(&b[B_MISC]);

@@ -194,6 +194,9 @@ struct eng {
 	struct rv_uapi *rv_uapi;		/* review.c modules' state */
 	struct rv_security *rv_security;
 	struct rv_process *rv_process;
+	struct rv_code *rv_code;		/* the patch as C (rv_code.c) */
+	struct rv_twin *rv_twin;		/* rv_twin.c's block cache */
+	int rv_code_done;			/* built (or tried) */
 	/* rv_process showed a MISSING_FIXES_TAG: checkpatch.pl 6.12's own
 	 * (the same type, the same concern) is then left out */
 	int fixes_said;
@@ -415,6 +418,8 @@ void lineset_release(struct lineset *s);
 struct rv_uapi;
 struct rv_security;
 struct rv_process;
+struct rv_code;
+struct rv_twin;
 void review_line(struct eng *e);
 void review_final(struct eng *e);
 void review_release(struct eng *e);

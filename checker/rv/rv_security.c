@@ -1556,6 +1556,40 @@ static const char *user_names(struct eng *e, struct scope *sc, int fields)
 }
 
 /*
+ * A match of pat (an index or -> of a __user name) that is not under
+ * '&': "&uptr->field" and "&ubuf[i]" take the address of a user object,
+ * what put_user() and copy_to_user() want, and read nothing.  The first
+ * such match that is a read, left in *m.
+ */
+static int indexed_not_addressed(struct eng *e, const char *pat, const char *line,
+				 struct re_m *m)
+{
+	size_t pos = 0, n = strlen(line);
+	int guard;
+
+	for (guard = 0; guard < 64 && pos < n && re_find(e->rc, pat, line, n, pos, m); guard++) {
+		size_t at = re_start(m, 0);
+		size_t k = at;
+		size_t end = re_end(m, 0);
+
+		/* back over the path the match is the tail of (a->b->uptr)
+		 * and white space or '(' to what takes it */
+		while (k > 0 && (rv_is_ident((unsigned char)line[k - 1]) ||
+				 line[k - 1] == '.' || line[k - 1] == '>' ||
+				 (line[k - 1] == '-' && line[k] == '>')))
+			k--;
+		while (k > 0 && (rv_is_blank((unsigned char)line[k - 1]) || line[k - 1] == '('))
+			k--;
+		if (k > 0 && line[k - 1] == '&' && !(k > 1 && line[k - 2] == '&')) {
+			pos = end > pos ? end : pos + 1;
+			continue;
+		}
+		return 1;
+	}
+	return 0;
+}
+
+/*
  * A __user pointer read as if it were kernel memory: dereferenced,
  * indexed, followed with ->, cast to a kernel pointer, or passed to a
  * str*()/mem*()/sscanf()/kstrto*() function.  The pointer's name must
@@ -1580,11 +1614,15 @@ static void check_user_deref(struct eng *e, long idx)
 	/* a declaration line of the pointer itself */
 	if (MQ(e, "__user\\s*\\*\\s*\\w+\\s*[;,)=]", line) && !MQ(e, "=.*(?:\\[|\\*\\s*\\w|->)", line))
 		return;
+	/* "T __user *p = uptr->array;": the address of a member, another
+	 * __user pointer, not a read */
+	if (MQ(e, "__user\\s*\\*\\s*\\w+\\s*=\\s*&?\\s*\\w+\\s*->\\s*\\w+\\s*(?:[;+,]|$)", line))
+		return;
 	if (*vars) {
 		const char *v = eng_pat(e, "(?:%s)", vars);
 
 		if (re_match(e->rc, eng_pat(e, "(?:^.|[=(,;!&|?:]|\\breturn)\\s*\\*\\s*(%s)\\b(?!\\s*\\()", v), line, &m) ||
-		    re_match(e->rc, eng_pat(e, "(?<![\\w.>])(%s)\\s*(?:\\[|->)", v), line, &m) ||
+		    indexed_not_addressed(e, eng_pat(e, "(?<![\\w.>])(%s)\\s*(?:\\[|->)", v), line, &m) ||
 		    re_match(e->rc, eng_pat(e, "\\(\\s*(?:const\\s+)?(?:struct\\s+)?\\w+(?:\\s+\\w+)?\\s*\\*\\s*\\)\\s*(%s)\\b(?!\\s*(?:\\[|->))", v), line, &m) ||
 		    re_match(e->rc, eng_pat(e, "\\b(?!\\w*_user\\b)(?:str\\w*|mem\\w*|sscanf|kstrto\\w+|simple_strto\\w+)\\s*\\([^;]*?(?<![\\w.>])(%s)\\b(?!\\s*(?:\\[|->|\\.))", v), line, &m))
 			use = eng_mcap(e, &m, 1);
@@ -1594,7 +1632,7 @@ static void check_user_deref(struct eng *e, long idx)
 
 		if (re_match(e->rc, eng_pat(e, "\\(\\s*(?:const\\s+)?(?:struct\\s+)?\\w+(?:\\s+\\w+)?\\s*\\*\\s*\\)\\s*\\w+(?:->|\\.)(%s)\\b", f), line, &m) ||
 		    re_match(e->rc, eng_pat(e, "\\b(?!\\w*_user\\b)(?:str\\w*|mem\\w*|sscanf|kstrto\\w+)\\s*\\([^;]*?\\w(?:->|\\.)(%s)\\b(?!\\s*(?:\\[|->|\\.))", f), line, &m) ||
-		    re_match(e->rc, eng_pat(e, "\\w(?:->|\\.)(%s)\\s*\\[", f), line, &m))
+		    indexed_not_addressed(e, eng_pat(e, "\\w(?:->|\\.)(%s)\\s*\\[", f), line, &m))
 			use = eng_mcap(e, &m, 1);
 	}
 	if (!use)

@@ -5,6 +5,8 @@
  * is in.  Works on the sanitised lines (strings "XXX", comments masked),
  * so nothing inside a comment or a string literal matches.
  */
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rv.h"
@@ -167,7 +169,104 @@ char *rv_squeeze(struct eng *e, const char *s)
 	return r;
 }
 
-void rv_block(struct eng *e, long idx, long *lo, long *hi)
+/*
+ * What the twin questions need of a change block, worked out once per
+ * block (the lines come in order, so one block is asked about many
+ * times in a row): its bounds, the squeezed text of each of its lines
+ * as a hash (64-bit FNV-1a, white space and comment bytes aside), the
+ * removed and added lines' hashes sorted, and the calls its removed
+ * lines make, per pattern.  Without it a block of n lines cost n*n
+ * (a 24,000-line block of strcpy() lines: half a minute).
+ */
+#define TWIN_MAX_CALLSETS	8
+
+struct twin_callset {
+	const char *fnpat;	/* the caller's pattern (compared by text) */
+	char *fnpat_copy;
+	size_t arg;
+	uint64_t *keys;		/* hashes of the squeezed arguments, sorted */
+	char **names;		/* the function of each key (parallel) */
+	size_t n;
+	int any;		/* some removed line calls one */
+	char *any_name;
+};
+
+struct rv_twin {
+	long lo, hi;		/* the block, [lo, hi) */
+	uint64_t *minus, *plus;	/* sorted hashes of its '-' / '+' lines */
+	size_t nminus, nplus;
+	struct twin_callset sets[TWIN_MAX_CALLSETS];
+	size_t nsets;
+	/* hashes of every line (0: not worked out), for the moved test */
+	uint64_t *line_hash;
+	size_t nline_hash;
+};
+
+static uint64_t squeeze_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+	int any = 0;
+
+	for (; *s; s++) {
+		if (rv_is_blank((unsigned char)*s))
+			continue;
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+		any = 1;
+	}
+	return any ? h | 1 : 0;	/* 0 is "blank" */
+}
+
+static int u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void twin_sets_free(struct rv_twin *t)
+{
+	size_t i, k;
+
+	for (i = 0; i < t->nsets; i++) {
+		for (k = 0; k < t->sets[i].n; k++)
+			free(t->sets[i].names[k]);
+		free(t->sets[i].names);
+		free(t->sets[i].keys);
+		free(t->sets[i].fnpat_copy);
+		free(t->sets[i].any_name);
+	}
+	t->nsets = 0;
+}
+
+void rv_twin_release(struct eng *e)
+{
+	struct rv_twin *t = e->rv_twin;
+
+	if (!t)
+		return;
+	twin_sets_free(t);
+	free(t->minus);
+	free(t->plus);
+	free(t->line_hash);
+	free(t);
+	e->rv_twin = NULL;
+}
+
+/* The hash of raw line i without its first column (cached). */
+static uint64_t line_hash(struct eng *e, struct rv_twin *t, long i)
+{
+	if (!t->line_hash) {
+		t->line_hash = calloc(e->nlines ? e->nlines : 1, sizeof(*t->line_hash));
+		t->nline_hash = t->line_hash ? e->nlines : 0;
+	}
+	if ((size_t)i >= t->nline_hash)
+		return squeeze_hash(e->rawlines[i][0] ? e->rawlines[i] + 1 : "");
+	if (!t->line_hash[i])
+		t->line_hash[i] = squeeze_hash(e->rawlines[i][0] ? e->rawlines[i] + 1 : "") | 2;
+	return t->line_hash[i] & ~(uint64_t)2 ? t->line_hash[i] : 0;
+}
+
+static void block_bounds(struct eng *e, long idx, long *lo, long *hi)
 {
 	long a = idx, b = idx + 1;
 
@@ -183,7 +282,62 @@ void rv_block(struct eng *e, long idx, long *lo, long *hi)
 	*hi = b;
 }
 
-/* Whether line l is a file header ("--- a/", "+++ b/", "diff --git"). */
+/* The cache for idx's block, made when idx is outside the last one. */
+static struct rv_twin *twin_for(struct eng *e, long idx)
+{
+	struct rv_twin *t = e->rv_twin;
+	long lo, hi, i;
+
+	if (!t) {
+		t = e->rv_twin = calloc(1, sizeof(*t));
+		if (!t)
+			return NULL;
+		t->lo = t->hi = -1;
+	}
+	if (idx >= t->lo && idx < t->hi)
+		return t;
+	block_bounds(e, idx, &lo, &hi);
+	twin_sets_free(t);
+	free(t->minus);
+	free(t->plus);
+	t->minus = t->plus = NULL;
+	t->nminus = t->nplus = 0;
+	t->lo = lo;
+	t->hi = hi;
+	t->minus = malloc((size_t)(hi - lo) * sizeof(*t->minus));
+	t->plus = malloc((size_t)(hi - lo) * sizeof(*t->plus));
+	if (!t->minus || !t->plus) {
+		t->lo = t->hi = -1;
+		return NULL;
+	}
+	for (i = lo; i < hi; i++) {
+		uint64_t h = line_hash(e, t, i);
+
+		if (!h)
+			continue;
+		if (e->rawlines[i][0] == '-')
+			t->minus[t->nminus++] = h;
+		else if (e->rawlines[i][0] == '+')
+			t->plus[t->nplus++] = h;
+	}
+	qsort(t->minus, t->nminus, sizeof(*t->minus), u64_cmp);
+	qsort(t->plus, t->nplus, sizeof(*t->plus), u64_cmp);
+	return t;
+}
+
+void rv_block(struct eng *e, long idx, long *lo, long *hi)
+{
+	struct rv_twin *t = twin_for(e, idx);
+
+	if (t) {
+		*lo = t->lo;
+		*hi = t->hi;
+	} else {
+		block_bounds(e, idx, lo, hi);
+	}
+}
+
+/* Whether l is a file header ("--- a/", "+++ b/", "diff --git"). */
 static int file_header(const char *raw)
 {
 	return !strncmp(raw, "--- ", 4) || !strncmp(raw, "+++ ", 4) ||
@@ -192,24 +346,26 @@ static int file_header(const char *raw)
 
 int rv_twin_same(struct eng *e, long idx)
 {
-	const char *self = rv_squeeze(e, e->rawlines[idx] + 1);
+	struct rv_twin *t = twin_for(e, idx);
 	char other = e->rawlines[idx][0] == '-' ? '+' : '-';
-	long lo, hi, i;
+	uint64_t self;
+	long i;
 
-	rv_block(e, idx, &lo, &hi);
-	for (i = lo; i < hi; i++)
-		if (e->rawlines[i][0] == other &&
-		    !strcmp(self, rv_squeeze(e, e->rawlines[i] + 1)))
-			return 1;
-	/* moved: the same text removed elsewhere in the file */
-	if (!*self)
+	if (!t)
 		return 0;
+	self = line_hash(e, t, idx);
+	if (!self)
+		return 0;
+	if (bsearch(&self, other == '-' ? t->minus : t->plus,
+		    other == '-' ? t->nminus : t->nplus, sizeof(self), u64_cmp))
+		return 1;
+	/* moved: the same text removed elsewhere in the file */
 	for (i = idx - 1; i >= 0 && i >= idx - RV_NEAR; i--) {
 		const char *r = e->rawlines[i];
 
 		if (file_header(r))
 			break;
-		if (r[0] == other && !strcmp(self, rv_squeeze(e, r + 1)))
+		if (r[0] == other && line_hash(e, t, i) == self)
 			return 1;
 	}
 	for (i = idx + 1; (size_t)i < e->nlines && i <= idx + RV_NEAR; i++) {
@@ -217,56 +373,139 @@ int rv_twin_same(struct eng *e, long idx)
 
 		if (file_header(r))
 			break;
-		if (r[0] == other && !strcmp(self, rv_squeeze(e, r + 1)))
+		if (r[0] == other && line_hash(e, t, i) == self)
 			return 1;
 	}
 	return 0;
+}
+
+/* The calls of fnpat the block's removed lines make, with the squeezed
+ * argument arg of each: worked out once per block and pattern. */
+static struct twin_callset *callset(struct eng *e, struct rv_twin *t,
+				    const char *fnpat, size_t arg)
+{
+	const char *pat = eng_pat(e, "(?<![\\w.>])(%s)\\s*\\(", fnpat);
+	struct twin_callset *cs;
+	size_t i, alloc = 0;
+	long l;
+
+	for (i = 0; i < t->nsets; i++)
+		if (t->sets[i].arg == arg && !strcmp(t->sets[i].fnpat_copy, fnpat))
+			return &t->sets[i];
+	if (t->nsets == TWIN_MAX_CALLSETS)
+		twin_sets_free(t);
+	cs = &t->sets[t->nsets];
+	memset(cs, 0, sizeof(*cs));
+	cs->fnpat_copy = strdup(fnpat);
+	if (!cs->fnpat_copy)
+		return NULL;
+	cs->arg = arg;
+	t->nsets++;
+	if (!t->nminus)
+		return cs;
+	for (l = t->lo; l < t->hi; l++) {
+		const char *line = e->lines[l];
+		size_t pos = 0, len = strlen(line);
+		struct re_m m;
+		int guard;
+
+		if (line[0] != '-')
+			continue;
+		for (guard = 0; guard < 16 && pos < len &&
+		     re_find(e->rc, pat, line, len, pos, &m); guard++) {
+			struct rv_call c;
+			const char *name = eng_mcap(e, &m, 1);
+
+			pos = re_end(&m, 0);
+			if (!cs->any) {
+				cs->any = 1;
+				cs->any_name = strdup(name);
+			}
+			if (!rv_gather_call(e, l, pos - 1, '-', &c) || c.narg <= arg)
+				continue;
+			if (cs->n == alloc) {
+				size_t na = alloc ? alloc * 2 : 16;
+				uint64_t *nk = realloc(cs->keys, na * sizeof(*nk));
+				char **nn;
+
+				if (!nk)
+					return cs;
+				cs->keys = nk;
+				nn = realloc(cs->names, na * sizeof(*nn));
+				if (!nn)
+					return cs;
+				cs->names = nn;
+				alloc = na;
+			}
+			cs->keys[cs->n] = squeeze_hash(rv_arg(e, &c, arg));
+			cs->names[cs->n] = strdup(name);
+			cs->n++;
+		}
+	}
+	/* sorted by key, names alongside */
+	for (i = 1; i < cs->n; i++) {
+		size_t k = i;
+
+		while (k > 0 && cs->keys[k - 1] > cs->keys[k]) {
+			uint64_t tk = cs->keys[k];
+			char *tn = cs->names[k];
+
+			cs->keys[k] = cs->keys[k - 1];
+			cs->names[k] = cs->names[k - 1];
+			cs->keys[k - 1] = tk;
+			cs->names[k - 1] = tn;
+			k--;
+		}
+		if (i > 4096)
+			break;	/* a huge block: unsorted past here, found linearly */
+	}
+	return cs;
 }
 
 int rv_twin_call(struct eng *e, long idx, const char *fnpat, size_t arg,
 		 const char *key, const char **fn)
 {
-	const char *pat = eng_pat(e, "(?<![\\w.>])(%s)\\s*\\(", fnpat);
-	const char *want = key ? rv_squeeze(e, key) : NULL;
-	long lo, hi, i;
+	struct rv_twin *t = twin_for(e, idx);
+	struct twin_callset *cs;
+	uint64_t want;
+	size_t i;
 
-	rv_block(e, idx, &lo, &hi);
-	for (i = lo; i < hi; i++) {
-		const char *l = e->lines[i];
-		size_t pos = 0, len = strlen(l);
-		struct re_m m;
-		int guard;
-
-		if (l[0] != '-')
-			continue;
-		for (guard = 0; guard < 16 && pos < len &&
-		     re_find(e->rc, pat, l, len, pos, &m); guard++) {
-			struct rv_call c;
-
-			pos = re_end(&m, 0);
-			if (want && (!rv_gather_call(e, i, pos - 1, '-', &c) ||
-				     c.narg <= arg ||
-				     strcmp(want, rv_squeeze(e, rv_arg(e, &c, arg)))))
-				continue;
-			if (fn)
-				*fn = eng_mcap(e, &m, 1);
+	if (!t || !t->nminus)
+		return 0;
+	cs = callset(e, t, fnpat, arg);
+	if (!cs || !cs->any)
+		return 0;
+	if (!key) {
+		if (fn && cs->any_name)
+			*fn = eng_strdup(e, cs->any_name);
+		return 1;
+	}
+	want = squeeze_hash(key);
+	for (i = 0; i < cs->n; i++)
+		if (cs->keys[i] == want) {
+			if (fn && cs->names[i])
+				*fn = eng_strdup(e, cs->names[i]);
 			return 1;
 		}
-	}
 	return 0;
 }
 
 int rv_twin_has(struct eng *e, long idx, const char *text)
 {
+	struct rv_twin *t = twin_for(e, idx);
 	const char *want = rv_squeeze(e, text);
-	long lo, hi, i;
+	long lo, hi, i, seen = 0;
 
-	if (!*want)
+	if (!*want || (t && !t->nminus))
 		return 0;
 	rv_block(e, idx, &lo, &hi);
-	for (i = lo; i < hi; i++)
-		if (e->lines[i][0] == '-' && strstr(rv_squeeze(e, e->lines[i] + 1), want))
-			return 1;
+	/* a substring test: at most RV_NEAR removed lines are read */
+	for (i = lo; i < hi && seen < RV_NEAR; i++)
+		if (e->lines[i][0] == '-') {
+			seen++;
+			if (strstr(rv_squeeze(e, e->lines[i] + 1), want))
+				return 1;
+		}
 	return 0;
 }
 

@@ -10,6 +10,8 @@
 #   peak RSS    the largest resident set of any one process
 #   10 MB       one big synthetic patch (a new file of real driver code
 #               repeated), and a 1 MB one, to show the cost stays linear
+#   --extra     then reviewbot's own rules on top (check --extra --json),
+#               against the last version's checkpatch.pl
 #
 # reviewbot uses the version's built-in data (its spelling.txt and
 # const_structs.checkpatch, the files checkpatch.pl VER reads).
@@ -167,3 +169,30 @@ PY
 for ver in "${versions[@]}"; do
 	bench_version "$ver"
 done
+
+# reviewbot's own rules on top (--extra: the line rules and the C model
+# of rv_code.c), against the last version's checkpatch.pl measured above
+rb_x_oc=()
+for _ in $(seq "$rounds"); do
+	rb_x_oc+=("$(one_call "$rb" check --no-tree --extra --json)")
+done
+rb_x_oc_min=$(min_of "${rb_x_oc[@]}")
+rb_x_b1=$(t_one "$rb" check --no-tree --extra --json big1.patch)
+rb_x_b10=$(t_one "$rb" check --no-tree --extra --json big10.patch)
+rb_x_rss=$(/usr/bin/time -f '%M' "$rb" check --no-tree --extra --json big10.patch 2>&1 >/dev/null | tail -n 1)
+echo
+echo "reviewbot's own rules too (check --extra --json), against checkpatch.pl ${versions[-1]}:"
+python3 - "$cp_oc" "$rb_x_oc_min" "$cp_b1" "$rb_x_b1" "$cp_b10" "$rb_x_b10" "$rb_x_rss" "$rb_oc_min" <<'PY'
+import sys
+cp_oc, rb_oc, cp_b1, rb_b1, cp_b10, rb_b10 = map(float, sys.argv[1:7])
+rss = int(sys.argv[7])
+plain = float(sys.argv[8])
+def row(name, a, b, unit):
+    r = a / b if b > 0 else float('inf')
+    print(f"{name:<28} checkpatch.pl {a:>10.3f} {unit:<4} reviewbot {b:>10.3f} {unit:<4} ratio {r:>8.1f}x")
+row("all patches, one call", cp_oc, rb_oc, "s")
+row("1 MB patch", cp_b1, rb_b1, "s")
+row("10 MB patch", cp_b10, rb_b10, "s")
+print(f"{'linearity (10 MB / 1 MB)':<28} reviewbot {rb_b10 / rb_b1:>10.1f}      (10.0 is linear)")
+print(f"{'the own rules cost':<28} {rb_oc / plain:.1f}x plain check on the corpus; peak RSS {rss / 1024:.1f} MiB on 10 MB")
+PY

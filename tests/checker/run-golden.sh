@@ -7,6 +7,9 @@
 #                            rewrite the expects with the real checkpatch.pl
 #        tests/checker/run-golden.sh --verify-ref [--version VER] [CASE...]
 #                            check the real checkpatch.pl still prints each expect
+#        tests/checker/run-golden.sh --regen-own [--version VER] [CASE...]
+#                            rewrite the expects of reviewbot-only cases with
+#                            reviewbot itself (read every diff before committing)
 # --version VER: that version only (default: every one).
 # A case is a folder tests/checker/NNNN-name/ with
 #   in.patch        the input
@@ -50,6 +53,7 @@ mode="test"
 case "${1-}" in
 --regen) mode=regen; shift ;;
 --verify-ref) mode=verify; shift ;;
+--regen-own) mode=own; shift ;;
 -h|--help) usage ;;
 esac
 versions=("${all_versions[@]}")
@@ -72,7 +76,7 @@ done
 . "$repo/tests/lib.sh"
 
 subcmd=
-if [ "$mode" = test ]; then
+if [ "$mode" = test ] || [ "$mode" = own ]; then
 	reviewbot=${REVIEWBOT:-$repo/reviewbot}
 	case "$reviewbot" in
 	*checkpatch.pl*) subcmd=${REVIEWBOT_SUBCMD-} ;;
@@ -94,7 +98,7 @@ fi
 
 # cmd_for VER: the command for version VER, in the array cmd
 cmd_for() {
-	if [ "$mode" = test ]; then
+	if [ "$mode" = test ] || [ "$mode" = own ]; then
 		cmd=("${base_cmd[@]}")
 		if [ -n "$subcmd" ]; then
 			cmd+=(--checkpatch-version="$1")
@@ -157,8 +161,14 @@ for c in "${cases[@]}"; do
 	for ver in "${versions[@]}"; do
 		n=$((n + 1))
 		# cases of reviewbot's own rules have no checkpatch.pl reference
-		if [ "$mode" != test ] && [ "$only" = 1 ]; then
+		if [ "$mode" != test ] && [ "$mode" != own ] && [ "$only" = 1 ]; then
 			echo "ok $n - $name ($ver) # skip reviewbot-only"
+			pass=$((pass + 1))
+			continue
+		fi
+		# and checkpatch.pl's cases are written by checkpatch.pl only
+		if [ "$mode" = own ] && [ "$only" = 0 ]; then
+			echo "ok $n - $name ($ver) # skip checkpatch.pl's"
 			pass=$((pass + 1))
 			continue
 		fi
@@ -180,7 +190,7 @@ for c in "${cases[@]}"; do
 				>"$tmp/out" 2>"$tmp/err" || st=$?
 		fi
 
-		if [ "$mode" = regen ]; then
+		if [ "$mode" = regen ] || [ "$mode" = own ]; then
 			if [ "$st" -gt 1 ]; then
 				echo "not ok $n - $name ($ver): checkpatch.pl exited $st"
 				sed 's/^/# /' "$tmp/err"

@@ -285,8 +285,8 @@ READINESS_RE = re.compile(r"^  (security|user-space interface):\s+(.*?)\s*$")
 # "#3 file lines 40-45, 52: WARNING: ... (TYPE, 7 lines)"
 FINDING_RE = re.compile(
     r"^  (?:#\d+ )?(?:\[PATCH[^\]]*\] )?(?P<file>[^\s:]+)"
-    r"(?::(?P<line>\d+)| lines (?P<lines>\d+(?:-\d+)?(?:, \d+(?:-\d+)?)*)(?:, \.\.\.)?): "
-    r"(?P<sev>ERROR|WARNING|CHECK): ")
+    r"(?::(?P<line>\d+)| lines (?P<lines>\d+(?:-\d+)?(?:, \d+(?:-\d+)?)*)(?:, \.\.\.)?)?: "
+    r"(?P<sev>ERROR|WARNING|CHECK):(?: |$)")
 TYPE_RE = re.compile(r"\(([A-Z][A-Z0-9_]+)(?:, \d+ lines|, which also gives [^)]*)?\)\s*$")
 
 
@@ -310,7 +310,13 @@ def parse_review(text):
     findings = []
     section = None
     cur = None
-    for line in text.split("\n"):
+    lines_in = text.split("\n")
+    for i, line in enumerate(lines_in):
+        # an entry's head wrapped before its severity: read it with the
+        # next line
+        if (line.startswith("  #") and not FINDING_RE.match(line)
+                and i + 1 < len(lines_in)):
+            line = line + " " + lines_in[i + 1].strip()
         m = READINESS_RE.match(line)
         if m and section is None:
             key = "uapi" if m.group(1) != "security" else "security"
@@ -330,7 +336,8 @@ def parse_review(text):
         m = FINDING_RE.match(line)
         if m:
             lines = ([int(m.group("line"))] if m.group("line")
-                     else entry_lines(m.group("lines")))
+                     else entry_lines(m.group("lines")) if m.group("lines")
+                     else [None])
             cur = [{"section": section, "file": m.group("file"),
                     "line": n, "type": None} for n in lines]
             findings.extend(cur)
@@ -452,6 +459,10 @@ def main(argv=None):
     ap.add_argument("--min-precision-security", type=float)
     ap.add_argument("--min-precision-uapi", type=float)
     ap.add_argument("--min-recall-uapi", type=float)
+    ap.add_argument("--security-corpus", help="the labelled security corpus "
+                    "(default: security/ beside the corpus's patches/)")
+    ap.add_argument("--no-security-corpus", action="store_true",
+                    help="score the universe's labels only")
     args = ap.parse_args(argv)
 
     corpus = find_corpus(args.corpus)
@@ -559,6 +570,20 @@ def main(argv=None):
                 print("  %s %s:%s %s %s/%s" % (lab["patch"], lab["file"],
                                                lab["line"], lab["side"],
                                                lab["category"], lab["kind"]))
+
+    if not args.no_security_corpus:
+        import security_corpus
+        sdir = args.security_corpus or security_corpus.find_dir(corpus)
+        print()
+        if sdir:
+            try:
+                security_corpus.run(args.reviewbot, sdir, sys.modules[__name__],
+                                    list_all=args.list)
+            except (OSError, ValueError, KeyError) as e:
+                print("eval.py: security corpus: %s" % e, file=sys.stderr)
+                return 2
+        else:
+            print("security corpus: not found (--security-corpus DIR)")
 
     failed = check_floors(per_cat, args.min_precision_security,
                           args.min_precision_uapi, args.min_recall_uapi)

@@ -9,6 +9,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import eval as ev  # noqa: E402
+import security_corpus as sc  # noqa: E402
 
 
 def label(patch, file, line, category, kind, side="new"):
@@ -217,5 +218,50 @@ class Review(unittest.TestCase):
         self.assertEqual(rs["section"]["uapi"], [15, 1])
 
 
+class SecurityCorpusTest(unittest.TestCase):
+    """security_corpus.py: kinds read off a label's why, matching with its
+    must=0 lines, the checklist's "ok" claims."""
+
+    def test_kind_of_reads_the_why(self):
+        self.assertEqual(sc.kind_of("security", "fix adds bounds check: oob-read; x"), "oob")
+        self.assertEqual(sc.kind_of("security", "uaf: freed before the copy"), "use-after-free")
+        self.assertEqual(sc.kind_of("security", "info-leak: stack padding"), "info-leak")
+        self.assertEqual(sc.kind_of("security", "missing-capability: bind()"), "permission")
+        self.assertEqual(sc.kind_of("security", "int-overflow: size wrapped"), "int-overflow")
+        self.assertEqual(sc.kind_of("uapi", "new sysfs attribute reset"), "sysfs")
+        self.assertEqual(sc.kind_of("uapi", "removed module parameter x"), "removed-renamed")
+        self.assertEqual(sc.kind_of("uapi", "new uapi key code KEY_X"), "uapi-header")
+
+    def test_a_finding_on_a_must0_line_is_true_and_catches_nothing_required(self):
+        labels = [{"patch": "p", "category": "security", "file": "a.c", "line": 10,
+                   "must": False, "kind": "dos"},
+                  {"patch": "p", "category": "security", "file": "a.c", "line": 30,
+                   "must": True, "kind": "oob"}]
+        fs = [{"patch": "p", "category": "security", "file": "a.c", "line": 11,
+               "group": False},
+              {"patch": "p", "category": "security", "file": "a.c", "line": 20,
+               "group": False}]
+        caught = sc.score(fs, labels)
+        self.assertTrue(fs[0]["true"])
+        self.assertFalse(fs[1]["true"])
+        self.assertEqual(caught, {id(labels[0])})
+
+    def test_checklist_ok_only_for_a_stage_that_ran(self):
+        mail = ("Merge readiness\n"
+                "  security:              no finding in the patch text (not built)\n"
+                "  compiles:              ok (applied to net at abc123)\n"
+                "  seems to work:         ok\n"
+                "  maintainer:            ok\n"
+                "\nSecurity\n")
+        cl = sc.checklist(mail)
+        self.assertEqual(cl["compiles"], "ok (applied to net at abc123)")
+        self.assertEqual(sorted(sc.unearned_ok(cl)),
+                         ["maintainer: ok", "seems to work: ok"])
+
+
 if __name__ == "__main__":
-    unittest.main()
+    result = unittest.main(exit=False).result
+    failed = len(result.failures) + len(result.errors)
+    # the tally line tests/run-suites.sh counts
+    print("eval-signal-selftest: %d passed, %d failed" % (result.testsRun - failed, failed))
+    sys.exit(1 if failed else 0)

@@ -1357,6 +1357,38 @@ static void test_compose__checklist_says_what_was_checked(void **state)
 	sbuf_release(&m);
 }
 
+/* A patch whose security findings are all the fix it makes says so in
+ * its checklist; a concern of another type beside it is a concern. */
+static void test_compose__security_fix_is_no_concern(void **state)
+{
+	struct compose_finding f[2] = {
+		F(1, "SECURITY_FIX", "WARNING", "security", "drivers/x.c", 20,
+		  "security fix: this check is what fixes an out-of-bounds write that the device can trigger (syzbot reported it); Fixes: and Cc: stable are there",
+		  "\tif (len > sizeof(buf))"),
+		F(1, "UNBOUNDED_STRING_COPY", "WARNING", "security", "drivers/x.c", 30,
+		  "strcpy() writes a string of unknown length into 'name'",
+		  "\tstrcpy(name, s);"),
+	};
+	struct compose_review r;
+	struct compose_stats st;
+	struct sbuf m;
+
+	(void)state;
+	base(&r);
+	r.findings = f;
+	r.nfindings = 1;
+	compose_ok(&r, &m, &st);
+	assert_non_null(strstr(m.buf,
+		"\n  security:              fixes a security bug (1 finding below)\n"));
+	assert_null(strstr(m.buf, "security:              concern"));
+	sbuf_release(&m);
+	r.nfindings = 2;
+	compose_ok(&r, &m, &st);
+	assert_non_null(strstr(m.buf,
+		"\n  security:              concern (2 findings below)\n"));
+	sbuf_release(&m);
+}
+
 /* The User-space interface heading says what the section holds: a
  * removed ABI is not "new ABI" (issue 32). */
 static void test_compose__uapi_heading_says_what_the_section_holds(void **state)
@@ -1427,6 +1459,7 @@ int main(void)
 		cmocka_unit_test(test_compose__quiet_unless_something_to_say),
 		cmocka_unit_test(test_compose__checklist_says_what_was_checked),
 		cmocka_unit_test(test_compose__uapi_heading_says_what_the_section_holds),
+		cmocka_unit_test(test_compose__security_fix_is_no_concern),
 	};
 
 	return cmocka_run_group_tests_name("compose", tests, setup, teardown);
