@@ -186,6 +186,24 @@ static size_t skip1(const struct cfunc *f, size_t i, size_t end)
 	return i + 1;
 }
 
+/* A local named by token NAME, declared by statement STMT. */
+static struct cvar *add_local(struct cfunc *f, size_t name, size_t type0, size_t type1,
+			      size_t tag, int ptr, int stmt, unsigned flags)
+{
+	struct cvar *v = add_var(f);
+
+	if (!v)
+		return NULL;
+	v->name = name;
+	v->type0 = type0;
+	v->type1 = type1;
+	v->tag = tag;
+	v->ptr = ptr;
+	v->stmt = stmt;
+	v->flags = flags;
+	return v;
+}
+
 /*
  * The variables one declaration [a, b) declares (b at its ';').  The type
  * is what comes before the first declarator: qualifiers, then "struct
@@ -260,32 +278,18 @@ static void parse_decl(struct cfunc *f, size_t a, size_t b, int stmt,
 			ptr++;
 			if (i >= b || t[i].kind != CTK_IDENT)
 				return;
-			v = add_var(f);
+			v = add_local(f, i, type0, type1, tag, ptr, stmt, vflags);
 			if (!v)
 				return;
-			v->name = i;
-			v->type0 = type0;
-			v->type1 = type1;
-			v->tag = tag;
-			v->ptr = ptr;
-			v->stmt = stmt;
-			v->flags = vflags;
 			i = m < b ? m + 1 : b;
 			if (i < b && punct(&t[i], '('))
 				i = skip1(f, i, b);
 		} else {
 			if (i >= b || t[i].kind != CTK_IDENT)
 				return;
-			v = add_var(f);
+			v = add_local(f, i, type0, type1, tag, ptr, stmt, vflags);
 			if (!v)
 				return;
-			v->name = i;
-			v->type0 = type0;
-			v->type1 = type1;
-			v->tag = tag;
-			v->ptr = ptr;
-			v->stmt = stmt;
-			v->flags = vflags;
 			i++;
 		}
 		while (i < b && punct(&t[i], '[')) {
@@ -321,6 +325,36 @@ static void parse_decl(struct cfunc *f, size_t a, size_t b, int stmt,
 	}
 }
 
+/* A parameter named by token NAME whose type is tokens [type0, type1). */
+static struct cvar *add_param(struct cfunc *f, size_t name, size_t type0, size_t type1)
+{
+	const struct ctok *t = f->v->tb.t;
+	struct cvar *v = add_var(f);
+	size_t k;
+
+	if (!v)
+		return NULL;
+	v->name = name;
+	v->type0 = type0;
+	v->type1 = type1;
+	v->stmt = -1;
+	v->flags = CVV_PARAM;
+	for (k = type0; k < type1; k++) {
+		if (punct(&t[k], '*'))
+			v->ptr++;
+		else if (ctok_is_ident(&t[k], "__user"))
+			v->flags |= CVV_USER;
+		else if (ctok_is_ident(&t[k], "const"))
+			v->flags |= CVV_CONST;
+		else if ((ctok_is_ident(&t[k], "struct") ||
+			  ctok_is_ident(&t[k], "union")) && k + 1 < type1) {
+			v->flags |= CVV_STRUCT;
+			v->tag = k + 1;
+		}
+	}
+	return v;
+}
+
 /* The parameters of the function (its item's p0..p1). */
 static void parse_params(struct cfunc *f)
 {
@@ -340,9 +374,6 @@ static void parse_params(struct cfunc *f)
 		size_t k, start = a, type0 = SIZE_MAX, type1 = 0, nth = 0;
 
 		for (k = a; k <= end && !f->err; k++) {
-			struct cvar *v;
-			size_t j;
-
 			if (k < end && !punct(&t[k], ','))
 				continue;
 			if (nth > 0 && nth % 2 == 1) {
@@ -350,25 +381,8 @@ static void parse_params(struct cfunc *f)
 				type1 = k;
 			} else if (nth > 0 && k == start + 1 && t[start].kind == CTK_IDENT &&
 				   type0 != SIZE_MAX) {
-				v = add_var(f);
-				if (!v)
+				if (!add_param(f, start, type0, type1))
 					return;
-				v->name = start;
-				v->type0 = type0;
-				v->type1 = type1;
-				v->stmt = -1;
-				v->flags = CVV_PARAM;
-				for (j = type0; j < type1; j++) {
-					if (punct(&t[j], '*'))
-						v->ptr++;
-					else if (ctok_is_ident(&t[j], "__user"))
-						v->flags |= CVV_USER;
-					else if ((ctok_is_ident(&t[j], "struct") ||
-						  ctok_is_ident(&t[j], "union")) && j + 1 < type1) {
-						v->flags |= CVV_STRUCT;
-						v->tag = j + 1;
-					}
-				}
 			}
 			nth++;
 			start = k + 1;
@@ -389,35 +403,16 @@ static void parse_params(struct cfunc *f)
 		    !ctok_is(&t[a], "...")) {
 			size_t n = i;
 			struct cvar *v;
-			size_t k;
 
 			while (n > a && t[n - 1].kind != CTK_IDENT)
 				n--;
 			/* "int a[]": the name is before the brackets */
 			if (n == a)
 				goto next;
-			v = add_var(f);
+			n--;
+			v = add_param(f, n, a, n);
 			if (!v)
 				return;
-			n--;
-			v->name = n;
-			v->type0 = a;
-			v->type1 = n;
-			v->stmt = -1;
-			v->flags = CVV_PARAM;
-			for (k = a; k < n; k++) {
-				if (punct(&t[k], '*'))
-					v->ptr++;
-				else if (ctok_is_ident(&t[k], "__user"))
-					v->flags |= CVV_USER;
-				else if (ctok_is_ident(&t[k], "const"))
-					v->flags |= CVV_CONST;
-				else if ((ctok_is_ident(&t[k], "struct") ||
-					  ctok_is_ident(&t[k], "union")) && k + 1 < n) {
-					v->flags |= CVV_STRUCT;
-					v->tag = k + 1;
-				}
-			}
 			if (n + 1 < i && punct(&t[n + 1], '['))
 				v->ptr++;
 		}
@@ -489,6 +484,28 @@ static void paren(struct parser *p, size_t *pos, size_t *e0, size_t *e1)
 	}
 }
 
+/*
+ * The statement that is the body of s (an if's branch, a loop's body),
+ * when one starts at *pos: into s's a, or b for an else branch (set
+ * after the parse, which may move f->st); -1 when memory ran out.
+ */
+static int body(struct parser *p, size_t *pos, int s, int depth, int else_branch)
+{
+	const struct ctok *t = p->f->v->tb.t;
+	int c;
+
+	if (*pos >= p->end || t[*pos].kind == CTK_GAP || punct(&t[*pos], '}'))
+		return 0;
+	c = parse_stmt(p, pos, s, depth + 1);
+	if (c < 0)
+		return -1;
+	if (else_branch)
+		p->f->st[s].b = c;
+	else
+		p->f->st[s].a = c;
+	return 0;
+}
+
 static int parse_stmt(struct parser *p, size_t *pos, int parent, int depth)
 {
 	struct cfunc *f = p->f;
@@ -527,23 +544,12 @@ static int parse_stmt(struct parser *p, size_t *pos, int parent, int depth)
 				return -1;
 			*pos = i + 1;
 			paren(p, pos, &f->st[s].e0, &f->st[s].e1);
-			if (*pos < p->end && t[*pos].kind != CTK_GAP && !punct(&t[*pos], '}')) {
-				int c = parse_stmt(p, pos, s, depth + 1);
-
-				if (c < 0)
-					return -1;
-				f->st[s].a = c;
-			}
+			if (body(p, pos, s, depth, 0) < 0)
+				return -1;
 			if (*pos < p->end && ctok_is_ident(&t[*pos], "else")) {
 				(*pos)++;
-				if (*pos < p->end && t[*pos].kind != CTK_GAP &&
-				    !punct(&t[*pos], '}')) {
-					int c = parse_stmt(p, pos, s, depth + 1);
-
-					if (c < 0)
-						return -1;
-					f->st[s].b = c;
-				}
+				if (body(p, pos, s, depth, 1) < 0)
+					return -1;
 			}
 			f->st[s].t1 = *pos;
 			return s;
@@ -558,13 +564,8 @@ static int parse_stmt(struct parser *p, size_t *pos, int parent, int depth)
 				return -1;
 			*pos = i + 1;
 			paren(p, pos, &f->st[s].e0, &f->st[s].e1);
-			if (*pos < p->end && t[*pos].kind != CTK_GAP && !punct(&t[*pos], '}')) {
-				int c = parse_stmt(p, pos, s, depth + 1);
-
-				if (c < 0)
-					return -1;
-				f->st[s].a = c;
-			}
+			if (body(p, pos, s, depth, 0) < 0)
+				return -1;
 			f->st[s].t1 = *pos;
 			return s;
 		}
@@ -573,13 +574,8 @@ static int parse_stmt(struct parser *p, size_t *pos, int parent, int depth)
 			if (s < 0)
 				return -1;
 			*pos = i + 1;
-			if (*pos < p->end && t[*pos].kind != CTK_GAP && !punct(&t[*pos], '}')) {
-				int c = parse_stmt(p, pos, s, depth + 1);
-
-				if (c < 0)
-					return -1;
-				f->st[s].a = c;
-			}
+			if (body(p, pos, s, depth, 0) < 0)
+				return -1;
 			if (*pos < p->end && ctok_is_ident(&t[*pos], "while")) {
 				(*pos)++;
 				paren(p, pos, &f->st[s].e0, &f->st[s].e1);

@@ -240,6 +240,24 @@ int ctok_ident_prefix(const struct ctok *t, const char *prefix)
 	return t->kind == CTK_IDENT && t->len >= n && !memcmp(t->s, prefix, n);
 }
 
+int ctok_ident_in(const struct ctok *t, const char *const *names)
+{
+	size_t i, n;
+
+	if (t->kind != CTK_IDENT)
+		return 0;
+	for (i = 0; names[i]; i++) {
+		n = strlen(names[i]);
+		if (n && names[i][n - 1] == '*') {
+			if (t->len >= n - 1 && !memcmp(t->s, names[i], n - 1))
+				return 1;
+		} else if (t->len == n && !memcmp(t->s, names[i], n)) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
 int ctok_same(const struct ctok *a, const struct ctok *b)
 {
 	return a->len == b->len && a->kind == b->kind &&

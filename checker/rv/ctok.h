@@ -66,6 +66,11 @@ int ctok_is(const struct ctok *t, const char *w);
 int ctok_is_ident(const struct ctok *t, const char *w);
 /* Whether t is an identifier that starts with prefix. */
 int ctok_ident_prefix(const struct ctok *t, const char *prefix);
+/*
+ * Whether t is an identifier named in the NULL-terminated list names; a
+ * name that ends in '*' stands for every identifier that starts with it.
+ */
+int ctok_ident_in(const struct ctok *t, const char *const *names);
 /* Whether identifiers a and b have the same text. */
 int ctok_same(const struct ctok *a, const struct ctok *b);
 

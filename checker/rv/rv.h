@@ -159,6 +159,8 @@ const struct cv_item *rv_code_global(const struct rv_code *c, const struct ctok 
  * below 2^20), or -1. */
 long rv_code_define(const struct rv_code *c, const struct ctok *name);
 /* The mail whose lines hold patch line pline, or NULL. */
+/* Whether identifier t matches pattern pat (names over 127 bytes are cut). */
+int rv_ident_says(struct eng *e, const struct ctok *t, const char *pat);
 const struct rv_msg *rv_code_msg(const struct rv_code *c, long pline);
 
 /*
@@ -173,5 +175,9 @@ void rv_report_tok(struct eng *e, enum rule_sev sev, enum rule_id id,
  * path NULL for a line of the commit message. */
 void rv_report_line(struct eng *e, enum rule_sev sev, enum rule_id id,
 		    const char *path, long pline, long fline, const char *msg);
+/* The same quoting raw (the line as the patch has it) for the line. */
+void rv_report_raw(struct eng *e, enum rule_sev sev, enum rule_id id,
+		   const char *path, long pline, long fline, const char *raw,
+		   const char *msg);
 
 #endif

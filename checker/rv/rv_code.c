@@ -350,6 +350,18 @@ long rv_code_define(const struct rv_code *c, const struct ctok *name)
 	return -1;
 }
 
+int rv_ident_says(struct eng *e, const struct ctok *t, const char *pat)
+{
+	char w[128];
+	size_t n = t->len < sizeof(w) - 1 ? t->len : sizeof(w) - 1;
+
+	if (t->kind != CTK_IDENT)
+		return 0;
+	memcpy(w, t->s, n);
+	w[n] = '\0';
+	return MQ(e, pat, w);
+}
+
 const struct rv_msg *rv_code_msg(const struct rv_code *c, long pline)
 {
 	size_t i;
@@ -363,12 +375,19 @@ const struct rv_msg *rv_code_msg(const struct rv_code *c, long pline)
 void rv_report_line(struct eng *e, enum rule_sev sev, enum rule_id id,
 		    const char *path, long pline, long fline, const char *msg)
 {
+	rv_report_raw(e, sev, id, path, pline, fline,
+		      pline >= 1 && (size_t)pline <= e->nlines ? e->rawlines[pline - 1] : "",
+		      msg);
+}
+
+void rv_report_raw(struct eng *e, enum rule_sev sev, enum rule_id id,
+		   const char *path, long pline, long fline, const char *raw,
+		   const char *msg)
+{
 	struct sbuf old_file, old_here, prefix;
 	long old_linenr = e->linenr, old_realline = e->realline;
 	int old_in_loop = e->in_loop, old_has_file = e->here_has_file;
 	const char *old_prefix = e->prefix;
-	const char *raw = pline >= 1 && (size_t)pline <= e->nlines ?
-			  e->rawlines[pline - 1] : "";
 
 	sbuf_init(&old_file, 1u << 16);
 	sbuf_init(&old_here, 1u << 16);

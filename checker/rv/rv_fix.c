@@ -92,6 +92,45 @@ static int negated(struct eng *e, const struct rv_msg *m)
 	return 0;
 }
 
+/* What a message says, first match wins: (pattern, what the review says). */
+struct said {
+	const char *re;
+	const char *what;
+};
+
+static const struct said evidence[] = {
+	{ "(?i)\\bKASAN:", "the message quotes a KASAN report" },
+	{ "(?i)\\bKMSAN:", "the message quotes a KMSAN report" },
+	{ "(?i)\\bUBSAN:", "the message quotes a UBSAN report" },
+	{ "(?i)\\bKFENCE:", "the message quotes a KFENCE report" },
+	{ "(?i)\\bsyzbot\\b|\\bsyzkaller\\b", "syzbot reported it" },
+	{ "\\bCVE-\\d{4}-\\d+", "the message names a CVE" },
+};
+
+static const struct said inputs[] = {
+	{ "(?i)\\b(?:malicious|rogue|evil|hostile|compromised)\\s+(?:\\w+\\s+)?(?:usb\\s+)?host\\b|\\bthe\\s+host\\s+(?:can|could|may|sends?|controls?|chooses?)\\b",
+	  "the USB host" },
+	{ "(?i)\\b(?:malicious|crafted|malformed|rogue|evil|hostile|fake|bogus|emulated|broken|buggy|misbehaving)\\s+(?:\\w+\\s+){0,2}(?:device|descriptor|report|peripheral|printer|controller|firmware|dongle|hardware|adapter|gadget|eeprom)s?\\b|\\bdevice[- ](?:controlled|supplied|provided)\\b|\\bthe device (?:can|could|may|sends?|reports?|controls?)\\b",
+	  "the device" },
+	{ "(?i)\\b(?:remote|malicious|crafted|rogue)\\s+(?:\\w+\\s+)?(?:peer|packet|frame|server|client|attacker|side|end)s?\\b|\\bover the air\\b|\\bfrom the network\\b",
+	  "a remote peer" },
+	{ "(?i)\\buser[- ]?space\\b|\\buserland\\b|\\bunprivileged\\b|\\bany user\\b|\\blocal (?:user|attacker)\\b|\\bioctl\\b|\\bsyscall\\b|\\bsystem call\\b",
+	  "user space" },
+};
+
+#define first_said(e, text, table, none) first_said_n(e, text, table, sizeof(table) / sizeof((table)[0]), none)
+
+static const char *first_said_n(struct eng *e, const char *text, const struct said *table,
+				size_t n, const char *none)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (msg_says(e, text, table[i].re))
+			return table[i].what;
+	return none;
+}
+
 static void read_message(struct eng *e, const struct rv_msg *m, struct fix_msg *fm)
 {
 	const char *t;
@@ -130,29 +169,8 @@ static void read_message(struct eng *e, const struct rv_msg *m, struct fix_msg *
 	if (fm->kinds == FK_INT && msg_says(e, m->text, "(?i)\\bshift[- ](?:out[- ]of[- ]bounds|oob|exponent)"))
 		fm->kinds = 0;
 
-	if (msg_says(e, t, "(?i)\\bKASAN:"))
-		fm->evidence = "the message quotes a KASAN report";
-	else if (msg_says(e, t, "(?i)\\bKMSAN:"))
-		fm->evidence = "the message quotes a KMSAN report";
-	else if (msg_says(e, t, "(?i)\\bUBSAN:"))
-		fm->evidence = "the message quotes a UBSAN report";
-	else if (msg_says(e, t, "(?i)\\bKFENCE:"))
-		fm->evidence = "the message quotes a KFENCE report";
-	else if (msg_says(e, t, "(?i)\\bsyzbot\\b|\\bsyzkaller\\b"))
-		fm->evidence = "syzbot reported it";
-	else if (msg_says(e, t, "\\bCVE-\\d{4}-\\d+"))
-		fm->evidence = "the message names a CVE";
-	else
-		fm->evidence = "the commit message says so";
-
-	if (msg_says(e, t, "(?i)\\b(?:malicious|rogue|evil|hostile|compromised)\\s+(?:\\w+\\s+)?(?:usb\\s+)?host\\b|\\bthe\\s+host\\s+(?:can|could|may|sends?|controls?|chooses?)\\b"))
-		fm->input = "the USB host";
-	else if (msg_says(e, t, "(?i)\\b(?:malicious|crafted|malformed|rogue|evil|hostile|fake|bogus|emulated|broken|buggy|misbehaving)\\s+(?:\\w+\\s+){0,2}(?:device|descriptor|report|peripheral|printer|controller|firmware|dongle|hardware|adapter|gadget|eeprom)s?\\b|\\bdevice[- ](?:controlled|supplied|provided)\\b|\\bthe device (?:can|could|may|sends?|reports?|controls?)\\b"))
-		fm->input = "the device";
-	else if (msg_says(e, t, "(?i)\\b(?:remote|malicious|crafted|rogue)\\s+(?:\\w+\\s+)?(?:peer|packet|frame|server|client|attacker|side|end)s?\\b|\\bover the air\\b|\\bfrom the network\\b"))
-		fm->input = "a remote peer";
-	else if (msg_says(e, t, "(?i)\\buser[- ]?space\\b|\\buserland\\b|\\bunprivileged\\b|\\bany user\\b|\\blocal (?:user|attacker)\\b|\\bioctl\\b|\\bsyscall\\b|\\bsystem call\\b"))
-		fm->input = "user space";
+	fm->evidence = first_said(e, t, evidence, "the commit message says so");
+	fm->input = first_said(e, t, inputs, NULL);
 }
 
 /* Who controls the input of code in path, when the message did not say. */
@@ -218,93 +236,69 @@ static int is_relop(const struct ctok *t)
 /* A name that says length, size, count, index or offset. */
 static int lengthish(struct eng *e, const struct ctok *t)
 {
-	char w[128];
-	size_t n = t->len < sizeof(w) - 1 ? t->len : sizeof(w) - 1;
-
-	if (t->kind != CTK_IDENT)
-		return 0;
-	memcpy(w, t->s, n);
-	w[n] = '\0';
-	return MQ(e, "(?i)len|size|sz$|^sz|count|cnt|num|^nr|_nr|nr_|idx|index|offset|^off$|_off$|pos$|^pos|max|min|limit|bytes|actual|remain|left|avail|space|capac|total|depth|entries|elems|frags|packets|^n$|_n$|^n_", w) ||
-	       MQ(e, "^(?:sizeof|ARRAY_SIZE|U8_MAX|U16_MAX|U32_MAX|U64_MAX|S32_MAX|INT_MAX|UINT_MAX|SIZE_MAX|PAGE_SIZE)$", w);
+	return rv_ident_says(e, t, "(?i)len|size|sz$|^sz|count|cnt|num|^nr|_nr|nr_|idx|index|offset|^off$|_off$|pos$|^pos|max|min|limit|bytes|actual|remain|left|avail|space|capac|total|depth|entries|elems|frags|packets|^n$|_n$|^n_") ||
+	       rv_ident_says(e, t, "^(?:sizeof|ARRAY_SIZE|U8_MAX|U16_MAX|U32_MAX|U64_MAX|S32_MAX|INT_MAX|UINT_MAX|SIZE_MAX|PAGE_SIZE)$");
 }
 
 /* Calls that check for overflow or bound an index. */
 static int bound_helper(const struct ctok *t)
 {
-	return ctok_ident_prefix(t, "check_add_overflow") ||
-	       ctok_ident_prefix(t, "check_sub_overflow") ||
-	       ctok_ident_prefix(t, "check_mul_overflow") ||
-	       ctok_ident_prefix(t, "check_shl_overflow") ||
-	       ctok_is_ident(t, "size_add") || ctok_is_ident(t, "size_sub") ||
-	       ctok_is_ident(t, "size_mul") || ctok_is_ident(t, "array_size") ||
-	       ctok_is_ident(t, "array3_size") || ctok_is_ident(t, "struct_size") ||
-	       ctok_is_ident(t, "flex_array_size") ||
-	       ctok_ident_prefix(t, "__builtin_add_overflow") ||
-	       ctok_ident_prefix(t, "__builtin_mul_overflow") ||
-	       ctok_ident_prefix(t, "__builtin_sub_overflow") ||
-	       ctok_is_ident(t, "array_index_nospec") ||
-	       ctok_is_ident(t, "pskb_may_pull") || ctok_is_ident(t, "skb_tailroom") ||
-	       ctok_is_ident(t, "skb_headlen") || ctok_is_ident(t, "in_range") ||
-	       ctok_is_ident(t, "ARRAY_SIZE");
+	static const char *const names[] = {
+		"check_add_overflow*", "check_sub_overflow*", "check_mul_overflow*",
+		"check_shl_overflow*", "size_add", "size_sub", "size_mul",
+		"array_size", "array3_size", "struct_size", "flex_array_size",
+		"__builtin_add_overflow*", "__builtin_mul_overflow*",
+		"__builtin_sub_overflow*", "array_index_nospec", "pskb_may_pull",
+		"skb_tailroom", "skb_headlen", "in_range", "ARRAY_SIZE", NULL,
+	};
+
+	return ctok_ident_in(t, names);
 }
 
 static int clamp_helper(const struct ctok *t)
 {
-	return ctok_is_ident(t, "min") || ctok_is_ident(t, "min_t") ||
-	       ctok_is_ident(t, "umin") || ctok_is_ident(t, "clamp") ||
-	       ctok_is_ident(t, "clamp_t") || ctok_is_ident(t, "clamp_val") ||
-	       ctok_is_ident(t, "min3") || ctok_is_ident(t, "min_not_zero");
+	static const char *const names[] = {
+		"min", "min_t", "umin", "clamp", "clamp_t", "clamp_val", "min3",
+		"min_not_zero", NULL,
+	};
+
+	return ctok_ident_in(t, names);
 }
 
 static int zeroing_call(const struct ctok *t)
 {
-	return ctok_is_ident(t, "memset") || ctok_is_ident(t, "memzero_explicit") ||
-	       ctok_ident_prefix(t, "kzalloc") || ctok_ident_prefix(t, "devm_kzalloc") ||
-	       ctok_ident_prefix(t, "kvzalloc") || ctok_ident_prefix(t, "vzalloc") ||
-	       ctok_ident_prefix(t, "kcalloc") || ctok_ident_prefix(t, "devm_kcalloc") ||
-	       ctok_is_ident(t, "__GFP_ZERO") || ctok_is_ident(t, "bzero") ||
-	       ctok_is_ident(t, "skb_put_zero") || ctok_is_ident(t, "get_zeroed_page");
+	static const char *const names[] = {
+		"memset", "memzero_explicit", "kzalloc*", "devm_kzalloc*", "kvzalloc*",
+		"vzalloc*", "kcalloc*", "devm_kcalloc*", "__GFP_ZERO", "bzero",
+		"skb_put_zero", "get_zeroed_page", NULL,
+	};
+
+	return ctok_ident_in(t, names);
 }
 
 static int perm_call(const struct ctok *t)
 {
-	return ctok_is_ident(t, "capable") || ctok_is_ident(t, "ns_capable") ||
-	       ctok_is_ident(t, "sk_capable") || ctok_is_ident(t, "file_ns_capable") ||
-	       ctok_is_ident(t, "sockopt_ns_capable") || ctok_is_ident(t, "netlink_capable") ||
-	       ctok_is_ident(t, "netlink_ns_capable") || ctok_is_ident(t, "bpf_capable") ||
-	       ctok_is_ident(t, "perfmon_capable") || ctok_ident_prefix(t, "has_capability") ||
-	       ctok_is_ident(t, "inode_owner_or_capable") ||
-	       ctok_is_ident(t, "capable_wrt_inode_uidgid") ||
-	       ctok_is_ident(t, "ptrace_may_access") || ctok_is_ident(t, "may_open") ||
-	       ctok_is_ident(t, "inode_permission") || ctok_is_ident(t, "file_permission") ||
-	       ctok_ident_prefix(t, "security_") || ctok_is_ident(t, "nonseekable_open") ||
-	       ctok_is_ident(t, "stream_open") || ctok_ident_prefix(t, "devcgroup_");
+	static const char *const names[] = {
+		"capable", "ns_capable", "sk_capable", "file_ns_capable",
+		"sockopt_ns_capable", "netlink_capable", "netlink_ns_capable",
+		"bpf_capable", "perfmon_capable", "has_capability*",
+		"inode_owner_or_capable", "capable_wrt_inode_uidgid",
+		"ptrace_may_access", "may_open", "inode_permission", "file_permission",
+		"security_*", "nonseekable_open", "stream_open", "devcgroup_*", NULL,
+	};
+
+	return ctok_ident_in(t, names);
 }
 
 /* A function name that says it checks: *_check_*, *valid*, *verify*... */
 static int checking_call(struct eng *e, const struct ctok *t)
 {
-	char w[128];
-	size_t n = t->len < sizeof(w) - 1 ? t->len : sizeof(w) - 1;
-
-	if (t->kind != CTK_IDENT)
-		return 0;
-	memcpy(w, t->s, n);
-	w[n] = '\0';
-	return MQ(e, "(?i)check|valid|verify|sufficient|allowed|permit|trusted|sec_level|enc_key", w);
+	return rv_ident_says(e, t, "(?i)check|valid|verify|sufficient|allowed|permit|trusted|sec_level|enc_key");
 }
 
 static int free_call(struct eng *e, const struct ctok *t)
 {
-	char w[128];
-	size_t n = t->len < sizeof(w) - 1 ? t->len : sizeof(w) - 1;
-
-	if (t->kind != CTK_IDENT)
-		return 0;
-	memcpy(w, t->s, n);
-	w[n] = '\0';
-	return MQ(e, "^(?:k|kv|v|devm_k)free\\w*$|_free$|_free_\\w+$|^free_|_put$|^put_|_release$|_destroy$|^consume_skb$|^dev_kfree_skb\\w*$|_unref$|^dev_coredump[vm]\\w*$", w);
+	return rv_ident_says(e, t, "^(?:k|kv|v|devm_k)free\\w*$|_free$|_free_\\w+$|^free_|_put$|^put_|_release$|_destroy$|^consume_skb$|^dev_kfree_skb\\w*$|_unref$|^dev_coredump[vm]\\w*$");
 }
 
 /* Whether condition [a, b) only tests an error code or a pointer just
@@ -312,8 +306,6 @@ static int free_call(struct eng *e, const struct ctok *t)
 static int trivial_cond(struct eng *e, const struct cfunc *f, size_t a, size_t b)
 {
 	const struct ctok *t;
-	char w[64];
-	size_t n;
 
 	while (a < b && (ctok_is_ident(cf_tok(f, a), "unlikely") ||
 			 ctok_is_ident(cf_tok(f, a), "likely")) &&
@@ -330,10 +322,7 @@ static int trivial_cond(struct eng *e, const struct cfunc *f, size_t a, size_t b
 	t = cf_tok(f, a);
 	if (t->kind != CTK_IDENT)
 		return 0;
-	n = t->len < sizeof(w) - 1 ? t->len : sizeof(w) - 1;
-	memcpy(w, t->s, n);
-	w[n] = '\0';
-	if (!MQ(e, "^(?:ret|err|rc|error|status|result|retval|res|rv|r)$", w)) {
+	if (!rv_ident_says(e, t, "^(?:ret|err|rc|error|status|result|retval|res|rv|r)$")) {
 		/* "!p" alone: a pointer test, not a bound */
 		return b == a + 1 && !lengthish(e, t);
 	}

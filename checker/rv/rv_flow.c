@@ -187,15 +187,13 @@ static void kill_path(struct flow *fl, size_t name, size_t plen)
 
 static int bounding_call(const struct ctok *t)
 {
-	return ctok_is_ident(t, "min") || ctok_is_ident(t, "min_t") ||
-	       ctok_is_ident(t, "umin") || ctok_is_ident(t, "clamp") ||
-	       ctok_is_ident(t, "clamp_t") || ctok_is_ident(t, "clamp_val") ||
-	       ctok_is_ident(t, "min3") || ctok_is_ident(t, "array_index_nospec") ||
-	       ctok_ident_prefix(t, "check_") || ctok_ident_prefix(t, "WARN_ON") ||
-	       ctok_ident_prefix(t, "BUG_ON") || ctok_is_ident(t, "in_range") ||
-	       ctok_is_ident(t, "FIELD_GET") || ctok_is_ident(t, "ARRAY_SIZE") ||
-	       ctok_ident_prefix(t, "find_closest") || ctok_is_ident(t, "max") ||
-	       ctok_is_ident(t, "max_t");
+	static const char *const names[] = {
+		"min", "min_t", "umin", "clamp", "clamp_t", "clamp_val", "min3",
+		"array_index_nospec", "check_*", "WARN_ON*", "BUG_ON*", "in_range",
+		"FIELD_GET", "ARRAY_SIZE", "find_closest*", "max", "max_t", NULL,
+	};
+
+	return ctok_ident_in(t, names);
 }
 
 /*
@@ -1187,12 +1185,7 @@ static int source_bits(const struct flow *fl, int s, size_t a, size_t b, const c
 
 static int sizeish_name(struct eng *e, const struct ctok *t)
 {
-	char w[64];
-	size_t n = t->len < sizeof(w) - 1 ? t->len : sizeof(w) - 1;
-
-	memcpy(w, t->s, n);
-	w[n] = '\0';
-	return MQ(e, "(?i)len|size|count|cnt|off|addr|start|end|pos|bytes|num|nr", w);
+	return rv_ident_says(e, t, "(?i)len|size|count|cnt|off|addr|start|end|pos|bytes|num|nr");
 }
 
 static void narrow_rule(struct flow *fl)

@@ -107,15 +107,14 @@ static int alloc_fn(const struct ctok *t, int *zeroes)
  * first argument by name: memcpy(v.f, ...), strscpy(v.f, ...). */
 static int field_setter(const struct ctok *t)
 {
-	return ctok_is_ident(t, "memcpy") || ctok_is_ident(t, "strscpy") ||
-	       ctok_is_ident(t, "strscpy_pad") || ctok_is_ident(t, "strncpy") ||
-	       ctok_is_ident(t, "strlcpy") || ctok_is_ident(t, "snprintf") ||
-	       ctok_is_ident(t, "scnprintf") || ctok_is_ident(t, "memset") ||
-	       ctok_is_ident(t, "copy_from_user") || ctok_is_ident(t, "strcpy") ||
-	       ctok_is_ident(t, "sprintf") || ctok_is_ident(t, "memcpy_fromio") ||
-	       ctok_is_ident(t, "ether_addr_copy") || ctok_is_ident(t, "uuid_copy") ||
-	       ctok_is_ident(t, "get_task_comm") || ctok_ident_prefix(t, "put_unaligned") ||
-	       ctok_is_ident(t, "sysfs_emit");
+	static const char *const names[] = {
+		"memcpy", "strscpy", "strscpy_pad", "strncpy", "strlcpy", "snprintf",
+		"scnprintf", "memset", "copy_from_user", "strcpy", "sprintf",
+		"memcpy_fromio", "ether_addr_copy", "uuid_copy", "get_task_comm",
+		"put_unaligned*", "sysfs_emit", NULL,
+	};
+
+	return ctok_ident_in(t, names);
 }
 
 /* What statement s sets of the object: fields, or BIT_ALL. */

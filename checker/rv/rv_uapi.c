@@ -2223,60 +2223,11 @@ void rv_uapi_line(struct eng *e)
 		check_c(e, st);
 }
 
-/*
- * Reports at a line seen earlier: the engine's current-line fields are set
- * to that line for the report (so --json and --showfile locate it), then
- * put back.
- */
+/* Reports at a line seen earlier (--json and --showfile locate it there). */
 static void report_at(struct eng *e, enum rule_id id, const struct uapi_loc *l,
 		      const char *msg)
 {
-	struct sbuf old_file, old_here, prefix;
-	long old_linenr = e->linenr, old_realline = e->realline;
-	int old_in_loop = e->in_loop, old_has_file = e->here_has_file;
-	const char *old_prefix = e->prefix;
-
-	sbuf_init(&old_file, 1u << 16);
-	sbuf_init(&old_here, 1u << 16);
-	sbuf_init(&prefix, 1u << 16);
-	sbuf_add(&old_file, e->realfile.buf, e->realfile.len);
-	sbuf_add(&old_here, e->here.buf, e->here.len);
-
-	e->linenr = l->linenr;
-	e->realline = l->realline;
-	e->in_loop = 1;
-	e->here_has_file = 1;
-	sbuf_reset(&e->realfile);
-	sbuf_addstr(&e->realfile, l->file);
-	sbuf_reset(&e->here);
-	if (l->realline)
-		sbuf_addf(&e->here, "#%ld: FILE: %s:%ld:", l->linenr, l->file,
-			  l->realline);
-	else
-		sbuf_addf(&e->here, "#%ld: FILE: %s:", l->linenr, l->file);
-	if (e->o->showfile || e->o->emacs) {
-		sbuf_addf(&prefix, "%s:%ld: ", e->o->showfile ? l->file : e->filename,
-			  e->o->showfile || e->o->file ? l->realline : l->linenr);
-		e->prefix = prefix.buf;
-	}
-	if (!e->here.err && !e->realfile.err && !prefix.err)
-		WARN(e, id, eng_printf(e, "%s\n%s\n%s\n", msg, e->here.buf,
-				       l->rawline));
-	else
-		e->failed = 1;
-
-	sbuf_reset(&e->realfile);
-	sbuf_add(&e->realfile, old_file.buf, old_file.len);
-	sbuf_reset(&e->here);
-	sbuf_add(&e->here, old_here.buf, old_here.len);
-	e->prefix = old_prefix;
-	e->here_has_file = old_has_file;
-	e->in_loop = old_in_loop;
-	e->realline = old_realline;
-	e->linenr = old_linenr;
-	sbuf_release(&prefix);
-	sbuf_release(&old_here);
-	sbuf_release(&old_file);
+	rv_report_raw(e, SEV_WARNING, id, l->file, l->linenr, l->realline, l->rawline, msg);
 }
 
 /*
