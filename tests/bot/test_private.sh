@@ -137,7 +137,7 @@ check "... and nothing of the part mailed to the bot alone" \
 mailinfo v2@ann body >"$tmp/review2"
 check "the public v2's review: its own findings, no \"since v1\" from the private v1" \
 	"mailinfo v2@ann Cc | grep -q '$LIST' && grep -q 'leds-y.c' '$tmp/review2' &&
-	 ! grep -q 'leds-v1only\\|secret_v1\\|[Ss]ince v1' '$tmp/review2' || { cat '$tmp/review2'; false; }"
+	 ! grep -q 'leds-v1only\\|secret_v1\\|^Since v1:' '$tmp/review2' || { cat '$tmp/review2'; false; }"
 check "the private v1 was linked as v2's version before (the store keeps it)" \
 	"[ \"\$(/usr/bin/python3 -c \"import sqlite3; c = sqlite3.connect('$db'); print(c.execute(\\\"SELECT count(*) FROM series s JOIN series p ON p.id = s.prev_id WHERE s.version = 2\\\").fetchone()[0])\")\" = 1 ]"
 
@@ -151,7 +151,8 @@ get() { curl -s -o "$1" -w '%{http_code}' "$2"; }
 st=$(get "$tmp/v2.html" "$B/m/v2@ann/")
 check "/m/v2@ann/: no since-v1 of the private v1, none of its files or types" \
 	"[ $st = 200 ] && grep -q 'leds-y.c' '$tmp/v2.html' &&
-	 ! grep -q 'leds-v1only\\|secret_v1\\|since v1\\|/m/v1@ann/' '$tmp/v2.html'"
+	 ! grep -q 'leds-v1only\\|secret_v1\\|[a-z] since v1\\]\\|Fixed since v1\\|/m/v1@ann/' '$tmp/v2.html' ||
+	 { grep -o '.\\{60\\}\\(v1only\\|secret_v1\\|since v1\\|/m/v1@ann/\\).\\{20\\}' '$tmp/v2.html'; false; }"
 st=$(get "$tmp/s1.html" "$B/m/s1@ann/")
 check "/m/s1@ann/: the public part, nothing of the hidden one" \
 	"[ $st = 200 ] && ! grep -q 'leds-hidden\\|secret_s2' '$tmp/s1.html'"
