@@ -135,6 +135,7 @@ conf() {	# conf FILE BOX OUTBOX TOOLS [EXTRA]
 	author_replies_per_hour = 0
 	list_replies_per_hour = 0
 	max_replies_per_hour = 0
+	review_clean = true	# the compile stage's lines are what is read here
 	${5:-}
 [build]
 	work = $work
