@@ -141,7 +141,9 @@ HELPER_REL := libexec/reviewbot
 TEMPLATES_REL := ../../../../templates
 else
 PROGRAM := reviewbot
-HELPER_REL := $(BUILD)/libexec/reviewbot
+# relative to the project folder even when BUILD is absolute (make BUILD=/abs):
+# an installed program must never find a build tree's helper
+HELPER_REL := $(shell realpath -m --relative-to=$(CURDIR) $(BUILD))/libexec/reviewbot
 TEMPLATES_REL := ../../../templates
 endif
 

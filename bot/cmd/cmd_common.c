@@ -137,9 +137,6 @@ int cmd_exe_relative(const char *rel, char *out, size_t outlen)
 	ssize_t n;
 	char *slash;
 
-	/* a build folder named by an absolute path (make BUILD=/abs) */
-	if (rel[0] == '/')
-		return (size_t)snprintf(out, outlen, "%s", rel) >= outlen ? -1 : 0;
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (n <= 0)
 		return -1;

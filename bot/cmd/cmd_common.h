@@ -38,8 +38,7 @@ char *cmd_default_config(void);
 int cmd_load_config(const char *file, struct config *c, const char *cmd);
 /* Refuses (printing why) a configuration `run` cannot work with. */
 int cmd_check_runnable(const struct config *c, const char *cmd);
-/* dirname(/proc/self/exe) + "/" + rel into out (rel itself when it is
- * absolute); 0 or -1. */
+/* dirname(/proc/self/exe) + "/" + rel into out; 0 or -1. */
 int cmd_exe_relative(const char *rel, char *out, size_t outlen);
 
 #endif
